@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
+/*
+ * hcclthread: kernel-enforced HCCL communication threads.
+ *
+ * Userspace API of the hcclthread DRM driver. The device node is
+ * /dev/accel/accelN on kernels with CONFIG_DRM_ACCEL, /dev/dri/renderDN on
+ * older ones; every ioctl below is allowed on that node.
+ *
+ * Rules that hold for every ioctl:
+ *
+ * - Every ``flags``, ``pad`` and reserved field must be zero on input,
+ *   otherwise the ioctl fails with -EINVAL.
+ * - Ids (communicator, stream, thread) are opaque, non-zero 64-bit values,
+ *   unique within one open file, never reused while the file is open and
+ *   never kernel pointers. Bits 63:56 of an id are always zero so that
+ *   userspace may tag ids (libhcclthread stores a device index there). An id
+ *   that the file does not know, a stale id, an id of another file and an id
+ *   of the wrong kind are -ENOENT.
+ * - -ENODEV: the device was unplugged (module removal); the file is dead.
+ * - -EFAULT: a user pointer could not be read or written; nothing changed.
+ * - -ENOMEM: a kernel allocation failed; nothing changed.
+ */
+#ifndef _UAPI_DRM_HCCLTHREAD_ACCEL_H_
+#define _UAPI_DRM_HCCLTHREAD_ACCEL_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/** @HCCLT_DRIVER_NAME: name reported by DRM_IOCTL_VERSION */
+#define HCCLT_DRIVER_NAME		"hcclthread"
+
+#define HCCLT_UAPI_MAJOR		1
+#define HCCLT_UAPI_MINOR		0
+
+/* Per-communicator quota (HcclThreadAcquire contract). */
+#define HCCLT_MAX_THREADS_PER_COMM	40
+#define HCCLT_MAX_NOTIFIES_PER_COMM	64
+
+/* Largest batch of one DRM_IOCTL_HCCLT_SUBMIT. */
+#define HCCLT_MAX_BATCH			256
+/* Largest number of tasks queued and not yet completed on one stream. */
+#define HCCLT_MAX_QUEUE_DEPTH		4096
+
+/* Bits 55:48 of an id tell its kind; userspace must not rely on the rest. */
+#define HCCLT_ID_KIND_SHIFT		48
+#define HCCLT_ID_KIND_COMM		1
+#define HCCLT_ID_KIND_STREAM		2
+#define HCCLT_ID_KIND_THREAD		3
+
+/**
+ * enum drm_hcclt_engine - communication engines (CommEngine of HCCL).
+ * @HCCLT_ENGINE_CPU: host CPU, host-scheduled thread.
+ * @HCCLT_ENGINE_CPU_TS: host CPU via the task scheduler, host-scheduled.
+ * @HCCLT_ENGINE_AICPU: device AI CPU, device-scheduled thread.
+ * @HCCLT_ENGINE_AICPU_TS: device AI CPU via the task scheduler.
+ * @HCCLT_ENGINE_AIV: AI vector core; threads cannot be acquired on it.
+ * @HCCLT_ENGINE_CCU: collective communication unit, host-scheduled.
+ * @HCCLT_ENGINE_COUNT: number of engines; valid values are below it.
+ */
+enum drm_hcclt_engine {
+	HCCLT_ENGINE_CPU = 0,
+	HCCLT_ENGINE_CPU_TS = 1,
+	HCCLT_ENGINE_AICPU = 2,
+	HCCLT_ENGINE_AICPU_TS = 3,
+	HCCLT_ENGINE_AIV = 4,
+	HCCLT_ENGINE_CCU = 5,
+	HCCLT_ENGINE_COUNT = 6,
+};
+
+#define DRM_HCCLT_QUERY			0x00
+#define DRM_HCCLT_COMM_CREATE		0x01
+#define DRM_HCCLT_COMM_DESTROY		0x02
+#define DRM_HCCLT_STREAM_CREATE		0x03
+#define DRM_HCCLT_STREAM_DESTROY	0x04
+#define DRM_HCCLT_THREAD_ACQUIRE	0x05
+#define DRM_HCCLT_THREAD_ACQUIRE_WITH_STREAM	0x06
+#define DRM_HCCLT_THREAD_EXPORT		0x07
+#define DRM_HCCLT_SUBMIT		0x08
+#define DRM_HCCLT_STREAM_SYNC		0x09
+#define DRM_HCCLT_INFO			0x0a
+
+/**
+ * struct drm_hcclt_query - driver, limits and device pools.
+ *
+ * The cheapest ioctl of the driver; userspace discovers every feature and
+ * limit here, never by trial.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad.
+ */
+struct drm_hcclt_query {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @uapi_major: out, HCCLT_UAPI_MAJOR of the driver. */
+	__u32 uapi_major;
+	/** @uapi_minor: out, HCCLT_UAPI_MINOR of the driver. */
+	__u32 uapi_minor;
+	/** @max_threads_per_comm: out, thread quota of a communicator (40). */
+	__u32 max_threads_per_comm;
+	/** @max_notifies_per_comm: out, notify quota of a communicator (64). */
+	__u32 max_notifies_per_comm;
+	/** @streams_total: out, size of the device's stream pool. */
+	__u32 streams_total;
+	/** @streams_used: out, streams of the pool in use, all files. */
+	__u32 streams_used;
+	/** @notifies_total: out, size of the device's notify pool. */
+	__u32 notifies_total;
+	/** @notifies_used: out, notifies of the pool in use, all files. */
+	__u32 notifies_used;
+	/**
+	 * @engines: out, bit N set when threads can be acquired on engine N
+	 * (enum drm_hcclt_engine).
+	 */
+	__u32 engines;
+	/**
+	 * @stream_engines: out, bit N set when an existing stream can be
+	 * wrapped into a thread of engine N.
+	 */
+	__u32 stream_engines;
+	/** @max_batch: out, largest task count of one submit. */
+	__u32 max_batch;
+	/** @max_queue_depth: out, most tasks pending on one stream. */
+	__u32 max_queue_depth;
+	/** @comms: out, communicators alive on the device, all files. */
+	__u32 comms;
+	/** @files: out, open files of the device. */
+	__u32 files;
+	/** @features: out, HCCLT_FEATURE_* bits. */
+	__u64 features;
+};
+
+/* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
+#define HCCLT_FEATURE_FENCE_OUT		(1ULL << 0)
+/* The device is simulated in software (no hardware backend). */
+#define HCCLT_FEATURE_SIMULATED		(1ULL << 1)
+
+/**
+ * struct drm_hcclt_comm_create - create a communicator in this file.
+ *
+ * A communicator holds threads and notifies under the per-communicator
+ * quota. It lives until DRM_IOCTL_HCCLT_COMM_DESTROY or until the file is
+ * closed.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOMEM.
+ */
+struct drm_hcclt_comm_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @comm_id: out, id of the new communicator. */
+	__u64 comm_id;
+};
+
+/**
+ * struct drm_hcclt_comm_destroy - destroy a communicator.
+ *
+ * Frees every thread, exported view and notify of the communicator and
+ * returns their stream and notify slots to the device pools. Tasks still
+ * queued on the streams of its threads, and on streams wrapped by them, are
+ * cancelled: synchronize waiters of those streams wake with -ECANCELED.
+ * Streams created with DRM_IOCTL_HCCLT_STREAM_CREATE survive; only the
+ * threads wrapping them go.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOENT unknown @comm_id.
+ */
+struct drm_hcclt_comm_destroy {
+	/** @comm_id: in, communicator to destroy. */
+	__u64 comm_id;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_hcclt_stream_create - create a stream (aclrtCreateStream).
+ *
+ * Takes one slot from the device's stream pool. The stream belongs to the
+ * file, not to a communicator.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC device stream pool
+ * exhausted; -ENOMEM.
+ */
+struct drm_hcclt_stream_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @stream_id: out, id of the new stream. */
+	__u64 stream_id;
+};
+
+/**
+ * struct drm_hcclt_stream_destroy - destroy a stream (aclrtDestroyStream).
+ *
+ * The id is gone at once. Tasks still queued on the stream are cancelled
+ * (synchronize waiters wake with -ECANCELED). If threads of communicators
+ * still wrap the stream, they keep it, and its pool slot, until their
+ * communicator is destroyed.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOENT unknown @stream_id.
+ */
+struct drm_hcclt_stream_destroy {
+	/** @stream_id: in, stream to destroy. */
+	__u64 stream_id;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_hcclt_thread_acquire - acquire threads (HcclThreadAcquire).
+ *
+ * Creates @thread_num threads on @engine, each with a new stream and
+ * @notify_num_per_thread notifies, and writes their ids to @threads_ptr.
+ * All or nothing: on any error no thread is created and no counter moves,
+ * also under concurrent calls on the same communicator.
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad.
+ * - -ENOENT: unknown @comm_id.
+ * - -EINVAL: @engine not below HCCLT_ENGINE_COUNT.
+ * - -EINVAL: @thread_num is zero.
+ * - -EDQUOT: @thread_num exceeds the threads the communicator has left,
+ *   @notify_num_per_thread exceeds HCCLT_MAX_NOTIFIES_PER_COMM, or
+ *   @thread_num * @notify_num_per_thread exceeds the notifies it has left.
+ *   Counted per communicator, over all earlier calls and all engines.
+ * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV.
+ * - -ENOSPC: the device's stream or notify pool is exhausted.
+ * - -ENOMEM, -EFAULT (@threads_ptr not writable).
+ */
+struct drm_hcclt_thread_acquire {
+	/** @comm_id: in, communicator. */
+	__u64 comm_id;
+	/** @engine: in, enum drm_hcclt_engine. */
+	__u32 engine;
+	/** @thread_num: in, number of threads. */
+	__u32 thread_num;
+	/** @notify_num_per_thread: in, notifies of each thread, may be 0. */
+	__u32 notify_num_per_thread;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @threads_ptr: in, user pointer to @thread_num __u64 ids (out). */
+	__u64 threads_ptr;
+};
+
+/**
+ * struct drm_hcclt_thread_acquire_with_stream - wrap a stream into a thread
+ * (HcclThreadAcquireWithStream).
+ *
+ * The thread runs its tasks on @stream_id, which it does not own. The
+ * wrapped stream does not count against the thread quota; its notifies do
+ * count against the notify quota. The same stream given again on the same
+ * communicator returns the same thread id; a larger @notify_num grows that
+ * thread's notifies to @notify_num (a smaller one changes nothing).
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad.
+ * - -ENOENT: unknown @comm_id or @stream_id.
+ * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU.
+ * - -EINVAL: the stream is already wrapped on this communicator by a
+ *   thread of another engine.
+ * - -EDQUOT: the added notifies exceed the notifies the communicator has
+ *   left, or @notify_num exceeds HCCLT_MAX_NOTIFIES_PER_COMM.
+ * - -ENOSPC: the device's notify pool is exhausted.
+ * - -ENOMEM.
+ */
+struct drm_hcclt_thread_acquire_with_stream {
+	/** @comm_id: in, communicator. */
+	__u64 comm_id;
+	/** @stream_id: in, stream from DRM_IOCTL_HCCLT_STREAM_CREATE. */
+	__u64 stream_id;
+	/** @engine: in, enum drm_hcclt_engine: CPU, CPU_TS or CCU. */
+	__u32 engine;
+	/** @notify_num: in, notifies the thread must have at least. */
+	__u32 notify_num;
+	/** @thread_id: out, id of the thread wrapping the stream. */
+	__u64 thread_id;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_hcclt_thread_export - export threads to another engine
+ * (HcclThreadExportToCommEngine).
+ *
+ * For each thread of @threads_ptr, writes to @exported_ptr an id valid on
+ * @dst_engine that shares the thread's stream and notifies. Exporting the
+ * same thread to the same engine again returns the same id; exporting a
+ * thread to its own engine returns its own id; exporting an exported view
+ * exports the thread it views. Exports do not count against the quota and
+ * live as long as the thread. All or nothing.
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad.
+ * - -ENOENT: unknown @comm_id.
+ * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, or HCCLT_ENGINE_AIV.
+ * - -EINVAL: @thread_num zero or above HCCLT_MAX_THREADS_PER_COMM.
+ * - -EFAULT: @threads_ptr not readable.
+ * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
+ * - -ENOMEM, -EFAULT (@exported_ptr not writable).
+ */
+struct drm_hcclt_thread_export {
+	/** @comm_id: in, communicator of the threads. */
+	__u64 comm_id;
+	/** @dst_engine: in, enum drm_hcclt_engine of the exported ids. */
+	__u32 dst_engine;
+	/** @thread_num: in, number of ids in both arrays. */
+	__u32 thread_num;
+	/** @threads_ptr: in, user pointer to @thread_num __u64 thread ids. */
+	__u64 threads_ptr;
+	/** @exported_ptr: in, user pointer to @thread_num __u64 ids (out). */
+	__u64 exported_ptr;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/**
+ * enum drm_hcclt_task_op - operation of a stream task.
+ * @HCCLT_TASK_NOTIFY_RECORD: set notify @notify_idx of @dst_thread.
+ *	A notify is a binary flag: recording a set notify changes nothing.
+ * @HCCLT_TASK_NOTIFY_WAIT: wait until notify @notify_idx of the submitting
+ *	thread is set, then reset it. With a non-zero @timeout_s, a wait not
+ *	satisfied in time fails: the tasks queued after it on the stream are
+ *	dropped and the next DRM_IOCTL_HCCLT_STREAM_SYNC of the stream returns
+ *	-ETIME, once.
+ */
+enum drm_hcclt_task_op {
+	HCCLT_TASK_NOTIFY_RECORD = 1,
+	HCCLT_TASK_NOTIFY_WAIT = 2,
+};
+
+/**
+ * struct drm_hcclt_task - one task of a submitted batch.
+ */
+struct drm_hcclt_task {
+	/** @op: enum drm_hcclt_task_op. */
+	__u32 op;
+	/** @notify_idx: index of the notify, below the thread's notify count. */
+	__u32 notify_idx;
+	/**
+	 * @dst_thread: record: id of the destination thread, of the same
+	 * engine as the submitting thread; wait: must be zero.
+	 */
+	__u64 dst_thread;
+	/** @timeout_s: wait: timeout in seconds, 0 = none; record: zero. */
+	__u32 timeout_s;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* Return a sync_file in @fence_fd, signalled when the batch completes. */
+#define HCCLT_SUBMIT_FENCE_OUT		(1U << 0)
+
+/**
+ * struct drm_hcclt_submit - queue a batch of tasks on one stream.
+ *
+ * @handle is a thread id (tasks run on the thread's stream, waits use the
+ * thread's notifies) or a stream id (only records are allowed, to threads
+ * of any engine). The whole batch is validated before any task is queued;
+ * it is queued whole or not at all. The ioctl returns at once: a waiting
+ * task blocks the stream, never the caller. Tasks of one stream run in
+ * order; different streams run concurrently.
+ *
+ * @task_count may be zero only with HCCLT_SUBMIT_FENCE_OUT: the fence then
+ * signals when everything queued so far on the stream has completed.
+ *
+ * Errors:
+ *
+ * - -EINVAL: unknown bit in @flags, non-zero @pad, @task_count above
+ *   HCCLT_MAX_BATCH or zero without HCCLT_SUBMIT_FENCE_OUT, @task_size not
+ *   sizeof(struct drm_hcclt_task).
+ * - -ENOENT: unknown @handle, unknown @dst_thread of a record.
+ * - -EINVAL: a task with an unknown op, non-zero pad, a record with a
+ *   non-zero timeout, a wait with a non-zero @dst_thread, a wait on a
+ *   stream id, @notify_idx not below the notify count of the thread it
+ *   names, a record whose @dst_thread is of another engine than @handle.
+ * - -EBUSY: the stream's queue would exceed HCCLT_MAX_QUEUE_DEPTH tasks.
+ * - -EFAULT, -ENOMEM; -EMFILE (no free fd for the fence).
+ */
+struct drm_hcclt_submit {
+	/** @handle: in, thread id or stream id. */
+	__u64 handle;
+	/** @tasks_ptr: in, user pointer to @task_count struct drm_hcclt_task. */
+	__u64 tasks_ptr;
+	/** @task_count: in, number of tasks. */
+	__u32 task_count;
+	/** @task_size: in, sizeof(struct drm_hcclt_task). */
+	__u32 task_size;
+	/** @flags: in, HCCLT_SUBMIT_* bits. */
+	__u32 flags;
+	/** @fence_fd: out, sync_file fd with HCCLT_SUBMIT_FENCE_OUT, else -1. */
+	__s32 fence_fd;
+	/** @seqno: out, stream sequence number of the batch's last task. */
+	__u64 seqno;
+};
+
+/**
+ * struct drm_hcclt_stream_sync - wait for a stream (aclrtSynchronizeStream).
+ *
+ * Waits until every task queued on the stream of @handle (a stream id or a
+ * thread id) before the call has completed. Interruptible: on a signal it
+ * returns -ERESTARTSYS (seen as -EINTR or restarted) with @timeout_ms
+ * updated to the time left.
+ *
+ * Returns 0 when all completed, else:
+ *
+ * - -EINVAL: non-zero @flags, @timeout_ms below -1.
+ * - -ENOENT: unknown @handle.
+ * - -ETIMEDOUT: @timeout_ms passed first.
+ * - -ETIME: a wait task of the stream timed out since the last sync; the
+ *   error is reported once and cleared.
+ * - -ECANCELED: the stream's work was cancelled (its communicator or
+ *   stream was destroyed); reported once.
+ * - -ENODEV: the device was unplugged.
+ */
+struct drm_hcclt_stream_sync {
+	/** @handle: in, stream id or thread id. */
+	__u64 handle;
+	/** @timeout_ms: in/out, milliseconds, -1 = no limit, 0 = poll. */
+	__s32 timeout_ms;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+};
+
+/**
+ * enum drm_hcclt_thread_state - what a thread's stream is doing.
+ * @HCCLT_STATE_IDLE: no task pending.
+ * @HCCLT_STATE_RUNNING: tasks pending and runnable.
+ * @HCCLT_STATE_PARKED: parked on a wait for notify @wait_notify.
+ * @HCCLT_STATE_ERROR: a task failed; the next sync reports it.
+ */
+enum drm_hcclt_thread_state {
+	HCCLT_STATE_IDLE = 0,
+	HCCLT_STATE_RUNNING = 1,
+	HCCLT_STATE_PARKED = 2,
+	HCCLT_STATE_ERROR = 3,
+};
+
+/**
+ * struct drm_hcclt_comm_info - one communicator, as seen by
+ * DRM_IOCTL_HCCLT_INFO.
+ */
+struct drm_hcclt_comm_info {
+	/** @comm_id: id of the communicator in its own file. */
+	__u64 comm_id;
+	/** @pid: process that opened the file holding the communicator. */
+	__u32 pid;
+	/** @threads_used: threads counted against the quota. */
+	__u32 threads_used;
+	/** @notifies_used: notifies counted against the quota. */
+	__u32 notifies_used;
+	/** @thread_count: threads, wrapping ones included, not views. */
+	__u32 thread_count;
+};
+
+/* drm_hcclt_thread_info.flags */
+#define HCCLT_THREAD_WRAPPED		(1U << 0) /* wraps a created stream */
+#define HCCLT_THREAD_VIEW		(1U << 1) /* exported view */
+
+/**
+ * struct drm_hcclt_thread_info - one thread or exported view, as seen by
+ * DRM_IOCTL_HCCLT_INFO.
+ */
+struct drm_hcclt_thread_info {
+	/** @thread_id: id of the thread in its own file. */
+	__u64 thread_id;
+	/** @comm_id: communicator of the thread. */
+	__u64 comm_id;
+	/** @stream_id: id of the stream (also for owned streams). */
+	__u64 stream_id;
+	/** @engine: enum drm_hcclt_engine. */
+	__u32 engine;
+	/** @notify_num: notifies of the thread. */
+	__u32 notify_num;
+	/** @queue_depth: tasks pending on its stream. */
+	__u32 queue_depth;
+	/** @state: enum drm_hcclt_thread_state of its stream. */
+	__u32 state;
+	/** @wait_notify: with HCCLT_STATE_PARKED, the notify waited for. */
+	__u32 wait_notify;
+	/** @flags: HCCLT_THREAD_* bits. */
+	__u32 flags;
+};
+
+/* drm_hcclt_info.scope */
+#define HCCLT_INFO_SCOPE_FILE		0 /* the calling file only */
+#define HCCLT_INFO_SCOPE_USER		1 /* files opened by the caller's uid */
+
+/**
+ * struct drm_hcclt_info - list communicators and threads.
+ *
+ * Read-only. Fills at most @comm_count and @thread_count entries, then
+ * writes back the numbers that exist (so a first call with zero counts
+ * sizes the buffers). With HCCLT_INFO_SCOPE_USER it lists the
+ * communicators of every file of the device opened by a process of the
+ * caller's effective uid (all files for root).
+ *
+ * Errors: -EINVAL unknown @scope, non-zero @flags; -EFAULT.
+ */
+struct drm_hcclt_info {
+	/** @scope: in, HCCLT_INFO_SCOPE_*. */
+	__u32 scope;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @comm_count: in, entries of @comms_ptr; out, entries that exist. */
+	__u32 comm_count;
+	/** @thread_count: in, entries of @threads_ptr; out, that exist. */
+	__u32 thread_count;
+	/** @comms_ptr: in, user pointer to struct drm_hcclt_comm_info[]. */
+	__u64 comms_ptr;
+	/** @threads_ptr: in, user pointer to struct drm_hcclt_thread_info[]. */
+	__u64 threads_ptr;
+};
+
+#define DRM_IOCTL_HCCLT_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_QUERY, struct drm_hcclt_query)
+#define DRM_IOCTL_HCCLT_COMM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_COMM_CREATE, \
+		 struct drm_hcclt_comm_create)
+#define DRM_IOCTL_HCCLT_COMM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_COMM_DESTROY, \
+		struct drm_hcclt_comm_destroy)
+#define DRM_IOCTL_HCCLT_STREAM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_STREAM_CREATE, \
+		 struct drm_hcclt_stream_create)
+#define DRM_IOCTL_HCCLT_STREAM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_STREAM_DESTROY, \
+		struct drm_hcclt_stream_destroy)
+#define DRM_IOCTL_HCCLT_THREAD_ACQUIRE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_THREAD_ACQUIRE, \
+		struct drm_hcclt_thread_acquire)
+#define DRM_IOCTL_HCCLT_THREAD_ACQUIRE_WITH_STREAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_THREAD_ACQUIRE_WITH_STREAM, \
+		 struct drm_hcclt_thread_acquire_with_stream)
+#define DRM_IOCTL_HCCLT_THREAD_EXPORT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_THREAD_EXPORT, \
+		struct drm_hcclt_thread_export)
+#define DRM_IOCTL_HCCLT_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_SUBMIT, struct drm_hcclt_submit)
+#define DRM_IOCTL_HCCLT_STREAM_SYNC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_STREAM_SYNC, \
+		 struct drm_hcclt_stream_sync)
+#define DRM_IOCTL_HCCLT_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_INFO, struct drm_hcclt_info)
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_DRM_HCCLTHREAD_ACCEL_H_ */
