@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hcclthread-smi: status of hcclthread devices, communicators and threads.
+ *
+ * Uses only the unprivileged uAPI: DRM_IOCTL_VERSION, DRM_IOCTL_HCCLT_QUERY
+ * and DRM_IOCTL_HCCLT_INFO (scope USER: the caller's files, all for root).
+ *
+ *   hcclthread-smi [-d DEV] [--json] [--watch [SEC]]
+ *   hcclthread-smi trace [-o out.json] -- CMD ARGS...
+ *
+ * Exit codes: 0 ok, 1 error, 2 usage, 3 no device found.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hcclt_dev.h"
+#include "../trace/hcclt_trace.h"
+
+#define EXIT_USAGE	2
+#define EXIT_NODEV	3
+
+struct smi_devinfo {
+	struct hcclt_dev dev;
+	struct drm_hcclt_query q;
+	struct drm_hcclt_comm_info *comms;
+	struct drm_hcclt_thread_info *threads;
+	uint32_t ncomms, nthreads;
+	int err;		/* -errno of the first failed ioctl, else 0 */
+	const char *err_what;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: hcclthread-smi [-d DEV] [--json] [--watch [SEC]]\n"
+		"       hcclthread-smi trace [-o OUT.json] -- CMD [ARGS...]\n"
+		"\n"
+		"Shows hcclthread devices (pools, limits) and the communicators and\n"
+		"threads of the calling user's processes (all of them for root).\n"
+		"\n"
+		"  -d, --device DEV   node path (/dev/accel/accel0) or index in the list\n"
+		"  -j, --json         print JSON instead of a table\n"
+		"  -w, --watch [SEC]  refresh every SEC seconds (default 2) until ^C\n"
+		"  -h, --help         this text\n"
+		"  -V, --version      print the uAPI version built against\n"
+		"\n"
+		"Devices: $HCCLT_DEVICE if set, else /dev/accel/accel*, then\n"
+		"/dev/dri/renderD* whose DRM driver is \"hcclthread\".\n"
+		"Exit: 0 ok, 1 error, 2 usage, 3 no device found.\n");
+}
+
+/* Read INFO with buffers sized by a first call; retry if it grew. */
+static int smi_read_info(struct smi_devinfo *di)
+{
+	struct drm_hcclt_info info;
+	int tries, ret;
+
+	for (tries = 0; tries < 8; tries++) {
+		uint32_t nc = di->ncomms, nt = di->nthreads;
+
+		memset(&info, 0, sizeof(info));
+		info.scope = HCCLT_INFO_SCOPE_USER;
+		info.comm_count = nc;
+		info.thread_count = nt;
+		info.comms_ptr = (uintptr_t)di->comms;
+		info.threads_ptr = (uintptr_t)di->threads;
+		ret = hcclt_ioctl(di->dev.fd, DRM_IOCTL_HCCLT_INFO, &info);
+		if (ret)
+			return ret;
+		if (info.comm_count <= nc && info.thread_count <= nt &&
+		    (tries || (!nc && !nt && !info.comm_count &&
+			       !info.thread_count))) {
+			di->ncomms = info.comm_count;
+			di->nthreads = info.thread_count;
+			return 0;
+		}
+		/* Grow with slack: others may acquire meanwhile. */
+		nc = info.comm_count + 16;
+		nt = info.thread_count + 64;
+		free(di->comms);
+		free(di->threads);
+		di->comms = calloc(nc, sizeof(*di->comms));
+		di->threads = calloc(nt, sizeof(*di->threads));
+		if (!di->comms || !di->threads)
+			return -ENOMEM;
+		di->ncomms = nc;
+		di->nthreads = nt;
+	}
+	return -EAGAIN;
+}
+
+static void smi_collect(struct smi_devinfo *di, const char *path)
+{
+	int ret;
+
+	memset(di, 0, sizeof(*di));
+	ret = hcclt_dev_open(path, &di->dev);
+	if (ret) {
+		di->err = ret;
+		di->err_what = "open";
+		return;
+	}
+	ret = hcclt_ioctl(di->dev.fd, DRM_IOCTL_HCCLT_QUERY, &di->q);
+	if (ret) {
+		di->err = ret;
+		di->err_what = "DRM_IOCTL_HCCLT_QUERY";
+		goto out;
+	}
+	ret = smi_read_info(di);
+	if (ret) {
+		di->err = ret;
+		di->err_what = "DRM_IOCTL_HCCLT_INFO";
+	}
+out:
+	hcclt_dev_close(&di->dev);
+}
+
+static void smi_free(struct smi_devinfo *di)
+{
+	free(di->comms);
+	free(di->threads);
+	di->comms = NULL;
+	di->threads = NULL;
+}
+
+/*
+ * Threads of comm @c: INFO lists threads grouped by communicator in the
+ * order of the comms array. Comm ids are per file, so two files may use the
+ * same id: take consecutive entries with the id, at most @thread_count
+ * non-view threads, views following them included.
+ */
+static uint32_t smi_comm_threads(const struct smi_devinfo *di, uint32_t c,
+				 uint32_t *pos)
+{
+	const struct drm_hcclt_comm_info *ci = &di->comms[c];
+	uint32_t start = *pos, owned = 0, i;
+
+	for (i = start; i < di->nthreads; i++) {
+		const struct drm_hcclt_thread_info *t = &di->threads[i];
+
+		if (t->comm_id != ci->comm_id)
+			break;
+		if (!(t->flags & HCCLT_THREAD_VIEW)) {
+			if (owned == ci->thread_count)
+				break;
+			owned++;
+		}
+	}
+	*pos = i;
+	return i - start;
+}
+
+static void engines_str(uint32_t mask, char *buf, size_t len)
+{
+	size_t o = 0;
+	uint32_t e;
+
+	buf[0] = 0;
+	for (e = 0; e < HCCLT_ENGINE_COUNT; e++) {
+		if (!(mask & (1U << e)))
+			continue;
+		o += snprintf(buf + o, o < len ? len - o : 0, "%s%s",
+			      o ? "," : "", hcclt_engine_name(e));
+	}
+	if (!o)
+		snprintf(buf, len, "-");
+}
+
+static void state_str(const struct drm_hcclt_thread_info *t, char *buf,
+		      size_t len)
+{
+	if (t->state == HCCLT_STATE_PARKED)
+		snprintf(buf, len, "parked on notify %u", t->wait_notify);
+	else
+		snprintf(buf, len, "%s", hcclt_state_name(t->state));
+}
+
+static void flags_str(uint32_t flags, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s",
+		 flags & HCCLT_THREAD_WRAPPED ? "wrapped" : "",
+		 (flags & HCCLT_THREAD_WRAPPED) && (flags & HCCLT_THREAD_VIEW) ?
+		 "," : "",
+		 flags & HCCLT_THREAD_VIEW ? "view" : "");
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static void print_table(struct smi_devinfo *di, int n)
+{
+	char eng[96], when[64], st[48], fl[24];
+	time_t now = time(NULL);
+	int d;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&now));
+	printf("hcclthread-smi (uAPI %d.%d)  %s\n\n", HCCLT_UAPI_MAJOR,
+	       HCCLT_UAPI_MINOR, when);
+	printf("%-20s %-18s %-5s %-13s %-13s %5s %5s  %s\n", "DEVICE", "DRIVER",
+	       "UAPI", "STREAMS", "NOTIFIES", "COMMS", "FILES", "ENGINES");
+	for (d = 0; d < n; d++) {
+		struct smi_devinfo *x = &di[d];
+		char drv[40], s[24], nt[24];
+
+		if (x->err && !x->q.uapi_major) {
+			printf("%-20s error: %s: %s\n", x->dev.path,
+			       x->err_what, strerror(-x->err));
+			continue;
+		}
+		snprintf(drv, sizeof(drv), "%s %d.%d.%d", x->dev.name,
+			 x->dev.ver_major, x->dev.ver_minor, x->dev.ver_patch);
+		snprintf(s, sizeof(s), "%u/%u", x->q.streams_used,
+			 x->q.streams_total);
+		snprintf(nt, sizeof(nt), "%u/%u", x->q.notifies_used,
+			 x->q.notifies_total);
+		engines_str(x->q.engines, eng, sizeof(eng));
+		printf("%-20s %-18s %u.%-3u %-13s %-13s %5u %5u  %s%s\n",
+		       x->dev.path, drv, x->q.uapi_major, x->q.uapi_minor, s,
+		       nt, x->q.comms, x->q.files, eng,
+		       x->q.features & HCCLT_FEATURE_SIMULATED ?
+		       " (simulated)" : "");
+	}
+	for (d = 0; d < n; d++) {
+		struct smi_devinfo *x = &di[d];
+		uint32_t c, pos = 0;
+
+		if (x->err) {
+			if (x->q.uapi_major)
+				printf("\n%s: %s: %s\n", x->dev.path,
+				       x->err_what, strerror(-x->err));
+			continue;
+		}
+		printf("\n%s: %u communicator%s of %s\n", x->dev.path,
+		       x->ncomms, x->ncomms == 1 ? "" : "s",
+		       geteuid() ? "this user" : "all users");
+		for (c = 0; c < x->ncomms; c++) {
+			const struct drm_hcclt_comm_info *ci = &x->comms[c];
+			uint32_t first = pos, cnt, i;
+
+			cnt = smi_comm_threads(x, c, &pos);
+			printf("  COMM 0x%-16" PRIx64 " pid %-7u threads %u/%u"
+			       "  notifies %u/%u\n", (uint64_t)ci->comm_id,
+			       ci->pid, ci->threads_used,
+			       x->q.max_threads_per_comm, ci->notifies_used,
+			       x->q.max_notifies_per_comm);
+			if (!cnt)
+				continue;
+			printf("    %-18s %-9s %-18s %7s %5s  %-20s %s\n",
+			       "THREAD", "ENGINE", "STREAM", "NOTIFY", "QUEUE",
+			       "STATE", "FLAGS");
+			for (i = first; i < first + cnt; i++) {
+				const struct drm_hcclt_thread_info *t =
+					&x->threads[i];
+
+				state_str(t, st, sizeof(st));
+				flags_str(t->flags, fl, sizeof(fl));
+				printf("    0x%-16" PRIx64 " %-9s 0x%-16" PRIx64
+				       " %7u %5u  %-20s %s\n",
+				       (uint64_t)t->thread_id,
+				       hcclt_engine_name(t->engine),
+				       (uint64_t)t->stream_id, t->notify_num,
+				       t->queue_depth, st, fl);
+			}
+		}
+		if (pos < x->nthreads)
+			printf("  (%u thread entries not matched to a "
+			       "communicator)\n", x->nthreads - pos);
+	}
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void json_engines(uint32_t mask)
+{
+	uint32_t e;
+	int first = 1;
+
+	putchar('[');
+	for (e = 0; e < HCCLT_ENGINE_COUNT; e++) {
+		if (!(mask & (1U << e)))
+			continue;
+		printf("%s\"%s\"", first ? "" : ",", hcclt_engine_name(e));
+		first = 0;
+	}
+	putchar(']');
+}
+
+static void print_json(struct smi_devinfo *di, int n)
+{
+	int d;
+
+	printf("{\"uapi_built\":\"%d.%d\",\"time\":%lld,\"devices\":[",
+	       HCCLT_UAPI_MAJOR, HCCLT_UAPI_MINOR, (long long)time(NULL));
+	for (d = 0; d < n; d++) {
+		struct smi_devinfo *x = &di[d];
+		const struct drm_hcclt_query *q = &x->q;
+		uint32_t c, pos = 0;
+
+		printf("%s\n {\"node\":", d ? "," : "");
+		json_str(x->dev.path);
+		if (x->err && !q->uapi_major) {
+			printf(",\"error\":");
+			json_str(strerror(-x->err));
+			printf(",\"errno\":%d}", -x->err);
+			continue;
+		}
+		printf(",\"driver\":{\"name\":");
+		json_str(x->dev.name);
+		printf(",\"version\":\"%d.%d.%d\",\"date\":", x->dev.ver_major,
+		       x->dev.ver_minor, x->dev.ver_patch);
+		json_str(x->dev.date);
+		printf(",\"desc\":");
+		json_str(x->dev.desc);
+		printf("},\"uapi\":{\"major\":%u,\"minor\":%u}", q->uapi_major,
+		       q->uapi_minor);
+		printf(",\"streams\":{\"used\":%u,\"total\":%u}",
+		       q->streams_used, q->streams_total);
+		printf(",\"notifies\":{\"used\":%u,\"total\":%u}",
+		       q->notifies_used, q->notifies_total);
+		printf(",\"limits\":{\"threads_per_comm\":%u,"
+		       "\"notifies_per_comm\":%u,\"max_batch\":%u,"
+		       "\"max_queue_depth\":%u}", q->max_threads_per_comm,
+		       q->max_notifies_per_comm, q->max_batch,
+		       q->max_queue_depth);
+		printf(",\"comms\":%u,\"files\":%u,\"engines\":", q->comms,
+		       q->files);
+		json_engines(q->engines);
+		printf(",\"stream_engines\":");
+		json_engines(q->stream_engines);
+		printf(",\"simulated\":%s,\"fence_out\":%s",
+		       q->features & HCCLT_FEATURE_SIMULATED ? "true" : "false",
+		       q->features & HCCLT_FEATURE_FENCE_OUT ? "true" : "false");
+		if (x->err) {
+			printf(",\"error\":");
+			json_str(strerror(-x->err));
+			printf(",\"errno\":%d}", -x->err);
+			continue;
+		}
+		printf(",\"communicators\":[");
+		for (c = 0; c < x->ncomms; c++) {
+			const struct drm_hcclt_comm_info *ci = &x->comms[c];
+			uint32_t first = pos, cnt, i;
+
+			cnt = smi_comm_threads(x, c, &pos);
+			printf("%s\n  {\"comm_id\":\"0x%" PRIx64 "\",\"pid\":%u,"
+			       "\"threads_used\":%u,\"threads_max\":%u,"
+			       "\"notifies_used\":%u,\"notifies_max\":%u,"
+			       "\"thread_count\":%u,\"threads\":[",
+			       c ? "," : "", (uint64_t)ci->comm_id, ci->pid,
+			       ci->threads_used, q->max_threads_per_comm,
+			       ci->notifies_used, q->max_notifies_per_comm,
+			       ci->thread_count);
+			for (i = first; i < first + cnt; i++) {
+				const struct drm_hcclt_thread_info *t =
+					&x->threads[i];
+
+				printf("%s\n   {\"thread_id\":\"0x%" PRIx64
+				       "\",\"engine\":\"%s\",\"stream_id\":"
+				       "\"0x%" PRIx64 "\",\"notify_num\":%u,"
+				       "\"queue_depth\":%u,\"state\":\"%s\"",
+				       i != first ? "," : "",
+				       (uint64_t)t->thread_id,
+				       hcclt_engine_name(t->engine),
+				       (uint64_t)t->stream_id, t->notify_num,
+				       t->queue_depth,
+				       hcclt_state_name(t->state));
+				if (t->state == HCCLT_STATE_PARKED)
+					printf(",\"wait_notify\":%u",
+					       t->wait_notify);
+				printf(",\"wrapped\":%s,\"view\":%s}",
+				       t->flags & HCCLT_THREAD_WRAPPED ?
+				       "true" : "false",
+				       t->flags & HCCLT_THREAD_VIEW ?
+				       "true" : "false");
+			}
+			printf("]}");
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+/* Resolve -d: a path is used as is; a number indexes the discovered list. */
+static int pick_devices(const char *sel, char paths[][PATH_MAX])
+{
+	int n = hcclt_dev_list(paths, HCCLT_DEV_MAX);
+	char *end;
+	long idx;
+
+	if (!sel)
+		return n;
+	idx = strtol(sel, &end, 10);
+	if (*sel && !*end) {
+		if (idx < 0 || idx >= n)
+			return 0;
+		if (idx)
+			memmove(paths[0], paths[idx], PATH_MAX);
+		return 1;
+	}
+	snprintf(paths[0], PATH_MAX, "%s", sel);
+	return 1;
+}
+
+static int smi_once(const char *sel, int json, int watching)
+{
+	static char paths[HCCLT_DEV_MAX][PATH_MAX];
+	struct smi_devinfo di[HCCLT_DEV_MAX];
+	int n, d, rc = 0;
+
+	n = pick_devices(sel, paths);
+	if (!n) {
+		if (sel)
+			fprintf(stderr, "hcclthread-smi: no device %s\n", sel);
+		else
+			fprintf(stderr, "hcclthread-smi: " HCCLT_NO_DEVICE_MSG
+				"\n");
+		if (hcclt_dev_denied)
+			fprintf(stderr, "hcclthread-smi: %d device node%s "
+				"could not be opened (permission denied): is "
+				"your user in group render?\n",
+				hcclt_dev_denied,
+				hcclt_dev_denied == 1 ? "" : "s");
+		if (json && !watching)
+			printf("{\"devices\":[],\"error\":\"no hcclthread "
+			       "device found\"}\n");
+		return EXIT_NODEV;
+	}
+	for (d = 0; d < n; d++) {
+		smi_collect(&di[d], paths[d]);
+		if (di[d].err == -ENODEV && sel)
+			fprintf(stderr, "hcclthread-smi: %s is not an "
+				"hcclthread device\n", paths[d]);
+		if (di[d].err)
+			rc = di[d].err == -ENODEV || di[d].err == -ENOENT ?
+			     EXIT_NODEV : 1;
+	}
+	if (json)
+		print_json(di, n);
+	else
+		print_table(di, n);
+	for (d = 0; d < n; d++)
+		smi_free(&di[d]);
+	fflush(stdout);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", optional_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sel = NULL;
+	double watch = 0;
+	int json = 0, c, rc;
+
+	if (argc > 1 && !strcmp(argv[1], "trace"))
+		return hcclt_trace_main(argc - 1, argv + 1, "hcclthread-smi trace");
+
+	while ((c = getopt_long(argc, argv, "d:jw::hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			sel = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'w': {
+			const char *arg = optarg;
+			char *end;
+
+			/* "--watch 5": take a following number too. */
+			if (!arg && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				arg = argv[optind++];
+			watch = arg ? strtod(arg, &end) : 2.0;
+			if (arg && (*end || watch <= 0)) {
+				fprintf(stderr, "hcclthread-smi: bad --watch "
+					"interval '%s'\n", arg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("hcclthread-smi uAPI %d.%d\n", HCCLT_UAPI_MAJOR,
+			       HCCLT_UAPI_MINOR);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hcclthread-smi: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!watch)
+		return smi_once(sel, json, 0);
+	for (;;) {
+		struct timespec ts;
+
+		if (!json)
+			printf("\033[H\033[2J");
+		rc = smi_once(sel, json, 1);
+		(void)rc;
+		ts.tv_sec = (time_t)watch;
+		ts.tv_nsec = (long)((watch - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}

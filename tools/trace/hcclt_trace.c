@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hcclt_trace: record hcclthread tracepoints while a command runs, and
+ * convert the ftrace text output to Chrome/Perfetto trace JSON.
+ *
+ * Rows: pid 1 "hcclthread streams" has one row (tid) per stream with one
+ * complete event ("ph":"X") per task, from task_start to task_complete;
+ * pid 2 "host calls" has one row per calling task with instant events for
+ * acquire and submit. A flow ("ph":"s" -> "ph":"f") goes from each notify
+ * record to the wait it released. The expected event text is described in
+ * tools/trace/FORMAT; parsing is by key=value, so extra fields are kept as
+ * args and field order does not matter.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hcclt_trace.h"
+
+#define MAXF	24	/* fields kept per event */
+#define KEYLEN	32
+#define VALLEN	64
+
+struct field {
+	char k[KEYLEN];
+	char v[VALLEN];
+};
+
+struct ev {
+	double ts;		/* microseconds */
+	int hpid;		/* pid of the task that hit the tracepoint */
+	char comm[32];
+	char name[32];		/* event name without system prefix */
+	int nf;
+	struct field f[MAXF];
+};
+
+enum { OP_OTHER, OP_RECORD, OP_WAIT };
+
+struct task {
+	int tid;		/* row of its stream */
+	int op;
+	double start, end;
+	int done;
+	char seq[24];
+	char key[VALLEN + 8];	/* notify it sets (record) or consumes (wait) */
+	char args[512];		/* JSON object body */
+	char status[24];
+};
+
+struct stream {
+	char id[VALLEN];
+	int tid;
+	int *open;		/* FIFO of started, not completed tasks */
+	int nopen, capopen, headopen;
+};
+
+struct inst {
+	double ts;
+	int pid, tid;
+	char name[40];
+	char args[512];
+};
+
+struct pend {
+	char key[VALLEN + 8];
+	int task;
+};
+
+struct conv {
+	struct task *tasks;
+	int ntasks, captasks;
+	struct stream *streams;
+	int nstreams, capstreams;
+	struct inst *insts;
+	int ninsts, capinsts;
+	int (*flows)[2];
+	int nflows, capflows;
+	struct pend *pend;
+	int npend, cappend;
+	int *hosts;		/* host pids seen */
+	int nhosts, caphosts;
+	char hostname[64][32];
+	double last_ts;
+};
+
+#define GROW(arr, n, cap) do {						\
+	if ((n) == (cap)) {						\
+		int nc_ = (cap) ? (cap) * 2 : 64;			\
+		void *p_ = realloc((arr), (size_t)nc_ * sizeof(*(arr)));\
+		if (!p_)						\
+			return -ENOMEM;					\
+		(arr) = p_;						\
+		(cap) = nc_;						\
+	}								\
+} while (0)
+
+/* Bounded string copy, always NUL-terminated. */
+static void scpy(char *d, size_t n, const char *s)
+{
+	size_t l = strnlen(s, n - 1);
+
+	memcpy(d, s, l);
+	d[l] = 0;
+}
+
+static const char *fget(const struct ev *e, const char *k)
+{
+	int i;
+
+	for (i = 0; i < e->nf; i++)
+		if (!strcmp(e->f[i].k, k))
+			return e->f[i].v;
+	return NULL;
+}
+
+/* First present key of a NULL-terminated list. */
+static const char *fany(const struct ev *e, const char *const *keys)
+{
+	const char *v;
+
+	for (; *keys; keys++) {
+		v = fget(e, *keys);
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+static const char *const K_STREAM[] = { "stream", "stream_id", "sid", NULL };
+static const char *const K_SEQ[] = { "seq", "seqno", NULL };
+static const char *const K_IDX[] = { "idx", "notify_idx", "index", NULL };
+static const char *const K_NOTIFY[] = { "notify", "notify_id", "slot", NULL };
+static const char *const K_DST[] = { "dst_stream", "dst", NULL };
+static const char *const K_STATUS[] = { "status", "ret", "err", "error",
+					NULL };
+
+static int is_num(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if ((*s < '0' || *s > '9') && *s != '.')
+			return 0;
+	return 1;
+}
+
+/* Append "k":v (numbers bare, the rest as strings) to a JSON body. */
+static void args_add(char *buf, size_t len, const char *k, const char *v)
+{
+	size_t o = strlen(buf);
+	const char *q = is_num(v) && strlen(v) < 16 && !(v[0] == '0' &&
+			v[1] && v[1] != '.') ? "" : "\"";
+
+	snprintf(buf + o, len - o, "%s\"%s\":%s%s%s", o ? "," : "", k, q, v,
+		 q);
+}
+
+static void args_all(char *buf, size_t len, const struct ev *e)
+{
+	int i;
+
+	for (i = 0; i < e->nf; i++)
+		args_add(buf, len, e->f[i].k, e->f[i].v);
+}
+
+/* Keep only characters safe inside a JSON string without escaping. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			*s = '_';
+}
+
+/*
+ * Parse one line of the ftrace "trace" file:
+ *   <comm>-<pid> [<cpu>] <flags> <secs.usecs>: <event>: k=v k=v ...
+ * The flags column is optional. Returns 1 for an event, 0 for anything
+ * else (comments, other systems), -1 for a broken hcclthread line.
+ */
+static int parse_line(char *line, struct ev *e)
+{
+	char *br, *p, *tsend, *name, *nend, *dash, *tok, *save;
+	double secs;
+
+	memset(e, 0, sizeof(*e));
+	if (line[0] == '#')
+		return 0;
+	br = strstr(line, "] ");
+	if (!br)
+		return 0;
+	/* comm-pid is the text before " [cpu]". */
+	p = br;
+	while (p > line && *p != '[')
+		p--;
+	if (p == line)
+		return 0;
+	*p = 0;
+	dash = strrchr(line, '-');
+	if (dash) {
+		char *c = line;
+
+		*dash = 0;
+		while (*c == ' ')
+			c++;
+		scpy(e->comm, sizeof(e->comm), c);
+		e->hpid = atoi(dash + 1);
+	}
+	/* Timestamp: first token after ']' ending in ':' that is a number. */
+	p = br + 1;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return 0;
+		tsend = p + strcspn(p, " ");
+		if (tsend > p && tsend[-1] == ':') {
+			char *end;
+
+			secs = strtod(p, &end);
+			if (end == tsend - 1)
+				break;
+		}
+		p = tsend;
+	}
+	e->ts = secs * 1e6;
+	name = tsend;
+	while (*name == ' ')
+		name++;
+	nend = strstr(name, ": ");
+	if (!nend) {
+		nend = name + strlen(name);
+		while (nend > name && (nend[-1] == '\n' || nend[-1] == ':'))
+			nend--;
+	}
+	*nend = 0;
+	if (!strncmp(name, "hcclthread_", 11))
+		name += 11;
+	else if (!strncmp(name, "hcclthread:", 11))
+		name += 11;
+	else if (!strncmp(name, "hcclt_", 6))
+		name += 6;
+	if (strcmp(name, "acquire") && strcmp(name, "submit") &&
+	    strcmp(name, "task_start") && strcmp(name, "task_complete") &&
+	    strcmp(name, "wait_timeout"))
+		return 0;
+	scpy(e->name, sizeof(e->name), name);
+	p = nend + 1;
+	for (tok = strtok_r(p, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq || eq == tok || e->nf == MAXF)
+			continue;
+		*eq = 0;
+		scpy(e->f[e->nf].k, KEYLEN, tok);
+		scpy(e->f[e->nf].v, VALLEN, eq + 1);
+		/* Strip a trailing comma of "k=v, k=v" styles. */
+		{
+			size_t l = strlen(e->f[e->nf].v);
+
+			if (l && e->f[e->nf].v[l - 1] == ',')
+				e->f[e->nf].v[l - 1] = 0;
+		}
+		sanitize(e->f[e->nf].k);
+		sanitize(e->f[e->nf].v);
+		e->nf++;
+	}
+	sanitize(e->comm);
+	return 1;
+}
+
+static int stream_get(struct conv *c, const char *id)
+{
+	int i;
+
+	for (i = 0; i < c->nstreams; i++)
+		if (!strcmp(c->streams[i].id, id))
+			return i;
+	GROW(c->streams, c->nstreams, c->capstreams);
+	memset(&c->streams[i], 0, sizeof(c->streams[i]));
+	scpy(c->streams[i].id, VALLEN, id);
+	c->streams[i].tid = i + 1;
+	c->nstreams++;
+	return i;
+}
+
+static int stream_push(struct stream *s, int task)
+{
+	if (s->headopen && s->headopen == s->nopen) {
+		s->headopen = 0;
+		s->nopen = 0;
+	}
+	GROW(s->open, s->nopen, s->capopen);
+	s->open[s->nopen++] = task;
+	return 0;
+}
+
+static int op_of(const struct ev *e)
+{
+	const char *op = fget(e, "op");
+
+	if (!op)
+		return OP_OTHER;
+	if (!strcmp(op, "record") || !strcmp(op, "RECORD") ||
+	    !strcmp(op, "1") || !strcmp(op, "notify_record"))
+		return OP_RECORD;
+	if (!strcmp(op, "wait") || !strcmp(op, "WAIT") ||
+	    !strcmp(op, "2") || !strcmp(op, "notify_wait"))
+		return OP_WAIT;
+	return OP_OTHER;
+}
+
+/*
+ * Identity of the notify a task sets or consumes. Preferred: a device-wide
+ * notify number (notify=, the pool slot), the same in the record and in the
+ * wait. Fallback: record dst_stream + idx == wait stream + idx.
+ */
+static void notify_key(const struct ev *e, int op, char *key, size_t len)
+{
+	const char *n = fany(e, K_NOTIFY), *i = fany(e, K_IDX), *s;
+
+	key[0] = 0;
+	if (n) {
+		snprintf(key, len, "n:%s", n);
+		return;
+	}
+	s = op == OP_RECORD ? fany(e, K_DST) : fany(e, K_STREAM);
+	if (s && i)
+		snprintf(key, len, "s:%s:%s", s, i);
+}
+
+static int host_tid(struct conv *c, const struct ev *e)
+{
+	int i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (c->hosts[i] == e->hpid)
+			return e->hpid;
+	GROW(c->hosts, c->nhosts, c->caphosts);
+	if (c->nhosts < 64)
+		scpy(c->hostname[c->nhosts], 32, e->comm);
+	c->hosts[c->nhosts++] = e->hpid;
+	return e->hpid;
+}
+
+static int add_inst(struct conv *c, const struct ev *e, int pid, int tid,
+		    const char *name)
+{
+	struct inst *in;
+
+	GROW(c->insts, c->ninsts, c->capinsts);
+	in = &c->insts[c->ninsts++];
+	memset(in, 0, sizeof(*in));
+	in->ts = e->ts;
+	in->pid = pid;
+	in->tid = tid;
+	scpy(in->name, sizeof(in->name), name);
+	args_all(in->args, sizeof(in->args), e);
+	return 0;
+}
+
+static int pend_set(struct conv *c, const char *key, int task)
+{
+	int i;
+
+	for (i = 0; i < c->npend; i++) {
+		if (!strcmp(c->pend[i].key, key)) {
+			/* Binary notify: a second record changes nothing. */
+			if (c->pend[i].task < 0)
+				c->pend[i].task = task;
+			return 0;
+		}
+	}
+	GROW(c->pend, c->npend, c->cappend);
+	scpy(c->pend[c->npend].key, sizeof(c->pend[0].key), key);
+	c->pend[c->npend++].task = task;
+	return 0;
+}
+
+static int pend_take(struct conv *c, const char *key)
+{
+	int i, t;
+
+	for (i = 0; i < c->npend; i++) {
+		if (!strcmp(c->pend[i].key, key)) {
+			t = c->pend[i].task;
+			c->pend[i].task = -1;
+			return t;
+		}
+	}
+	return -1;
+}
+
+static int handle_event(struct conv *c, const struct ev *e,
+			struct hcclt_trace_stats *st)
+{
+	const char *sid = fany(e, K_STREAM);
+	struct stream *s;
+	struct task *t;
+	int si, ti, op;
+
+	if (e->ts > c->last_ts)
+		c->last_ts = e->ts;
+	if (!strcmp(e->name, "acquire"))
+		return add_inst(c, e, 2, host_tid(c, e), "acquire");
+	if (!strcmp(e->name, "submit")) {
+		if (add_inst(c, e, 2, host_tid(c, e), "submit"))
+			return -ENOMEM;
+		return 0;
+	}
+	if (!sid)
+		return -EINVAL;
+	si = stream_get(c, sid);
+	if (si < 0)
+		return si;
+	s = &c->streams[si];
+	if (!strcmp(e->name, "wait_timeout")) {
+		st->timeouts++;
+		return add_inst(c, e, 1, s->tid, "wait timeout");
+	}
+	op = op_of(e);
+	if (!strcmp(e->name, "task_start")) {
+		GROW(c->tasks, c->ntasks, c->captasks);
+		ti = c->ntasks++;
+		t = &c->tasks[ti];
+		memset(t, 0, sizeof(*t));
+		t->tid = s->tid;
+		t->op = op;
+		t->start = e->ts;
+		scpy(t->seq, sizeof(t->seq), fany(e, K_SEQ) ? fany(e, K_SEQ) : "");
+		notify_key(e, op, t->key, sizeof(t->key));
+		args_all(t->args, sizeof(t->args), e);
+		/* The flag is set when the record runs: remember it now. */
+		if (op == OP_RECORD && t->key[0] && pend_set(c, t->key, ti))
+			return -ENOMEM;
+		return stream_push(s, ti);
+	}
+	/* task_complete: tasks of a stream complete in order. */
+	if (s->headopen == s->nopen) {
+		/* Started before the trace: a task of zero length. */
+		GROW(c->tasks, c->ntasks, c->captasks);
+		ti = c->ntasks++;
+		t = &c->tasks[ti];
+		memset(t, 0, sizeof(*t));
+		t->tid = s->tid;
+		t->op = op;
+		t->start = e->ts;
+		notify_key(e, op, t->key, sizeof(t->key));
+		args_all(t->args, sizeof(t->args), e);
+		if (op == OP_RECORD && t->key[0] && pend_set(c, t->key, ti))
+			return -ENOMEM;
+	} else {
+		ti = s->open[s->headopen++];
+		t = &c->tasks[ti];
+		if (!t->key[0])
+			notify_key(e, t->op ? t->op : op, t->key,
+				   sizeof(t->key));
+	}
+	t->end = e->ts;
+	t->done = 1;
+	if (fany(e, K_STATUS))
+		scpy(t->status, sizeof(t->status), fany(e, K_STATUS));
+	if (t->op == OP_OTHER)
+		t->op = op;
+	if (t->op == OP_WAIT && t->key[0] &&
+	    (!t->status[0] || !strcmp(t->status, "0"))) {
+		int src = pend_take(c, t->key);
+
+		if (src >= 0) {
+			GROW(c->flows, c->nflows, c->capflows);
+			c->flows[c->nflows][0] = src;
+			c->flows[c->nflows][1] = ti;
+			c->nflows++;
+		}
+	}
+	return 0;
+}
+
+static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
+{
+	const char *sep = "";
+	int i;
+
+	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":"
+		"\"hcclthread-trace\"},\"traceEvents\":[\n");
+	fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,"
+		"\"tid\":0,\"args\":{\"name\":\"hcclthread streams\"}}");
+	fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\","
+		"\"pid\":1,\"tid\":0,\"args\":{\"sort_index\":1}}");
+	fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,"
+		"\"tid\":0,\"args\":{\"name\":\"host calls\"}}");
+	fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\","
+		"\"pid\":2,\"tid\":0,\"args\":{\"sort_index\":2}}");
+	sep = ",\n";
+	for (i = 0; i < c->nstreams; i++) {
+		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_name\","
+			"\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"stream %s\"}}",
+			sep, c->streams[i].tid, c->streams[i].id);
+		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_sort_index\","
+			"\"pid\":1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+			sep, c->streams[i].tid, c->streams[i].tid);
+	}
+	for (i = 0; i < c->nhosts; i++)
+		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_name\","
+			"\"pid\":2,\"tid\":%d,\"args\":{\"name\":\"%s-%d\"}}",
+			sep, c->hosts[i], i < 64 ? c->hostname[i] : "task",
+			c->hosts[i]);
+	for (i = 0; i < c->ntasks; i++) {
+		struct task *t = &c->tasks[i];
+		double end = t->done ? t->end : c->last_ts;
+		double dur = end - t->start;
+		const char *name = t->op == OP_RECORD ? "record" :
+				   t->op == OP_WAIT ? "wait" : "task";
+
+		/* Keep every box visible and able to hold flow ends. */
+		if (dur < 0.002)
+			dur = 0.002;
+		if (!t->done)
+			st->unfinished++;
+		st->tasks++;
+		fprintf(out, "%s{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"task\","
+			"\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,"
+			"\"args\":{%s%s%s%s%s}}", sep, name, t->tid, t->start,
+			dur, t->args, t->status[0] ? ",\"end_status\":\"" : "",
+			t->status, t->status[0] ? "\"" : "",
+			t->done ? "" : ",\"unfinished\":1");
+	}
+	for (i = 0; i < c->ninsts; i++) {
+		struct inst *in = &c->insts[i];
+
+		fprintf(out, "%s{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\","
+			"\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,"
+			"\"args\":{%s}}", sep, in->name,
+			in->pid == 1 ? "error" : "call", in->pid, in->tid,
+			in->ts, in->args);
+	}
+	for (i = 0; i < c->nflows; i++) {
+		struct task *a = &c->tasks[c->flows[i][0]];
+		struct task *b = &c->tasks[c->flows[i][1]];
+		double ae = a->done ? a->end : c->last_ts;
+		double as, bs;
+
+		if (ae - a->start < 0.002)
+			ae = a->start + 0.002;
+		/* Inside both boxes so that the arrow binds to them. */
+		as = a->start + ((ae - a->start) / 2 < 0.001 ?
+				   (ae - a->start) / 2 : 0.001);
+		bs = b->end - 0.001;
+		if (bs < b->start + 0.001)
+			bs = b->start + 0.001;
+		fprintf(out, "%s{\"ph\":\"s\",\"name\":\"notify\",\"cat\":"
+			"\"notify\",\"id\":%d,\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
+			sep, i + 1, a->tid, as);
+		fprintf(out, "%s{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"notify\","
+			"\"cat\":\"notify\",\"id\":%d,\"pid\":1,\"tid\":%d,"
+			"\"ts\":%.3f}", sep, i + 1, b->tid, bs);
+	}
+	fprintf(out, "\n]}\n");
+	st->flows = (unsigned long)c->nflows;
+	st->streams = (unsigned long)c->nstreams;
+}
+
+static void conv_free(struct conv *c)
+{
+	int i;
+
+	for (i = 0; i < c->nstreams; i++)
+		free(c->streams[i].open);
+	free(c->streams);
+	free(c->tasks);
+	free(c->insts);
+	free(c->flows);
+	free(c->pend);
+	free(c->hosts);
+}
+
+int hcclt_trace_convert(FILE *in, FILE *out, struct hcclt_trace_stats *st)
+{
+	struct conv c;
+	char line[4096];
+	struct ev e;
+	int ret = 0;
+
+	memset(&c, 0, sizeof(c));
+	memset(st, 0, sizeof(*st));
+	while (fgets(line, sizeof(line), in)) {
+		char *lost = strstr(line, "[LOST ");
+		int r;
+
+		if (lost && line[0] != '#') {
+			st->lost += strtoul(lost + 6, NULL, 10);
+			continue;
+		}
+		r = parse_line(line, &e);
+		if (r <= 0)
+			continue;
+		st->lines++;
+		r = handle_event(&c, &e, st);
+		if (r == -EINVAL) {
+			st->bad++;
+		} else if (r) {
+			ret = r;
+			goto out;
+		}
+	}
+	write_json(&c, out, st);
+	if (fflush(out) || ferror(out))
+		ret = -EIO;
+out:
+	conv_free(&c);
+	return ret;
+}
+
+/* ---- recording ---------------------------------------------------- */
+
+static int write_file(const char *dir, const char *name, const char *val)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static int dir_exists(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+static const char *find_tracefs(void)
+{
+	static const char *const cands[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		char ev[64];
+
+		snprintf(ev, sizeof(ev), "%s/events", cands[i]);
+		if (dir_exists(ev))
+			return cands[i];
+	}
+	/* Not mounted: try to mount it (needs root). */
+	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
+	    dir_exists("/sys/kernel/tracing/events"))
+		return cands[0];
+	return NULL;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s [-o OUT.json] [-r RAW.txt] [-b KB] -- CMD [ARGS...]\n"
+		"       %s -i TRACE.txt [-o OUT.json]\n"
+		"\n"
+		"Records the hcclthread tracepoints (acquire, submit, task_start,\n"
+		"task_complete, wait_timeout) while CMD runs, in a private tracefs\n"
+		"instance, and writes Chrome/Perfetto trace JSON (open it in\n"
+		"ui.perfetto.dev or chrome://tracing): one row per stream, one box\n"
+		"per task, an arrow from each notify record to the wait it released.\n"
+		"\n"
+		"  -o FILE   output JSON (default hcclthread-trace.json)\n"
+		"  -r FILE   also keep the raw ftrace text\n"
+		"  -b KB     per-CPU trace buffer size (default 8192)\n"
+		"  -i FILE   convert an existing ftrace text file, run nothing\n"
+		"\n"
+		"Needs root (tracefs). Exits with CMD's status.\n", prog, prog);
+}
+
+static int convert_file(const char *inpath, const char *outpath,
+			const char *prog)
+{
+	struct hcclt_trace_stats st;
+	FILE *in, *out;
+	int ret;
+
+	in = strcmp(inpath, "-") ? fopen(inpath, "r") : stdin;
+	if (!in) {
+		fprintf(stderr, "%s: %s: %s\n", prog, inpath, strerror(errno));
+		return -1;
+	}
+	out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "%s: %s: %s\n", prog, outpath, strerror(errno));
+		if (in != stdin)
+			fclose(in);
+		return -1;
+	}
+	ret = hcclt_trace_convert(in, out, &st);
+	if (in != stdin)
+		fclose(in);
+	if (out != stdout && fclose(out) && !ret)
+		ret = -errno;
+	if (ret) {
+		fprintf(stderr, "%s: converting: %s\n", prog, strerror(-ret));
+		return -1;
+	}
+	fprintf(stderr, "%s: %lu events, %lu tasks (%lu unfinished) on %lu "
+		"streams, %lu record->wait arrows, %lu wait timeouts -> %s\n",
+		prog, st.lines, st.tasks, st.unfinished, st.streams, st.flows,
+		st.timeouts, outpath);
+	if (st.lost)
+		fprintf(stderr, "%s: warning: ftrace lost %lu events; raise -b\n",
+			prog, st.lost);
+	if (st.bad)
+		fprintf(stderr, "%s: warning: %lu hcclthread lines without a "
+			"stream field were skipped\n", prog, st.bad);
+	if (!st.lines)
+		fprintf(stderr, "%s: warning: no hcclthread events recorded\n",
+			prog);
+	return 0;
+}
+
+int hcclt_trace_main(int argc, char **argv, const char *prog)
+{
+	const char *outpath = "hcclthread-trace.json", *raw = NULL;
+	const char *inpath = NULL, *tfs;
+	char inst[256], buf[64], rawtmp[256];
+	int c, status = 0, ret, rc, fdin, fdout, made_inst = 0;
+	long kb = 8192;
+	ssize_t n;
+	pid_t pid;
+
+	optind = 1;
+	while ((c = getopt(argc, argv, "+o:r:b:i:h")) != -1) {
+		switch (c) {
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'r':
+			raw = optarg;
+			break;
+		case 'b':
+			kb = strtol(optarg, NULL, 10);
+			if (kb <= 0) {
+				usage(stderr, prog);
+				return 2;
+			}
+			break;
+		case 'i':
+			inpath = optarg;
+			break;
+		case 'h':
+			usage(stdout, prog);
+			return 0;
+		default:
+			usage(stderr, prog);
+			return 2;
+		}
+	}
+	if (inpath)
+		return convert_file(inpath, outpath, prog) ? 1 : 0;
+	if (optind >= argc) {
+		usage(stderr, prog);
+		return 2;
+	}
+	tfs = find_tracefs();
+	if (!tfs) {
+		fprintf(stderr, "%s: tracefs not found at /sys/kernel/tracing "
+			"or /sys/kernel/debug/tracing (are you root?)\n", prog);
+		return 1;
+	}
+	snprintf(inst, sizeof(inst), "%s/events/hcclthread", tfs);
+	if (!dir_exists(inst)) {
+		fprintf(stderr, "%s: no hcclthread tracepoints in %s/events: "
+			"is the module loaded? (modprobe drm && insmod "
+			"hcclthread.ko)\n", prog, tfs);
+		return 1;
+	}
+	/* A private instance: leaves the global buffer alone. */
+	snprintf(inst, sizeof(inst), "%s/instances/hcclthread-trace-%d", tfs,
+		 (int)getpid());
+	if (!mkdir(inst, 0700) || errno == EEXIST)
+		made_inst = 1;
+	else
+		scpy(inst, sizeof(inst), tfs);
+	write_file(inst, "tracing_on", "0");
+	snprintf(buf, sizeof(buf), "%ld", kb);
+	write_file(inst, "buffer_size_kb", buf);
+	write_file(inst, "trace", "");
+	ret = write_file(inst, "events/hcclthread/enable", "1");
+	if (ret) {
+		fprintf(stderr, "%s: enabling events in %s: %s\n", prog, inst,
+			strerror(-ret));
+		rc = 1;
+		goto cleanup;
+	}
+	write_file(inst, "tracing_on", "1");
+
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		rc = 1;
+		goto stop;
+	}
+	if (!pid) {
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind],
+			strerror(errno));
+		_exit(127);
+	}
+	signal(SIGINT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	signal(SIGINT, SIG_DFL);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) :
+	     128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+stop:
+	write_file(inst, "tracing_on", "0");
+	write_file(inst, "events/hcclthread/enable", "0");
+	/* Copy the text out first: the converter reads a plain file. */
+	scpy(rawtmp, sizeof(rawtmp), raw ? raw :
+		 "/tmp/hcclthread-trace.XXXXXX");
+	if (raw) {
+		fdout = open(rawtmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0644);
+	} else {
+		fdout = mkstemp(rawtmp);
+	}
+	{
+		char tpath[512];
+
+		snprintf(tpath, sizeof(tpath), "%s/trace", inst);
+		fdin = open(tpath, O_RDONLY | O_CLOEXEC);
+	}
+	if (fdin < 0 || fdout < 0) {
+		fprintf(stderr, "%s: cannot copy the trace buffer: %s\n", prog,
+			strerror(errno));
+		if (fdin >= 0)
+			close(fdin);
+		if (fdout >= 0)
+			close(fdout);
+		if (!rc)
+			rc = 1;
+		goto cleanup;
+	}
+	{
+		char cbuf[65536];
+
+		while ((n = read(fdin, cbuf, sizeof(cbuf))) > 0)
+			if (write(fdout, cbuf, (size_t)n) != n)
+				break;
+	}
+	close(fdin);
+	close(fdout);
+	if (convert_file(rawtmp, outpath, prog) && !rc)
+		rc = 1;
+	if (!raw)
+		unlink(rawtmp);
+cleanup:
+	if (made_inst) {
+		write_file(inst, "events/hcclthread/enable", "0");
+		if (rmdir(inst))
+			fprintf(stderr, "%s: warning: rmdir %s: %s\n", prog,
+				inst, strerror(errno));
+	}
+	return rc;
+}

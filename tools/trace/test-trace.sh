@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Host test of the trace converter and the trace JSON validator (POSIX sh,
+# runs under busybox sh too). BIN=<dir with hcclthread-trace and
+# hcclt-trace-check>. Prints TAP; exits non-zero on any failure.
+BIN=${BIN:-../../build/bin}
+here=$(cd "$(dirname "$0")" && pwd)
+td=$here/testdata
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hcclt-trace-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
+t() { # t NAME CMD...: passes when CMD exits 0
+	name=$1
+	shift
+	if "$@" > "$tmp/out" 2>&1; then ok "$name"; else
+		notok "$name"; sed 's/^/# /' "$tmp/out"; fi
+}
+tfail() { # tfail NAME CMD...: passes when CMD exits exactly 1
+	name=$1
+	shift
+	"$@" > "$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 1 ]; then ok "$name"; else
+		notok "$name (exit $rc, want 1)"; sed 's/^/# /' "$tmp/out"; fi
+}
+
+echo "TAP version 13"
+t "convert the sample handshake trace" \
+	"$BIN/hcclthread-trace" -i "$td/handshake.txt" -o "$tmp/hs.json"
+summary=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
+want=$(cat "$td/expected.txt")
+if [ "$summary" = "$want" ]; then ok "converter counts: $want"; else
+	notok "converter counts"; echo "# got:  $summary"; echo "# want: $want"; fi
+if grep -q 'lost 2 events' "$tmp/out"; then ok "lost events reported"; else
+	notok "lost events reported"; fi
+t "converted trace is valid: 9 tasks, 3 flows, 3 rows" \
+	"$BIN/hcclt-trace-check" --min-tasks 9 --min-flows 3 --min-streams 3 "$tmp/hs.json"
+tfail "validator counts flows (4 required, 3 present)" \
+	"$BIN/hcclt-trace-check" --min-flows 4 "$tmp/hs.json"
+# Arrow ends: record stream 1 seq 1 -> wait stream 2 seq 1; the second of
+# two records before a wait releases nothing (binary notify).
+if grep -q '"ph":"s".*"tid":2,"ts":100000310.001' "$tmp/hs.json" &&
+   grep -q '"ph":"f".*"tid":1,"ts":100000311.999' "$tmp/hs.json" &&
+   grep -q '"ph":"s".*"tid":1,"ts":100000430.' "$tmp/hs.json" &&
+   ! grep -q '"ph":"s".*"tid":1,"ts":100000432.' "$tmp/hs.json"; then
+	ok "arrows go from the releasing record to the released wait"
+else
+	notok "arrows go from the releasing record to the released wait"
+fi
+if grep -q '"name":"wait timeout"' "$tmp/hs.json" &&
+   grep -q '"end_status":"-62"' "$tmp/hs.json"; then
+	ok "wait timeout marked"; else notok "wait timeout marked"; fi
+if grep -q '"unfinished":1' "$tmp/hs.json"; then
+	ok "unfinished task kept"; else notok "unfinished task kept"; fi
+
+: > "$tmp/empty.txt"
+t "convert an empty trace" \
+	"$BIN/hcclthread-trace" -i "$tmp/empty.txt" -o "$tmp/empty.json"
+t "empty trace is valid JSON" "$BIN/hcclt-trace-check" "$tmp/empty.json"
+tfail "empty trace has no task" "$BIN/hcclt-trace-check" --min-tasks 1 "$tmp/empty.json"
+
+t "validator accepts good-minimal.json" "$BIN/hcclt-trace-check" "$td/good-minimal.json"
+for f in "$td"/bad-*.json; do
+	tfail "validator rejects $(basename "$f")" "$BIN/hcclt-trace-check" "$f"
+done
+"$BIN/hcclt-trace-check" > "$tmp/out" 2>&1
+[ $? = 2 ] && ok "validator usage error exits 2" || notok "validator usage error exits 2"
+"$BIN/hcclthread-trace" -i "$tmp/nonexistent" -o "$tmp/x.json" > "$tmp/out" 2>&1
+[ $? = 1 ] && ok "converter: missing input exits 1" || notok "converter: missing input exits 1"
+
+echo "1..$n"
+echo "$((n - fails)) passed, $fails failed"
+[ $fails = 0 ]
