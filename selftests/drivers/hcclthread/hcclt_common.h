@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers of the hcclthread selftests: device discovery and thin
+ * wrappers around the raw ioctls of uapi/drm/hcclthread_accel.h.
+ *
+ * Every wrapper returns 0 or -errno; none of them retries on EINTR, so the
+ * tests see exactly what the kernel returned.
+ */
+#ifndef HCCLT_COMMON_H
+#define HCCLT_COMMON_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/*
+ * The tests include the kernel tree's include/uapi/drm directly (no
+ * "make headers_install"), where drm.h still carries __user.
+ */
+#ifndef __user
+#define __user
+#endif
+#include "hcclthread_accel.h"
+
+#define HCCLT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define HCCLT_ID_KIND(id)	(((id) >> HCCLT_ID_KIND_SHIFT) & 0xff)
+#define HCCLT_ID_TAG_MASK	(0xffULL << 56)
+
+/* An id no file ever hands out: right kind bits, absurd serial. */
+#define HCCLT_BOGUS_ID(kind) \
+	(((__u64)(kind) << HCCLT_ID_KIND_SHIFT) | 0xfffffffff0ULL)
+
+static inline int hcclt_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+/* 1 if fd is a DRM node driven by hcclthread. */
+static inline int hcclt_is_ours(int fd)
+{
+	char name[64] = "";
+	struct drm_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	if (ioctl(fd, DRM_IOCTL_VERSION, &v))
+		return 0;
+	name[sizeof(name) - 1] = '\0';
+	return strcmp(name, HCCLT_DRIVER_NAME) == 0;
+}
+
+/*
+ * Path of the device under test: $HCCLT_DEVICE, else the first
+ * /dev/accel/accel* then /dev/dri/renderD* whose driver is hcclthread.
+ * Returns 0 and fills @path, or -ENODEV.
+ */
+static inline int hcclt_find_device(char *path, size_t len)
+{
+	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
+	static const char *const pfx[] = { "accel", "renderD" };
+	const char *env = getenv("HCCLT_DEVICE");
+	unsigned int d;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return 0;
+	}
+	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs); d++) {
+		size_t pl = strlen(pfx[d]);
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+		int best = -1;
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			char p[300];
+			int n, fd, ok;
+
+			if (strncmp(de->d_name, pfx[d], pl))
+				continue;
+			n = atoi(de->d_name + pl);
+			if (best >= 0 && n >= best)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", dirs[d], de->d_name);
+			fd = open(p, O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			ok = hcclt_is_ours(fd);
+			close(fd);
+			if (ok)
+				best = n;
+		}
+		closedir(dir);
+		if (best >= 0) {
+			snprintf(path, len, "%s/%s%d", dirs[d], pfx[d], best);
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+/* Number of hcclthread nodes (accel nodes, else render nodes). */
+static inline int hcclt_count_devices(void)
+{
+	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
+	static const char *const pfx[] = { "accel", "renderD" };
+	unsigned int d;
+
+	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs); d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+		int count = 0;
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			char p[300];
+			int fd;
+
+			if (strncmp(de->d_name, pfx[d], strlen(pfx[d])))
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", dirs[d], de->d_name);
+			fd = open(p, O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			count += hcclt_is_ours(fd);
+			close(fd);
+		}
+		closedir(dir);
+		if (count)
+			return count;
+	}
+	return 0;
+}
+
+/* Open the device under test; -errno on failure (-ENODEV: none found). */
+static inline int hcclt_open(void)
+{
+	char path[300];
+	int fd, ret;
+
+	ret = hcclt_find_device(path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!hcclt_is_ours(fd)) {
+		close(fd);
+		return -ENODEV;
+	}
+	return fd;
+}
+
+static inline int hcclt_query(int fd, struct drm_hcclt_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, q);
+}
+
+static inline int hcclt_comm_create(int fd, __u64 *comm)
+{
+	struct drm_hcclt_comm_create a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_CREATE, &a);
+	if (!ret)
+		*comm = a.comm_id;
+	return ret;
+}
+
+static inline int hcclt_comm_destroy(int fd, __u64 comm)
+{
+	struct drm_hcclt_comm_destroy a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &a);
+}
+
+static inline int hcclt_stream_create(int fd, __u64 *stream)
+{
+	struct drm_hcclt_stream_create a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_CREATE, &a);
+	if (!ret)
+		*stream = a.stream_id;
+	return ret;
+}
+
+static inline int hcclt_stream_destroy(int fd, __u64 stream)
+{
+	struct drm_hcclt_stream_destroy a;
+
+	memset(&a, 0, sizeof(a));
+	a.stream_id = stream;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_DESTROY, &a);
+}
+
+static inline int hcclt_acquire(int fd, __u64 comm, __u32 engine, __u32 num,
+				__u32 notifies, __u64 *threads)
+{
+	struct drm_hcclt_thread_acquire a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.engine = engine;
+	a.thread_num = num;
+	a.notify_num_per_thread = notifies;
+	a.threads_ptr = (__u64)(uintptr_t)threads;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE, &a);
+}
+
+static inline int hcclt_acquire_ws(int fd, __u64 comm, __u64 stream,
+				   __u32 engine, __u32 notifies, __u64 *thread)
+{
+	struct drm_hcclt_thread_acquire_with_stream a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.stream_id = stream;
+	a.engine = engine;
+	a.notify_num = notifies;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE_WITH_STREAM, &a);
+	if (!ret && thread)
+		*thread = a.thread_id;
+	return ret;
+}
+
+static inline int hcclt_export(int fd, __u64 comm, __u32 dst_engine,
+			       __u32 num, const __u64 *threads, __u64 *out)
+{
+	struct drm_hcclt_thread_export a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.dst_engine = dst_engine;
+	a.thread_num = num;
+	a.threads_ptr = (__u64)(uintptr_t)threads;
+	a.exported_ptr = (__u64)(uintptr_t)out;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_EXPORT, &a);
+}
+
+static inline struct drm_hcclt_task hcclt_rec(__u64 dst, __u32 idx)
+{
+	struct drm_hcclt_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.op = HCCLT_TASK_NOTIFY_RECORD;
+	t.notify_idx = idx;
+	t.dst_thread = dst;
+	return t;
+}
+
+static inline struct drm_hcclt_task hcclt_wait(__u32 idx, __u32 timeout_s)
+{
+	struct drm_hcclt_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.op = HCCLT_TASK_NOTIFY_WAIT;
+	t.notify_idx = idx;
+	t.timeout_s = timeout_s;
+	return t;
+}
+
+/* Submit @n tasks on @handle; @fence (may be NULL) gets the fence fd. */
+static inline int hcclt_submit_ex(int fd, __u64 handle,
+				  const struct drm_hcclt_task *tasks, __u32 n,
+				  __u32 flags, int *fence, __u64 *seqno)
+{
+	struct drm_hcclt_submit a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.handle = handle;
+	a.tasks_ptr = (__u64)(uintptr_t)tasks;
+	a.task_count = n;
+	a.task_size = sizeof(struct drm_hcclt_task);
+	a.flags = flags;
+	a.fence_fd = -1;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &a);
+	if (fence)
+		*fence = a.fence_fd;
+	if (seqno)
+		*seqno = a.seqno;
+	return ret;
+}
+
+static inline int hcclt_submit(int fd, __u64 handle,
+			       const struct drm_hcclt_task *tasks, __u32 n)
+{
+	return hcclt_submit_ex(fd, handle, tasks, n, 0, NULL, NULL);
+}
+
+static inline int hcclt_record(int fd, __u64 src, __u64 dst, __u32 idx)
+{
+	struct drm_hcclt_task t = hcclt_rec(dst, idx);
+
+	return hcclt_submit(fd, src, &t, 1);
+}
+
+static inline int hcclt_waitq(int fd, __u64 thread, __u32 idx, __u32 tmo_s)
+{
+	struct drm_hcclt_task t = hcclt_wait(idx, tmo_s);
+
+	return hcclt_submit(fd, thread, &t, 1);
+}
+
+static inline int hcclt_sync(int fd, __u64 handle, int timeout_ms)
+{
+	struct drm_hcclt_stream_sync a;
+
+	memset(&a, 0, sizeof(a));
+	a.handle = handle;
+	a.timeout_ms = timeout_ms;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &a);
+}
+
+/* INFO of the calling file; arrays may be NULL with zero counts. */
+static inline int hcclt_info(int fd, __u32 scope,
+			     struct drm_hcclt_comm_info *comms, __u32 *ncomms,
+			     struct drm_hcclt_thread_info *threads,
+			     __u32 *nthreads)
+{
+	struct drm_hcclt_info a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.scope = scope;
+	a.comm_count = ncomms ? *ncomms : 0;
+	a.thread_count = nthreads ? *nthreads : 0;
+	a.comms_ptr = (__u64)(uintptr_t)comms;
+	a.threads_ptr = (__u64)(uintptr_t)threads;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_INFO, &a);
+	if (!ret) {
+		if (ncomms)
+			*ncomms = a.comm_count;
+		if (nthreads)
+			*nthreads = a.thread_count;
+	}
+	return ret;
+}
+
+/* Quota counters of @comm in this file; -ENOENT if INFO does not list it. */
+static inline int hcclt_comm_usage(int fd, __u64 comm, __u32 *threads_used,
+				   __u32 *notifies_used, __u32 *thread_count)
+{
+	struct drm_hcclt_comm_info ci[256];
+	__u32 n = HCCLT_ARRAY_SIZE(ci), i;
+	int ret;
+
+	ret = hcclt_info(fd, HCCLT_INFO_SCOPE_FILE, ci, &n, NULL, NULL);
+	if (ret)
+		return ret;
+	if (n > HCCLT_ARRAY_SIZE(ci))
+		n = HCCLT_ARRAY_SIZE(ci);
+	for (i = 0; i < n; i++) {
+		if (ci[i].comm_id != comm)
+			continue;
+		if (threads_used)
+			*threads_used = ci[i].threads_used;
+		if (notifies_used)
+			*notifies_used = ci[i].notifies_used;
+		if (thread_count)
+			*thread_count = ci[i].thread_count;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* INFO entry of @thread in this file; -ENOENT if not listed. */
+static inline int hcclt_thread_info(int fd, __u64 thread,
+				    struct drm_hcclt_thread_info *out)
+{
+	static __thread struct drm_hcclt_thread_info ti[2048];
+	__u32 n = HCCLT_ARRAY_SIZE(ti), i;
+	int ret;
+
+	ret = hcclt_info(fd, HCCLT_INFO_SCOPE_FILE, NULL, NULL, ti, &n);
+	if (ret)
+		return ret;
+	if (n > HCCLT_ARRAY_SIZE(ti))
+		n = HCCLT_ARRAY_SIZE(ti);
+	for (i = 0; i < n; i++) {
+		if (ti[i].thread_id == thread) {
+			*out = ti[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static inline long long hcclt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline void hcclt_msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Wait (up to @ms) until the device pools and object counts equal @want.
+ * Teardown may finish asynchronously after close(), so poll. Returns 0 when
+ * they match; otherwise fills @got with the last reading and returns -1.
+ */
+static inline int hcclt_wait_pools(int fd, const struct drm_hcclt_query *want,
+				   struct drm_hcclt_query *got, int ms)
+{
+	long long end = hcclt_now_ms() + ms;
+
+	for (;;) {
+		if (hcclt_query(fd, got))
+			return -1;
+		if (got->streams_used == want->streams_used &&
+		    got->notifies_used == want->notifies_used &&
+		    got->comms == want->comms && got->files == want->files)
+			return 0;
+		if (hcclt_now_ms() > end)
+			return -1;
+		hcclt_msleep(10);
+	}
+}
+
+/*
+ * Wait (up to @ms) until @thread's stream reaches @state; returns 0 or -1
+ * with @ti holding the last reading.
+ */
+static inline int hcclt_wait_state(int fd, __u64 thread, __u32 state,
+				   struct drm_hcclt_thread_info *ti, int ms)
+{
+	long long end = hcclt_now_ms() + ms;
+
+	for (;;) {
+		if (hcclt_thread_info(fd, thread, ti))
+			return -1;
+		if (ti->state == state)
+			return 0;
+		if (hcclt_now_ms() > end)
+			return -1;
+		hcclt_msleep(5);
+	}
+}
+
+/*
+ * main() for the harness programs: exit 4 (KSFT_SKIP) with a TAP plan of
+ * zero when no hcclthread device can be opened, else run the tests.
+ */
+#define HCCLT_HARNESS_MAIN						\
+	int main(int argc, char **argv)					\
+	{								\
+		int fd = hcclt_open();					\
+									\
+		if (fd < 0) {						\
+			printf("TAP version 13\n");			\
+			printf("1..0 # SKIP no hcclthread device (%s)\n", \
+			       strerror(-fd));				\
+			return 4;					\
+		}							\
+		close(fd);						\
+		return test_harness_run(argc, argv);			\
+	}
+
+#endif /* HCCLT_COMMON_H */

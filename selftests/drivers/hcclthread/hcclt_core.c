@@ -1,0 +1,1637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcclthread core selftests: query, communicators, streams, thread acquire
+ * (with its exact check order and the 40-thread / 64-notify quota), acquire
+ * with stream, export, id rules, concurrency and teardown.
+ *
+ * Written against uapi/drm/hcclthread_accel.h only (raw ioctls).
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "hcclt_common.h"
+#include "../../kselftest_harness.h"
+
+#define ENG_BIT(e)	(1U << (e))
+#define ALL_ENGINES	(ENG_BIT(HCCLT_ENGINE_CPU) | ENG_BIT(HCCLT_ENGINE_CPU_TS) | \
+			 ENG_BIT(HCCLT_ENGINE_AICPU) | \
+			 ENG_BIT(HCCLT_ENGINE_AICPU_TS) | ENG_BIT(HCCLT_ENGINE_CCU))
+#define STREAM_ENGINES	(ENG_BIT(HCCLT_ENGINE_CPU) | ENG_BIT(HCCLT_ENGINE_CPU_TS) | \
+			 ENG_BIT(HCCLT_ENGINE_CCU))
+
+FIXTURE(core) {
+	int fd;
+	struct drm_hcclt_query q0;	/* device state before the test */
+	__u64 comm;
+};
+
+FIXTURE_SETUP(core)
+{
+	self->fd = hcclt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &self->comm));
+}
+
+FIXTURE_TEARDOWN(core)
+{
+	close(self->fd);
+}
+
+/* Counters of the fixture's comm must equal (t, n). */
+#define EXPECT_USAGE(fd, comm, t, n) do {				\
+	__u32 _t = ~0U, _n = ~0U;					\
+	EXPECT_EQ(0, hcclt_comm_usage(fd, comm, &_t, &_n, NULL));	\
+	EXPECT_EQ((__u32)(t), _t);					\
+	EXPECT_EQ((__u32)(n), _n);					\
+} while (0)
+
+/* Device pools must equal the initial reading plus (ds, dn). */
+#define EXPECT_POOLS(fd, q0, ds, dn) do {				\
+	struct drm_hcclt_query _q;					\
+	ASSERT_EQ(0, hcclt_query(fd, &_q));				\
+	EXPECT_EQ((q0).streams_used + (ds), _q.streams_used);		\
+	EXPECT_EQ((q0).notifies_used + (dn), _q.notifies_used);	\
+} while (0)
+
+/* ------------------------------------------------------------------ */
+/* QUERY                                                              */
+
+TEST_F(core, query_fields)
+{
+	struct drm_hcclt_query q;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(0, q.flags);
+	EXPECT_EQ(0, q.pad);
+	EXPECT_EQ(HCCLT_UAPI_MAJOR, q.uapi_major);
+	EXPECT_EQ(HCCLT_UAPI_MINOR, q.uapi_minor);
+	EXPECT_EQ(40, q.max_threads_per_comm);
+	EXPECT_EQ(64, q.max_notifies_per_comm);
+	EXPECT_LT(0, q.streams_total);
+	EXPECT_LE(q.streams_used, q.streams_total);
+	EXPECT_LT(0, q.notifies_total);
+	EXPECT_LE(q.notifies_used, q.notifies_total);
+	EXPECT_EQ(ALL_ENGINES, q.engines);
+	EXPECT_EQ(STREAM_ENGINES, q.stream_engines);
+	EXPECT_EQ(HCCLT_MAX_BATCH, q.max_batch);
+	EXPECT_EQ(HCCLT_MAX_QUEUE_DEPTH, q.max_queue_depth);
+	EXPECT_LE(1, q.comms);
+	EXPECT_LE(1, q.files);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_SIMULATED);
+	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
+				    HCCLT_FEATURE_SIMULATED));
+}
+
+TEST_F(core, query_flags_einval)
+{
+	struct drm_hcclt_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+	memset(&q, 0, sizeof(q));
+	q.flags = 0x80000000;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+}
+
+TEST_F(core, query_pad_einval)
+{
+	struct drm_hcclt_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+}
+
+TEST_F(core, query_efault)
+{
+	EXPECT_EQ(-EFAULT, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, NULL));
+}
+
+TEST_F(core, query_counts_files_and_comms)
+{
+	struct drm_hcclt_query q, q2;
+	__u64 c;
+	int fd2;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, hcclt_query(self->fd, &q2));
+	EXPECT_EQ(q.files + 1, q2.files);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+	ASSERT_EQ(0, hcclt_query(fd2, &q2));
+	EXPECT_EQ(q.comms + 1, q2.comms);
+	close(fd2);
+	EXPECT_EQ(0, hcclt_wait_pools(self->fd, &q, &q2, 5000));
+	EXPECT_EQ(q.files, q2.files);
+	EXPECT_EQ(q.comms, q2.comms);
+}
+
+/* ------------------------------------------------------------------ */
+/* COMM CREATE / DESTROY                                              */
+
+TEST_F(core, comm_ids)
+{
+	__u64 ids[64];
+	struct drm_hcclt_query q;
+	int i, j;
+
+	EXPECT_NE(0, self->comm);
+	EXPECT_EQ(0, self->comm & HCCLT_ID_TAG_MASK);
+	EXPECT_EQ(HCCLT_ID_KIND_COMM, HCCLT_ID_KIND(self->comm));
+	for (i = 0; i < 64; i++) {
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &ids[i]));
+		EXPECT_EQ(HCCLT_ID_KIND_COMM, HCCLT_ID_KIND(ids[i]));
+		EXPECT_EQ(0, ids[i] & HCCLT_ID_TAG_MASK);
+		EXPECT_NE(self->comm, ids[i]);
+		for (j = 0; j < i; j++)
+			EXPECT_NE(ids[j], ids[i]);
+	}
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.comms + 64, q.comms);
+	for (i = 0; i < 64; i++)
+		EXPECT_EQ(0, hcclt_comm_destroy(self->fd, ids[i]));
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.comms, q.comms);
+}
+
+TEST_F(core, comm_id_not_reused)
+{
+	__u64 a, b;
+
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &a));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, a));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &b));
+	EXPECT_NE(a, b);
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd, a));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, b));
+}
+
+TEST_F(core, comm_create_flags_einval)
+{
+	struct drm_hcclt_comm_create a;
+	struct drm_hcclt_query q;
+
+	memset(&a, 0, sizeof(a));
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_COMM_CREATE, &a));
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.comms, q.comms);
+}
+
+TEST_F(core, comm_create_pad_einval)
+{
+	struct drm_hcclt_comm_create a;
+	struct drm_hcclt_query q;
+
+	memset(&a, 0, sizeof(a));
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_COMM_CREATE, &a));
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.comms, q.comms);
+}
+
+TEST_F(core, comm_destroy_flags_einval)
+{
+	struct drm_hcclt_comm_destroy a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = self->comm;
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &a));
+	/* still there */
+	EXPECT_EQ(0, hcclt_comm_usage(self->fd, self->comm, NULL, NULL, NULL));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+}
+
+TEST_F(core, comm_destroy_pad_einval)
+{
+	struct drm_hcclt_comm_destroy a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = self->comm;
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &a));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+}
+
+TEST_F(core, comm_destroy_enoent)
+{
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd, 0));
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd,
+					      HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM)));
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd, ~0ULL));
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd,
+					      self->comm | (1ULL << 56)));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd, self->comm));
+}
+
+TEST_F(core, comm_destroy_frees_quota_objects)
+{
+	__u64 th[40];
+	struct drm_hcclt_query q;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU,
+				   32, 2, th));
+	EXPECT_POOLS(self->fd, self->q0, 32, 64);
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 5000)) {
+		TH_LOG("streams_used %u (want %u) notifies_used %u (want %u) comms %u (want %u)",
+		       q.streams_used, self->q0.streams_used, q.notifies_used,
+		       self->q0.notifies_used, q.comms, self->q0.comms);
+	}
+	/* the threads are gone with it */
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, th[0], 0));
+}
+
+/* ------------------------------------------------------------------ */
+/* STREAM CREATE / DESTROY                                            */
+
+TEST_F(core, stream_create_destroy)
+{
+	__u64 s, s2;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	EXPECT_NE(0, s);
+	EXPECT_EQ(HCCLT_ID_KIND_STREAM, HCCLT_ID_KIND(s));
+	EXPECT_EQ(0, s & HCCLT_ID_TAG_MASK);
+	EXPECT_POOLS(self->fd, self->q0, 1, 0);
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s2));
+	EXPECT_NE(s, s2);
+	EXPECT_POOLS(self->fd, self->q0, 2, 0);
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 0));
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s2));
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, s));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, s, 0));
+}
+
+TEST_F(core, stream_create_flags_einval)
+{
+	struct drm_hcclt_stream_create a;
+
+	memset(&a, 0, sizeof(a));
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_STREAM_CREATE, &a));
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, stream_create_pad_einval)
+{
+	struct drm_hcclt_stream_create a;
+
+	memset(&a, 0, sizeof(a));
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_STREAM_CREATE, &a));
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, stream_destroy_flags_pad_einval)
+{
+	struct drm_hcclt_stream_destroy a;
+	__u64 s;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	memset(&a, 0, sizeof(a));
+	a.stream_id = s;
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_STREAM_DESTROY, &a));
+	a.flags = 0;
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_STREAM_DESTROY, &a));
+	EXPECT_POOLS(self->fd, self->q0, 1, 0);
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+}
+
+TEST_F(core, stream_destroy_enoent)
+{
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, 0));
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd,
+					HCCLT_BOGUS_ID(HCCLT_ID_KIND_STREAM)));
+	/* wrong kind: a communicator id */
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, self->comm));
+}
+
+/* ------------------------------------------------------------------ */
+/* THREAD ACQUIRE                                                     */
+
+TEST_F(core, acquire_basic)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 th[5];
+	__u32 tc = 0;
+	int i, j;
+
+	/* seed example 1: 5 AICPU_TS threads with 2 notifies each */
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm,
+				   HCCLT_ENGINE_AICPU_TS, 5, 2, th));
+	for (i = 0; i < 5; i++) {
+		EXPECT_EQ(HCCLT_ID_KIND_THREAD, HCCLT_ID_KIND(th[i]));
+		EXPECT_EQ(0, th[i] & HCCLT_ID_TAG_MASK);
+		for (j = 0; j < i; j++)
+			EXPECT_NE(th[j], th[i]);
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, th[i], &ti));
+		EXPECT_EQ(self->comm, ti.comm_id);
+		EXPECT_EQ(HCCLT_ENGINE_AICPU_TS, ti.engine);
+		EXPECT_EQ(2, ti.notify_num);
+		EXPECT_EQ(0, ti.queue_depth);
+		EXPECT_EQ(HCCLT_STATE_IDLE, ti.state);
+		EXPECT_EQ(0, ti.flags);
+		EXPECT_EQ(HCCLT_ID_KIND_STREAM, HCCLT_ID_KIND(ti.stream_id));
+		EXPECT_EQ(0, hcclt_sync(self->fd, th[i], 0));
+	}
+	EXPECT_USAGE(self->fd, self->comm, 5, 10);
+	EXPECT_EQ(0, hcclt_comm_usage(self->fd, self->comm, NULL, NULL, &tc));
+	EXPECT_EQ(5, tc);
+	EXPECT_POOLS(self->fd, self->q0, 5, 10);
+}
+
+TEST_F(core, acquire_every_engine)
+{
+	static const __u32 eng[] = { HCCLT_ENGINE_CPU, HCCLT_ENGINE_CPU_TS,
+		HCCLT_ENGINE_AICPU, HCCLT_ENGINE_AICPU_TS, HCCLT_ENGINE_CCU };
+	struct drm_hcclt_thread_info ti;
+	unsigned int i;
+	__u64 th;
+
+	for (i = 0; i < HCCLT_ARRAY_SIZE(eng); i++) {
+		ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, eng[i], 1, 1,
+					   &th));
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, th, &ti));
+		EXPECT_EQ(eng[i], ti.engine);
+	}
+	EXPECT_USAGE(self->fd, self->comm, 5, 5);
+}
+
+TEST_F(core, acquire_zero_notifies)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 th[40];
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU,
+				   40, 0, th));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, th[39], &ti));
+	EXPECT_EQ(0, ti.notify_num);
+	EXPECT_USAGE(self->fd, self->comm, 40, 0);
+	EXPECT_POOLS(self->fd, self->q0, 40, 0);
+}
+
+static int acquire_raw(int fd, __u64 comm, __u32 engine, __u32 num,
+		       __u32 nn, __u32 flags, __u64 *out)
+{
+	struct drm_hcclt_thread_acquire a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.engine = engine;
+	a.thread_num = num;
+	a.notify_num_per_thread = nn;
+	a.flags = flags;
+	a.threads_ptr = (__u64)(uintptr_t)out;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE, &a);
+}
+
+TEST_F(core, acquire_flags_einval)
+{
+	__u64 th[2];
+
+	EXPECT_EQ(-EINVAL, acquire_raw(self->fd, self->comm, 0, 1, 1, 1, th));
+	/* flags are checked before the communicator */
+	EXPECT_EQ(-EINVAL, acquire_raw(self->fd,
+				       HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+				       0, 1, 1, 1, th));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+}
+
+TEST_F(core, acquire_unknown_comm_enoent)
+{
+	__u64 th[2], c;
+
+	EXPECT_EQ(-ENOENT, hcclt_acquire(self->fd, 0, 0, 1, 1, th));
+	EXPECT_EQ(-ENOENT, hcclt_acquire(self->fd,
+					 HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+					 0, 1, 1, th));
+	/* comm before engine, thread_num and quota */
+	EXPECT_EQ(-ENOENT, hcclt_acquire(self->fd,
+					 HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+					 HCCLT_ENGINE_COUNT, 0, 65, th));
+	/* stale */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+	EXPECT_EQ(-ENOENT, hcclt_acquire(self->fd, c, 0, 1, 1, th));
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, acquire_bad_engine_einval)
+{
+	__u64 th[41];
+
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_COUNT, 1, 1, th));
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm, ~0U, 1, 1, th));
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm, 0x80000000U,
+					 1, 1, th));
+	/* engine before thread_num and quota */
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_COUNT, 0, 1, th));
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_COUNT, 41, 65, th));
+	/* and before the copy-out */
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_COUNT, 1, 1, NULL));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, acquire_zero_threads_einval)
+{
+	__u64 th[1];
+
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm, 0, 0, 1, th));
+	/* thread_num before quota */
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm, 0, 0, 65, th));
+	/* before the AIV check */
+	EXPECT_EQ(-EINVAL, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_AIV, 0, 1, th));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+}
+
+TEST_F(core, acquire_quota_edquot)
+{
+	__u64 th[64];
+
+	/* too many threads at once */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 41, 0, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, ~0U, 0, th));
+	/* too many notifies per thread */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 65, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, ~0U, th));
+	/* product above 64, and products that overflow 32 bits */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 40, 2, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 2, 0x80000000U,
+					 th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 33, 2, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 40,
+					 0x6666667U, th));
+	/* quota before the copy-out */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 41, 0, NULL));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, acquire_aiv)
+{
+	__u64 th[41];
+
+	/* quota first ... */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_AIV, 41, 1, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_AIV, 1, 65, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_AIV, 33, 2, th));
+	/* ... then AIV is refused */
+	EXPECT_EQ(-EOPNOTSUPP, hcclt_acquire(self->fd, self->comm,
+					     HCCLT_ENGINE_AIV, 1, 1, th));
+	EXPECT_EQ(-EOPNOTSUPP, hcclt_acquire(self->fd, self->comm,
+					     HCCLT_ENGINE_AIV, 40, 0, th));
+	EXPECT_EQ(-EOPNOTSUPP, hcclt_acquire(self->fd, self->comm,
+					     HCCLT_ENGINE_AIV, 1, 1, NULL));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+	/* a full communicator reports the quota even for AIV */
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 40, 0, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_AIV, 1, 0, th));
+	EXPECT_USAGE(self->fd, self->comm, 40, 0);
+}
+
+TEST_F(core, acquire_efault_changes_nothing)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *map;
+	__u64 *th;
+
+	EXPECT_EQ(-EFAULT, hcclt_acquire(self->fd, self->comm, 0, 1, 1, NULL));
+	EXPECT_EQ(-EFAULT, hcclt_acquire(self->fd, self->comm, 0, 3, 2,
+					 (__u64 *)(uintptr_t)8));
+	map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	/* read-only array */
+	ASSERT_EQ(0, mprotect(map, 2 * pg, PROT_READ));
+	EXPECT_EQ(-EFAULT, hcclt_acquire(self->fd, self->comm, 0, 2, 2,
+					 (__u64 *)map));
+	/* first two entries writable, the rest of the array is not */
+	ASSERT_EQ(0, mprotect(map, pg, PROT_READ | PROT_WRITE));
+	th = (__u64 *)(map + pg - 2 * sizeof(__u64));
+	EXPECT_EQ(-EFAULT, hcclt_acquire(self->fd, self->comm, 0, 10, 3, th));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+	/* and the quota is intact */
+	th = (__u64 *)map;
+	EXPECT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 32, 2, th));
+	EXPECT_USAGE(self->fd, self->comm, 32, 64);
+	munmap(map, 2 * pg);
+}
+
+TEST_F(core, exactly_40_threads)
+{
+	__u64 th[41];
+	int i;
+
+	for (i = 0; i < 40; i++)
+		ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, i % 2 ?
+					   HCCLT_ENGINE_CPU : HCCLT_ENGINE_AICPU,
+					   1, 1, &th[i]));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 0, &th[40]));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_CCU, 1, 0, &th[40]));
+	EXPECT_USAGE(self->fd, self->comm, 40, 40);
+	EXPECT_POOLS(self->fd, self->q0, 40, 40);
+	for (i = 0; i < 40; i++)
+		EXPECT_EQ(0, hcclt_sync(self->fd, th[i], 0));
+}
+
+TEST_F(core, exactly_40_threads_all_engines_share)
+{
+	static const __u32 eng[] = { HCCLT_ENGINE_CPU, HCCLT_ENGINE_CPU_TS,
+		HCCLT_ENGINE_AICPU, HCCLT_ENGINE_AICPU_TS };
+	__u64 th[41];
+	unsigned int i;
+
+	for (i = 0; i < HCCLT_ARRAY_SIZE(eng); i++)
+		ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, eng[i], 10, 0,
+					   &th[10 * i]));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm,
+					 HCCLT_ENGINE_CCU, 1, 0, th));
+	EXPECT_USAGE(self->fd, self->comm, 40, 0);
+}
+
+TEST_F(core, exactly_40_threads_one_call)
+{
+	__u64 th[41], c2;
+	int i, j;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 40, 1, th));
+	for (i = 0; i < 40; i++)
+		for (j = 0; j < i; j++)
+			EXPECT_NE(th[i], th[j]);
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 0, th));
+	/* the quota is per communicator */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	EXPECT_EQ(0, hcclt_acquire(self->fd, c2, 0, 40, 1, th));
+	EXPECT_USAGE(self->fd, self->comm, 40, 40);
+	EXPECT_USAGE(self->fd, c2, 40, 40);
+	EXPECT_POOLS(self->fd, self->q0, 80, 80);
+}
+
+TEST_F(core, notifies_64_exact)
+{
+	__u64 th[40], c2, c3;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 32, 2, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 1, th));
+	/* zero notifies still fit */
+	EXPECT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 0, th));
+	EXPECT_USAGE(self->fd, self->comm, 33, 64);
+
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, c2, 0, 1, 65, th));
+	EXPECT_EQ(0, hcclt_acquire(self->fd, c2, 0, 1, 64, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, c2, 0, 1, 1, th));
+	EXPECT_USAGE(self->fd, c2, 1, 64);
+
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c3));
+	EXPECT_EQ(0, hcclt_acquire(self->fd, c3, 0, 16, 3, th));  /* 48 */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, c3, 0, 4, 5, th)); /* 68 */
+	EXPECT_EQ(0, hcclt_acquire(self->fd, c3, 0, 4, 4, th));  /* 64 */
+	EXPECT_USAGE(self->fd, c3, 20, 64);
+	EXPECT_POOLS(self->fd, self->q0, 33 + 1 + 20, 64 * 3);
+}
+
+TEST_F(core, all_or_nothing_after_refusal)
+{
+	struct drm_hcclt_query qa, qb;
+	__u64 th[40];
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 30, 2, th));
+	ASSERT_EQ(0, hcclt_query(self->fd, &qa));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 3, 2, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 11, 0, th));
+	EXPECT_EQ(-EOPNOTSUPP, hcclt_acquire(self->fd, self->comm,
+					     HCCLT_ENGINE_AIV, 2, 2, th));
+	EXPECT_EQ(-EFAULT, hcclt_acquire(self->fd, self->comm, 0, 2, 2, NULL));
+	EXPECT_USAGE(self->fd, self->comm, 30, 60);
+	ASSERT_EQ(0, hcclt_query(self->fd, &qb));
+	EXPECT_EQ(qa.streams_used, qb.streams_used);
+	EXPECT_EQ(qa.notifies_used, qb.notifies_used);
+	/* exactly what is left still works */
+	EXPECT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 2, 2, th));
+	EXPECT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 8, 0, th));
+	EXPECT_USAGE(self->fd, self->comm, 40, 64);
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 0, th));
+}
+
+/* ------------------------------------------------------------------ */
+/* Races                                                              */
+
+struct race_arg {
+	int fd;
+	__u64 comm;
+	__u32 notifies;
+	int threads_got;
+	int notifies_got;
+	int bad_errno;
+	__u64 ids[40];
+	pthread_barrier_t *bar;
+};
+
+static void *race_acquire(void *p)
+{
+	struct race_arg *a = p;
+
+	pthread_barrier_wait(a->bar);
+	for (;;) {
+		__u64 id;
+		int ret = hcclt_acquire(a->fd, a->comm, HCCLT_ENGINE_CPU, 1,
+					a->notifies, &id);
+
+		if (ret == -EDQUOT)
+			break;
+		if (ret) {
+			a->bad_errno = ret;
+			break;
+		}
+		if (a->threads_got < 40)
+			a->ids[a->threads_got] = id;
+		a->threads_got++;
+		a->notifies_got += a->notifies;
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(core, race_8_threads_shared_comm, 120)
+{
+	pthread_barrier_t bar;
+	int round;
+
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 8));
+	for (round = 0; round < 5; round++) {
+		struct race_arg a[8];
+		pthread_t pt[8];
+		int i, j, k, n = 0, t = 0;
+		__u64 all[40];
+		__u64 c;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		for (i = 0; i < 8; i++) {
+			memset(&a[i], 0, sizeof(a[i]));
+			a[i].fd = self->fd;
+			a[i].comm = c;
+			a[i].notifies = i % 4;	/* 0, 1, 2, 3 */
+			a[i].bar = &bar;
+			ASSERT_EQ(0, pthread_create(&pt[i], NULL, race_acquire,
+						    &a[i]));
+		}
+		for (i = 0; i < 8; i++)
+			pthread_join(pt[i], NULL);
+		for (i = 0; i < 8; i++) {
+			EXPECT_EQ(0, a[i].bad_errno);
+			t += a[i].threads_got;
+			n += a[i].notifies_got;
+			for (j = 0; j < a[i].threads_got && j < 40; j++) {
+				for (k = 0; k < t - a[i].threads_got + j &&
+				     k < 40; k++)
+					EXPECT_NE(all[k], a[i].ids[j]);
+				if (t - a[i].threads_got + j < 40)
+					all[t - a[i].threads_got + j] =
+						a[i].ids[j];
+			}
+		}
+		/* threads with 0 notifies keep going until exactly 40 */
+		EXPECT_EQ(40, t);
+		EXPECT_LE(n, 64);
+		EXPECT_USAGE(self->fd, c, t, n);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+	}
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+	pthread_barrier_destroy(&bar);
+}
+
+TEST_F_TIMEOUT(core, race_8_threads_separate_comms, 120)
+{
+	pthread_barrier_t bar;
+	struct race_arg a[8];
+	pthread_t pt[8];
+	int i;
+
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 8));
+	for (i = 0; i < 8; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].fd = self->fd;
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &a[i].comm));
+		a[i].notifies = 1;
+		a[i].bar = &bar;
+		ASSERT_EQ(0, pthread_create(&pt[i], NULL, race_acquire, &a[i]));
+	}
+	for (i = 0; i < 8; i++)
+		pthread_join(pt[i], NULL);
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(0, a[i].bad_errno);
+		EXPECT_EQ(40, a[i].threads_got);
+		EXPECT_USAGE(self->fd, a[i].comm, 40, 40);
+	}
+	EXPECT_POOLS(self->fd, self->q0, 320, 320);
+	pthread_barrier_destroy(&bar);
+}
+
+/* child of the process races: acquire 1 thread with @nn notifies until
+ * -EDQUOT, write the count to @wfd; exit 0, or 1 on an unexpected errno.
+ */
+static void race_child(int fd, __u64 comm, __u32 nn, int go, int wfd)
+{
+	char c;
+	int got = 0;
+
+	if (read(go, &c, 1) != 1)
+		_exit(2);
+	for (;;) {
+		__u64 id;
+		int ret = hcclt_acquire(fd, comm, HCCLT_ENGINE_AICPU_TS, 1, nn,
+					&id);
+
+		if (ret == -EDQUOT)
+			break;
+		if (ret)
+			_exit(1);
+		got++;
+	}
+	if (write(wfd, &got, sizeof(got)) != sizeof(got))
+		_exit(3);
+	_exit(0);
+}
+
+TEST_F_TIMEOUT(core, race_4_procs_shared_comm, 120)
+{
+	int round;
+
+	for (round = 0; round < 3; round++) {
+		int gop[2], res[2], i, total = 0, st;
+		pid_t pid[4];
+		__u64 c;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		ASSERT_EQ(0, pipe(gop));
+		ASSERT_EQ(0, pipe(res));
+		for (i = 0; i < 4; i++) {
+			pid[i] = fork();
+			ASSERT_LE(0, pid[i]);
+			if (!pid[i]) {
+				close(gop[1]);
+				race_child(self->fd, c, round, gop[0], res[1]);
+			}
+		}
+		close(gop[0]);
+		ASSERT_EQ(4, write(gop[1], "gggg", 4));
+		close(gop[1]);
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+			EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		}
+		close(res[1]);
+		for (i = 0; i < 4; i++) {
+			int got;
+
+			ASSERT_EQ(sizeof(got), read(res[0], &got, sizeof(got)));
+			total += got;
+		}
+		close(res[0]);
+		/* nn 0: 40 threads; 1: 40 threads/40; 2: 32 threads/64 */
+		EXPECT_EQ(round == 2 ? 32 : 40, total);
+		EXPECT_USAGE(self->fd, c, total, total * round);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+	}
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F_TIMEOUT(core, race_4_procs_separate_files, 120)
+{
+	struct drm_hcclt_query q;
+	int i, st, gop[2], res[2];
+	pid_t pid[4];
+
+	ASSERT_EQ(0, pipe(gop));
+	ASSERT_EQ(0, pipe(res));
+	for (i = 0; i < 4; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			__u32 tu = 0, nu = 0;
+			int fd = hcclt_open(), got;
+			__u64 c;
+			char ch;
+
+			close(gop[1]);
+			if (fd < 0 || hcclt_comm_create(fd, &c))
+				_exit(5);
+			if (read(gop[0], &ch, 1) != 1)
+				_exit(2);
+			for (got = 0;; got++) {
+				__u64 id;
+				int ret = hcclt_acquire(fd, c, HCCLT_ENGINE_CCU,
+							1, 1, &id);
+
+				if (ret == -EDQUOT)
+					break;
+				if (ret)
+					_exit(1);
+			}
+			if (hcclt_comm_usage(fd, c, &tu, &nu, NULL) ||
+			    tu != 40 || nu != 40 || got != 40)
+				_exit(6);
+			_exit(0);
+		}
+	}
+	close(gop[0]);
+	close(res[0]);
+	close(res[1]);
+	ASSERT_EQ(4, write(gop[1], "gggg", 4));
+	close(gop[1]);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(0, WEXITSTATUS(st));
+	}
+	EXPECT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 5000));
+}
+
+/* ------------------------------------------------------------------ */
+/* ACQUIRE WITH STREAM                                                */
+
+static int ws_raw(int fd, __u64 comm, __u64 stream, __u32 engine, __u32 nn,
+		  __u32 flags, __u32 pad, __u64 *out)
+{
+	struct drm_hcclt_thread_acquire_with_stream a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.stream_id = stream;
+	a.engine = engine;
+	a.notify_num = nn;
+	a.flags = flags;
+	a.pad = pad;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE_WITH_STREAM, &a);
+	if (out)
+		*out = a.thread_id;
+	return ret;
+}
+
+TEST_F(core, ws_basic)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 s, t;
+	__u32 tc = 0;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU_TS, 1, &t));
+	EXPECT_EQ(HCCLT_ID_KIND_THREAD, HCCLT_ID_KIND(t));
+	EXPECT_EQ(0, t & HCCLT_ID_TAG_MASK);
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, t, &ti));
+	EXPECT_EQ(s, ti.stream_id);
+	EXPECT_EQ(self->comm, ti.comm_id);
+	EXPECT_EQ(HCCLT_ENGINE_CPU_TS, ti.engine);
+	EXPECT_EQ(1, ti.notify_num);
+	EXPECT_EQ(HCCLT_THREAD_WRAPPED, ti.flags);
+	/* the stream is not counted, its notify is */
+	EXPECT_USAGE(self->fd, self->comm, 0, 1);
+	EXPECT_EQ(0, hcclt_comm_usage(self->fd, self->comm, NULL, NULL, &tc));
+	EXPECT_EQ(1, tc);
+	EXPECT_POOLS(self->fd, self->q0, 1, 1);
+	EXPECT_EQ(0, hcclt_sync(self->fd, t, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 0));
+}
+
+TEST_F(core, ws_same_stream_same_id_and_growth)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 s, t, t2;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 1, &t));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 1, &t2));
+	EXPECT_EQ(t, t2);
+	EXPECT_USAGE(self->fd, self->comm, 0, 1);
+	/* larger grows */
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 5, &t2));
+	EXPECT_EQ(t, t2);
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, t, &ti));
+	EXPECT_EQ(5, ti.notify_num);
+	EXPECT_USAGE(self->fd, self->comm, 0, 5);
+	EXPECT_POOLS(self->fd, self->q0, 1, 5);
+	/* smaller changes nothing */
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 2, &t2));
+	EXPECT_EQ(t, t2);
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, t, &ti));
+	EXPECT_EQ(5, ti.notify_num);
+	EXPECT_USAGE(self->fd, self->comm, 0, 5);
+	/* notify 4 (new after growth) is usable */
+	EXPECT_EQ(0, hcclt_record(self->fd, t, t, 4));
+	EXPECT_EQ(0, hcclt_waitq(self->fd, t, 4, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, t, 5000));
+}
+
+TEST_F(core, ws_stream_not_counted_toward_40)
+{
+	__u64 s[41], t[41], th[40];
+	__u32 tc = 0;
+	int i;
+
+	for (i = 0; i < 41; i++) {
+		ASSERT_EQ(0, hcclt_stream_create(self->fd, &s[i]));
+		ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s[i],
+					      HCCLT_ENGINE_CCU, 1, &t[i]));
+	}
+	EXPECT_USAGE(self->fd, self->comm, 0, 41);
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CCU,
+				   40, 0, th));
+	EXPECT_USAGE(self->fd, self->comm, 40, 41);
+	EXPECT_EQ(0, hcclt_comm_usage(self->fd, self->comm, NULL, NULL, &tc));
+	EXPECT_EQ(81, tc);
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 0, th));
+}
+
+TEST_F(core, ws_notifies_count_against_64)
+{
+	__u64 s, s2, t, th[2], c2;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s2));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 60, th));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire_ws(self->fd, self->comm, s,
+					    HCCLT_ENGINE_CPU, 5, &t));
+	EXPECT_USAGE(self->fd, self->comm, 1, 60);
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 3, &t));
+	EXPECT_USAGE(self->fd, self->comm, 1, 63);
+	/* growth is counted: 3 -> 5 adds 2, one too many */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire_ws(self->fd, self->comm, s,
+					    HCCLT_ENGINE_CPU, 5, &t));
+	EXPECT_USAGE(self->fd, self->comm, 1, 63);
+	EXPECT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 4, &t));
+	EXPECT_USAGE(self->fd, self->comm, 1, 64);
+	/* a new wrap with notifies no longer fits */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire_ws(self->fd, self->comm, s2,
+					    HCCLT_ENGINE_CPU, 1, &t));
+	/* and the wrap's notifies block acquire too */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(self->fd, self->comm, 0, 1, 1, th));
+	EXPECT_POOLS(self->fd, self->q0, 3, 64);
+	/* notify_num above 64 on an empty communicator */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire_ws(self->fd, c2, s2,
+					    HCCLT_ENGINE_CPU, 65, &t));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire_ws(self->fd, c2, s2,
+					    HCCLT_ENGINE_CPU, ~0U, &t));
+	EXPECT_USAGE(self->fd, c2, 0, 0);
+	EXPECT_EQ(0, hcclt_acquire_ws(self->fd, c2, s2, HCCLT_ENGINE_CPU, 64,
+				      &t));
+	EXPECT_USAGE(self->fd, c2, 0, 64);
+}
+
+TEST_F(core, ws_flags_pad_einval)
+{
+	__u64 s, t;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	EXPECT_EQ(-EINVAL, ws_raw(self->fd, self->comm, s, HCCLT_ENGINE_CPU, 1,
+				  1, 0, &t));
+	EXPECT_EQ(-EINVAL, ws_raw(self->fd, self->comm, s, HCCLT_ENGINE_CPU, 1,
+				  0, 1, &t));
+	/* flags before ids */
+	EXPECT_EQ(-EINVAL, ws_raw(self->fd, HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+				  s, HCCLT_ENGINE_CPU, 1, 1, 0, &t));
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+	EXPECT_POOLS(self->fd, self->q0, 1, 0);
+}
+
+TEST_F(core, ws_enoent)
+{
+	__u64 s, t, th;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd,
+					    HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+					    s, HCCLT_ENGINE_CPU, 1, &t));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, self->comm,
+					    HCCLT_BOGUS_ID(HCCLT_ID_KIND_STREAM),
+					    HCCLT_ENGINE_CPU, 1, &t));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, self->comm, 0,
+					    HCCLT_ENGINE_CPU, 1, &t));
+	/* ids before the engine */
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, self->comm,
+					    HCCLT_BOGUS_ID(HCCLT_ID_KIND_STREAM),
+					    HCCLT_ENGINE_AIV, 65, &t));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd,
+					    HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+					    s, HCCLT_ENGINE_COUNT, 1, &t));
+	/* wrong kinds: a thread id as stream, a stream id as comm */
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 0, &th));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, self->comm, th,
+					    HCCLT_ENGINE_CPU, 1, &t));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, s, s,
+					    HCCLT_ENGINE_CPU, 1, &t));
+	/* stale stream */
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, self->comm, s,
+					    HCCLT_ENGINE_CPU, 1, &t));
+	EXPECT_USAGE(self->fd, self->comm, 1, 0);
+}
+
+TEST_F(core, ws_engine_einval)
+{
+	static const __u32 bad[] = { HCCLT_ENGINE_AICPU, HCCLT_ENGINE_AICPU_TS,
+		HCCLT_ENGINE_AIV, HCCLT_ENGINE_COUNT, ~0U };
+	static const __u32 good[] = { HCCLT_ENGINE_CPU, HCCLT_ENGINE_CPU_TS,
+		HCCLT_ENGINE_CCU };
+	unsigned int i;
+	__u64 s, t, c;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	for (i = 0; i < HCCLT_ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, hcclt_acquire_ws(self->fd, self->comm, s,
+						    bad[i], 1, &t));
+		/* engine before quota */
+		EXPECT_EQ(-EINVAL, hcclt_acquire_ws(self->fd, self->comm, s,
+						    bad[i], 65, &t));
+	}
+	EXPECT_USAGE(self->fd, self->comm, 0, 0);
+	for (i = 0; i < HCCLT_ARRAY_SIZE(good); i++) {
+		struct drm_hcclt_thread_info ti;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		ASSERT_EQ(0, hcclt_acquire_ws(self->fd, c, s, good[i], 1, &t));
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, t, &ti));
+		EXPECT_EQ(good[i], ti.engine);
+	}
+}
+
+TEST_F(core, ws_other_engine_same_comm_einval)
+{
+	__u64 s, t, t2, c2;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 2, &t));
+	EXPECT_EQ(-EINVAL, hcclt_acquire_ws(self->fd, self->comm, s,
+					    HCCLT_ENGINE_CPU_TS, 2, &t2));
+	/* before the quota check */
+	EXPECT_EQ(-EINVAL, hcclt_acquire_ws(self->fd, self->comm, s,
+					    HCCLT_ENGINE_CCU, 65, &t2));
+	EXPECT_USAGE(self->fd, self->comm, 0, 2);
+	/* another communicator may wrap it with another engine */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, c2, s, HCCLT_ENGINE_CPU_TS, 2,
+				      &t2));
+	EXPECT_NE(t, t2);
+	EXPECT_POOLS(self->fd, self->q0, 1, 4);
+	/* destroying one communicator leaves the other's thread alone */
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, t, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, t2, 0));
+	EXPECT_POOLS(self->fd, self->q0, 1, 2);
+}
+
+TEST_F(core, ws_stream_destroy_keeps_slot)
+{
+	__u64 s, t;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 1, &t));
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	/* the id is gone at once */
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, s));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, s, 0));
+	EXPECT_EQ(-ENOENT, hcclt_acquire_ws(self->fd, self->comm, s,
+					    HCCLT_ENGINE_CPU, 1, NULL));
+	/* the thread keeps the stream and its slot */
+	EXPECT_POOLS(self->fd, self->q0, 1, 1);
+	EXPECT_EQ(0, hcclt_record(self->fd, t, t, 0));
+	EXPECT_EQ(0, hcclt_waitq(self->fd, t, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, t, 5000));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, ws_stream_survives_comm_destroy)
+{
+	__u64 s, t;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 1, &t));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, t, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 0));
+	EXPECT_POOLS(self->fd, self->q0, 1, 0);
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* EXPORT                                                             */
+
+static int export_raw(int fd, __u64 comm, __u32 eng, __u32 num,
+		      const __u64 *in, __u64 *out, __u32 flags, __u32 pad)
+{
+	struct drm_hcclt_thread_export a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.dst_engine = eng;
+	a.thread_num = num;
+	a.threads_ptr = (__u64)(uintptr_t)in;
+	a.exported_ptr = (__u64)(uintptr_t)out;
+	a.flags = flags;
+	a.pad = pad;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_EXPORT, &a);
+}
+
+static int count_threads(int fd)
+{
+	__u32 n = 0;
+
+	if (hcclt_info(fd, HCCLT_INFO_SCOPE_FILE, NULL, NULL, NULL, &n))
+		return -1;
+	return n;
+}
+
+TEST_F(core, export_basic_and_cached)
+{
+	struct drm_hcclt_thread_info ti, tv;
+	__u64 a, v, v2, w, x;
+	__u32 tc = 0;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm,
+				   HCCLT_ENGINE_AICPU_TS, 1, 2, &a));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU_TS, 1,
+				  &a, &v));
+	EXPECT_NE(a, v);
+	EXPECT_EQ(HCCLT_ID_KIND_THREAD, HCCLT_ID_KIND(v));
+	EXPECT_EQ(0, v & HCCLT_ID_TAG_MASK);
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, a, &ti));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, v, &tv));
+	EXPECT_EQ(HCCLT_THREAD_VIEW, tv.flags);
+	EXPECT_EQ(HCCLT_ENGINE_CPU_TS, tv.engine);
+	EXPECT_EQ(ti.stream_id, tv.stream_id);
+	EXPECT_EQ(2, tv.notify_num);
+	EXPECT_EQ(self->comm, tv.comm_id);
+	/* no quota, no pool */
+	EXPECT_USAGE(self->fd, self->comm, 1, 2);
+	EXPECT_EQ(0, hcclt_comm_usage(self->fd, self->comm, NULL, NULL, &tc));
+	EXPECT_EQ(1, tc);
+	EXPECT_POOLS(self->fd, self->q0, 1, 2);
+	/* cached per engine */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU_TS, 1,
+				  &a, &v2));
+	EXPECT_EQ(v, v2);
+	EXPECT_EQ(2, count_threads(self->fd));
+	/* own engine: own id */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_AICPU_TS,
+				  1, &a, &w));
+	EXPECT_EQ(a, w);
+	/* a view exports the thread it views */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_AICPU_TS,
+				  1, &v, &w));
+	EXPECT_EQ(a, w);
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 1,
+				  &v, &w));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 1,
+				  &a, &x));
+	EXPECT_EQ(w, x);
+	EXPECT_NE(v, w);
+	EXPECT_EQ(3, count_threads(self->fd));
+	EXPECT_USAGE(self->fd, self->comm, 1, 2);
+}
+
+TEST_F(core, export_many_no_quota)
+{
+	__u64 th[40], ex[40], ex2[40];
+	int i;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_AICPU,
+				   40, 1, th));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU, 40,
+				  th, ex));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU, 40,
+				  th, ex2));
+	for (i = 0; i < 40; i++) {
+		EXPECT_EQ(ex[i], ex2[i]);
+		EXPECT_NE(th[i], ex[i]);
+	}
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU_TS, 40,
+				  ex, ex2));
+	EXPECT_USAGE(self->fd, self->comm, 40, 40);
+	EXPECT_POOLS(self->fd, self->q0, 40, 40);
+	EXPECT_EQ(120, count_threads(self->fd));
+}
+
+TEST_F(core, export_shares_notifies)
+{
+	__u64 s, cpu, aicpu, ex_cpu, ex_aicpu;
+
+	/* seed example 3, the AICPU side played by this thread */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU_TS, 1, &cpu));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm,
+				   HCCLT_ENGINE_AICPU_TS, 1, 1, &aicpu));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU_TS, 1,
+				  &aicpu, &ex_cpu));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_AICPU_TS,
+				  1, &cpu, &ex_aicpu));
+	/* host records on the AICPU thread's CPU_TS view ... */
+	ASSERT_EQ(0, hcclt_record(self->fd, cpu, ex_cpu, 0));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, cpu, 0, 5));
+	/* ... which releases the wait on the original */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, aicpu, 0, 5));
+	EXPECT_EQ(0, hcclt_sync(self->fd, aicpu, 10000));
+	ASSERT_EQ(0, hcclt_record(self->fd, aicpu, ex_aicpu, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 10000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, cpu, 0));
+
+	/* a record submitted on a view runs on the viewed stream */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, cpu, 0, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, ex_cpu, cpu, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, aicpu, 10000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, cpu, 10000));
+}
+
+TEST_F(core, export_flags_pad_einval)
+{
+	__u64 a, v = 0;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 1, &a));
+	EXPECT_EQ(-EINVAL, export_raw(self->fd, self->comm, HCCLT_ENGINE_CCU,
+				      1, &a, &v, 1, 0));
+	EXPECT_EQ(-EINVAL, export_raw(self->fd, self->comm, HCCLT_ENGINE_CCU,
+				      1, &a, &v, 0, 1));
+	/* before the comm */
+	EXPECT_EQ(-EINVAL, export_raw(self->fd,
+				      HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+				      HCCLT_ENGINE_CCU, 1, &a, &v, 1, 0));
+	EXPECT_EQ(1, count_threads(self->fd));
+}
+
+TEST_F(core, export_unknown_comm_enoent)
+{
+	__u64 a, v, c;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 1, &a));
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd,
+					HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+					HCCLT_ENGINE_CCU, 1, &a, &v));
+	/* before engine and count */
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd,
+					HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM),
+					HCCLT_ENGINE_AIV, 0, &a, &v));
+	/* the thread's id is not a communicator */
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, a, HCCLT_ENGINE_CCU, 1, &a,
+					&v));
+	/* another communicator of the same file does not know the thread */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, c, HCCLT_ENGINE_CCU, 1, &a,
+					&v));
+	EXPECT_EQ(1, count_threads(self->fd));
+}
+
+TEST_F(core, export_engine_einval)
+{
+	__u64 a, v;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 1, &a));
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_AIV,
+					1, &a, &v));
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm,
+					HCCLT_ENGINE_COUNT, 1, &a, &v));
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, ~0U, 1, &a, &v));
+	/* before the pointers */
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_AIV,
+					1, NULL, NULL));
+	EXPECT_EQ(1, count_threads(self->fd));
+}
+
+TEST_F(core, export_count_einval)
+{
+	__u64 a[41], v[41];
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 40, 0, a));
+	a[40] = a[0];
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					0, a, v));
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					41, a, v));
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					~0U, a, v));
+	/* before the pointers */
+	EXPECT_EQ(-EINVAL, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					41, NULL, NULL));
+	EXPECT_EQ(40, count_threads(self->fd));
+	EXPECT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 40,
+				  a, v));
+	EXPECT_EQ(80, count_threads(self->fd));
+}
+
+TEST_F(core, export_efault)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	__u64 a[2], v[2];
+	char *map;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 2, 1, a));
+	EXPECT_EQ(-EFAULT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					1, NULL, v));
+	/* unreadable threads_ptr comes before unknown ids */
+	EXPECT_EQ(-EFAULT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					2, (__u64 *)(uintptr_t)16, v));
+	EXPECT_EQ(-EFAULT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					2, a, NULL));
+	map = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_EQ(-EFAULT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					2, a, (__u64 *)map));
+	munmap(map, pg);
+	/* the export itself is allowed to stay (ids are cached), but a
+	 * later export must work and the quota is untouched
+	 */
+	EXPECT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 2,
+				  a, v));
+	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+}
+
+TEST_F(core, export_bad_id_all_or_nothing)
+{
+	__u64 a[3], v[3], s, c2, b;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 2, 1, a));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, c2, 0, 1, 1, &b));
+	a[2] = HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD);
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					3, a, v));
+	a[2] = s;	/* a stream id */
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					3, a, v));
+	a[2] = b;	/* a thread of another communicator */
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					3, a, v));
+	a[2] = 0;
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					3, a, v));
+	/* unknown id before the unwritable output */
+	EXPECT_EQ(-ENOENT, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU,
+					3, a, NULL));
+	/* nothing was created for the two good ids */
+	EXPECT_EQ(3, count_threads(self->fd));
+}
+
+TEST_F(core, export_dies_with_thread)
+{
+	__u64 a, v;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 1, &a));
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 1,
+				  &a, &v));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, v, 0));
+	EXPECT_EQ(-ENOENT, hcclt_record(self->fd, v, v, 0));
+	EXPECT_EQ(0, count_threads(self->fd));
+}
+
+/* ------------------------------------------------------------------ */
+/* Ids: other files, wrong kinds                                      */
+
+TEST_F(core, ids_of_another_file_enoent)
+{
+	__u64 c2, s2, t2, t1, v2;
+	int fd2, fd3;
+
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c2));
+	ASSERT_EQ(0, hcclt_stream_create(fd2, &s2));
+	ASSERT_EQ(0, hcclt_acquire(fd2, c2, HCCLT_ENGINE_CPU, 1, 1, &t2));
+	ASSERT_EQ(0, hcclt_export(fd2, c2, HCCLT_ENGINE_CCU, 1, &t2, &v2));
+	/* a file with no objects at all: every id of fd2 is unknown */
+	fd3 = hcclt_open();
+	ASSERT_LE(0, fd3);
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(fd3, c2));
+	EXPECT_EQ(-ENOENT, hcclt_acquire(fd3, c2, 0, 1, 1, &t1));
+	EXPECT_EQ(-ENOENT, hcclt_export(fd3, c2, HCCLT_ENGINE_CCU, 1, &t2,
+					&t1));
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(fd3, s2));
+	EXPECT_EQ(-ENOENT, hcclt_sync(fd3, s2, 0));
+	EXPECT_EQ(-ENOENT, hcclt_sync(fd3, t2, 0));
+	EXPECT_EQ(-ENOENT, hcclt_sync(fd3, v2, 0));
+	EXPECT_EQ(-ENOENT, hcclt_record(fd3, t2, t2, 0));
+	EXPECT_EQ(-ENOENT, hcclt_record(fd3, s2, t2, 0));
+	/* in a file with its own objects: foreign ids in the wrappers */
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU, 1,
+				   1, &t1));
+	if (t1 != t2)
+		EXPECT_EQ(-ENOENT, hcclt_record(self->fd, t1, t2, 0));
+	if (s2 != t1) {
+		__u64 s1;
+
+		ASSERT_EQ(0, hcclt_stream_create(self->fd, &s1));
+		if (s1 != s2)
+			EXPECT_EQ(-ENOENT, hcclt_acquire_ws(fd3, c2, s1,
+							    HCCLT_ENGINE_CPU,
+							    1, NULL));
+	}
+	close(fd3);
+	/* fd2 is untouched */
+	EXPECT_EQ(0, hcclt_comm_usage(fd2, c2, NULL, NULL, NULL));
+	EXPECT_EQ(0, hcclt_sync(fd2, t2, 0));
+	close(fd2);
+}
+
+TEST_F(core, wrong_kind_enoent)
+{
+	__u64 s, t;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 1, &t));
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd, s));
+	EXPECT_EQ(-ENOENT, hcclt_comm_destroy(self->fd, t));
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, t));
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, self->comm));
+	EXPECT_EQ(-ENOENT, hcclt_acquire(self->fd, s, 0, 1, 1, &t));
+	EXPECT_EQ(-ENOENT, hcclt_acquire(self->fd, t, 0, 1, 1, &t));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, self->comm, 0));
+	EXPECT_EQ(-ENOENT, hcclt_record(self->fd, self->comm, t, 0));
+	/* a stream id is not a destination thread */
+	EXPECT_EQ(-ENOENT, hcclt_record(self->fd, t, s, 0));
+	EXPECT_EQ(-ENOENT, hcclt_record(self->fd, t, self->comm, 0));
+	/* tagged ids (bits 63:56) are not ids of this file */
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, t | (0x5aULL << 56), 0));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, s | (1ULL << 63), 0));
+	EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, s | (1ULL << 56)));
+	/* all still exist */
+	EXPECT_EQ(0, hcclt_sync(self->fd, t, 0));
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+}
+
+/* ------------------------------------------------------------------ */
+/* INFO                                                               */
+
+TEST_F(core, info_flags_scope_einval)
+{
+	struct drm_hcclt_info a;
+
+	memset(&a, 0, sizeof(a));
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_INFO, &a));
+	memset(&a, 0, sizeof(a));
+	a.scope = 2;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_INFO, &a));
+	a.scope = ~0U;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_INFO, &a));
+}
+
+TEST_F(core, info_sizes_and_partial_fill)
+{
+	struct drm_hcclt_comm_info ci[4];
+	struct drm_hcclt_thread_info ti[4];
+	__u32 nc = 0, nt = 0;
+	__u64 c[2], th[3];
+
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c[0]));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c[1]));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, c[1], 0, 3, 1, th));
+	ASSERT_EQ(0, hcclt_info(self->fd, 0, NULL, &nc, NULL, &nt));
+	EXPECT_EQ(3, nc);
+	EXPECT_EQ(3, nt);
+	memset(ci, 0xa5, sizeof(ci));
+	memset(ti, 0xa5, sizeof(ti));
+	nc = 1;
+	nt = 2;
+	ASSERT_EQ(0, hcclt_info(self->fd, 0, ci, &nc, ti, &nt));
+	EXPECT_EQ(3, nc);
+	EXPECT_EQ(3, nt);
+	EXPECT_EQ((__u32)getpid(), ci[0].pid);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, ci[1].comm_id);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, ti[2].thread_id);
+	EXPECT_EQ(c[1], ti[0].comm_id);
+}
+
+TEST_F(core, info_efault)
+{
+	__u32 nc = 1, nt = 0;
+
+	EXPECT_EQ(-EFAULT, hcclt_info(self->fd, 0,
+				      (struct drm_hcclt_comm_info *)(uintptr_t)8,
+				      &nc, NULL, &nt));
+	EXPECT_EQ(-EFAULT, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_INFO, NULL));
+}
+
+TEST_F(core, info_scope_user)
+{
+	struct drm_hcclt_comm_info ci[512];
+	__u32 n = 512, i;
+	int fd2, found = 0;
+	__u64 c2, t2;
+
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c2));
+	ASSERT_EQ(0, hcclt_acquire(fd2, c2, 0, 1, 3, &t2));
+	ASSERT_EQ(0, hcclt_info(self->fd, HCCLT_INFO_SCOPE_USER, ci, &n,
+				NULL, NULL));
+	EXPECT_LE(2, n);
+	for (i = 0; i < n && i < 512; i++)
+		if (ci[i].comm_id == c2 && ci[i].pid == (__u32)getpid())
+			found++;
+	EXPECT_LE(1, found);
+	n = 512;
+	ASSERT_EQ(0, hcclt_info(self->fd, HCCLT_INFO_SCOPE_FILE, ci, &n,
+				NULL, NULL));
+	EXPECT_EQ(1, n);
+	EXPECT_EQ(self->comm, ci[0].comm_id);
+	close(fd2);
+}
+
+/* ------------------------------------------------------------------ */
+/* Teardown                                                           */
+
+TEST_F_TIMEOUT(core, close_with_resources_returns_pools, 60)
+{
+	struct drm_hcclt_query q0, q;
+	__u64 c[3], th[40], s[4], t, v[40];
+	struct drm_hcclt_task tk[2];
+	int fd2, i, fence = -1;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q0));
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, hcclt_comm_create(fd2, &c[i]));
+	ASSERT_EQ(0, hcclt_acquire(fd2, c[0], HCCLT_ENGINE_AICPU, 32, 2, th));
+	ASSERT_EQ(0, hcclt_export(fd2, c[0], HCCLT_ENGINE_CPU, 32, th, v));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, hcclt_stream_create(fd2, &s[i]));
+	ASSERT_EQ(0, hcclt_acquire_ws(fd2, c[1], s[0], HCCLT_ENGINE_CPU, 7, &t));
+	ASSERT_EQ(0, hcclt_acquire_ws(fd2, c[2], s[0], HCCLT_ENGINE_CCU, 1,
+				      NULL));
+	ASSERT_EQ(0, hcclt_acquire(fd2, c[2], HCCLT_ENGINE_CPU_TS, 8, 8, th));
+	/* parked forever (no timeout) and queued work behind it */
+	for (i = 0; i < 8; i++) {
+		tk[0] = hcclt_wait(0, 0);
+		tk[1] = hcclt_rec(th[(i + 1) % 8], 1);
+		ASSERT_EQ(0, hcclt_submit(fd2, th[i], tk, 2));
+	}
+	ASSERT_EQ(0, hcclt_waitq(fd2, t, 3, 0));
+	tk[0] = hcclt_wait(1, 0);
+	if (q0.features & HCCLT_FEATURE_FENCE_OUT) {
+		ASSERT_EQ(0, hcclt_submit_ex(fd2, th[0], tk, 1,
+					     HCCLT_SUBMIT_FENCE_OUT, &fence,
+					     NULL));
+		ASSERT_LE(0, fence);
+	}
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(q0.streams_used + 32 + 4 + 8, q.streams_used);
+	EXPECT_EQ(q0.notifies_used + 64 + 7 + 1 + 64, q.notifies_used);
+	EXPECT_EQ(q0.files + 1, q.files);
+	EXPECT_EQ(q0.comms + 3, q.comms);
+	close(fd2);
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &q0, &q, 5000)) {
+		TH_LOG("after close: streams %u/%u notifies %u/%u comms %u/%u files %u/%u",
+		       q.streams_used, q0.streams_used, q.notifies_used,
+		       q0.notifies_used, q.comms, q0.comms, q.files, q0.files);
+	}
+	if (fence >= 0) {
+		struct pollfd pfd = { .fd = fence, .events = POLLIN };
+
+		/* the fence of cancelled work is signalled, never stuck */
+		EXPECT_EQ(1, poll(&pfd, 1, 5000));
+		close(fence);
+	}
+}
+
+HCCLT_HARNESS_MAIN
