@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * acl/acl_rt.h - the part of the Ascend runtime (ACL) that libhcclthread
+ * implements: devices and streams. Source-compatible with CANN's acl_rt.h
+ * for these calls; the error numbers are CANN's.
+ *
+ * Devices: device id N is the N-th hcclthread device node of the machine
+ * (see hcclthread.h for discovery). The current device is per OS thread,
+ * as in ACL: aclrtSetDevice() sets it for the calling thread only.
+ *
+ * Streams: aclrtCreateStream() creates a stream in the kernel on the calling
+ * thread's current device. There is no default stream: a NULL aclrtStream is
+ * ACL_ERROR_INVALID_PARAM everywhere (CANN treats NULL as its default stream
+ * in some calls).
+ */
+#ifndef HCCLTHREAD_ACL_RT_H_
+#define HCCLTHREAD_ACL_RT_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** aclError - result of every ACL call (ACL_SUCCESS = 0). */
+typedef int aclError;
+
+/** aclrtStream - a stream (opaque pointer). */
+typedef void *aclrtStream;
+
+#define ACL_SUCCESS				0
+#define ACL_ERROR_NONE				0
+#define ACL_ERROR_INVALID_PARAM			100000
+#define ACL_ERROR_BAD_ALLOC			200000
+#define ACL_ERROR_INVALID_RESOURCE_HANDLE	200005
+#define ACL_ERROR_RT_PARAM_INVALID		107000
+#define ACL_ERROR_RT_INVALID_DEVICEID		107001
+#define ACL_ERROR_RT_CONTEXT_NULL		107002
+#define ACL_ERROR_RT_INVALID_HANDLE		107017
+#define ACL_ERROR_RT_WAIT_TIMEOUT		107019
+#define ACL_ERROR_RT_STREAM_ABORT		107023
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT	207000
+#define ACL_ERROR_RT_NO_DEVICE			207004
+#define ACL_ERROR_RT_NO_PERMISSION		207006
+#define ACL_ERROR_RT_NO_STREAM_RESOURCE		207008
+#define ACL_ERROR_RT_NO_NOTIFY_RESOURCE		207009
+#define ACL_ERROR_RT_OVER_LIMIT			207012
+#define ACL_ERROR_RT_INTERNAL_ERROR		507000
+#define ACL_ERROR_RT_STREAM_TASK_FULL		507002
+#define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT	507046
+#define ACL_ERROR_RT_DRV_INTERNAL_ERROR		507899
+
+/**
+ * aclrtSetDevice() - make @deviceId the calling thread's current device.
+ * @deviceId: device index, 0 .. number of hcclthread devices - 1.
+ *
+ * Opens the device (once per process) if needed.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_NO_DEVICE when the machine has no
+ * hcclthread device (module not loaded; set HCCLT_DEBUG=1 for a hint);
+ * ACL_ERROR_RT_INVALID_DEVICEID when @deviceId is out of range;
+ * ACL_ERROR_RT_NO_PERMISSION when the node cannot be opened for lack of
+ * permission; ACL_ERROR_RT_DRV_INTERNAL_ERROR when the driver speaks
+ * another uAPI major version.
+ */
+aclError aclrtSetDevice(int32_t deviceId);
+
+/**
+ * aclrtResetDevice() - release the calling thread's use of @deviceId.
+ * @deviceId: device index.
+ *
+ * If @deviceId is the calling thread's current device, the thread has no
+ * current device afterwards. Streams and communicators stay valid until
+ * destroyed or until the process exits (the device file stays open; the
+ * kernel frees everything when the process exits).
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_NO_DEVICE; ACL_ERROR_RT_INVALID_DEVICEID.
+ */
+aclError aclrtResetDevice(int32_t deviceId);
+
+/**
+ * aclrtGetDevice() - the calling thread's current device.
+ * @deviceId: out, the device index.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM when @deviceId is NULL;
+ * ACL_ERROR_RT_CONTEXT_NULL when the thread never called aclrtSetDevice()
+ * (or reset its device), as in ACL.
+ */
+aclError aclrtGetDevice(int32_t *deviceId);
+
+/**
+ * aclrtCreateStream() - create a stream on the current device.
+ * @stream: out, the new stream.
+ *
+ * Takes one slot of the device's stream pool.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@stream NULL);
+ * ACL_ERROR_RT_CONTEXT_NULL (no current device, call aclrtSetDevice());
+ * ACL_ERROR_RT_NO_STREAM_RESOURCE (device stream pool exhausted);
+ * ACL_ERROR_BAD_ALLOC (out of memory); ACL_ERROR_RT_NO_DEVICE (device gone).
+ */
+aclError aclrtCreateStream(aclrtStream *stream);
+
+/**
+ * aclrtDestroyStream() - destroy a stream.
+ * @stream: the stream.
+ *
+ * Tasks still queued are cancelled. Threads that wrap the stream
+ * (HcclThreadAcquireWithStream()) keep it alive in the kernel until their
+ * communicator is destroyed; @stream itself is freed in any case.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@stream NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE (not a live stream, or a stream of the parent
+ * process after fork()).
+ */
+aclError aclrtDestroyStream(aclrtStream stream);
+
+/**
+ * aclrtSynchronizeStream() - wait until every task queued on @stream so
+ * far has completed.
+ * @stream: the stream.
+ *
+ * Same as aclrtSynchronizeStreamWithTimeout(@stream, -1).
+ */
+aclError aclrtSynchronizeStream(aclrtStream stream);
+
+/**
+ * aclrtSynchronizeStreamWithTimeout() - wait for @stream, bounded.
+ * @stream: the stream.
+ * @timeout: milliseconds; -1 waits forever; 0 only checks.
+ *
+ * Return: ACL_SUCCESS when everything queued completed;
+ * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when @timeout passed first;
+ * ACL_ERROR_RT_WAIT_TIMEOUT when a notify wait task of the stream timed out
+ * since the last synchronize (reported once, the stream is usable again);
+ * ACL_ERROR_RT_STREAM_ABORT when the stream's work was cancelled (its
+ * communicator was destroyed); ACL_ERROR_INVALID_PARAM (@stream NULL or
+ * @timeout below -1); ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
+ * ACL_ERROR_RT_NO_DEVICE (device unplugged).
+ */
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HCCLTHREAD_ACL_RT_H_ */

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hcclthread.h - libhcclthread's own extensions: what HCCL and ACL lack.
+ *
+ * Devices
+ *   Device id N is the N-th hcclthread device node: first the accel nodes
+ *   (/sys/class/accel, /dev/accel/accelN), then the DRM render nodes
+ *   (libdrm's drmGetDevices2() and /dev/dri/renderD*), each group in minor
+ *   order, keeping only the nodes whose DRM_IOCTL_VERSION name is
+ *   "hcclthread". HCCLT_DEVICE=/dev/x[:/dev/y...] replaces the search: the
+ *   listed nodes are devices 0, 1, ... At most HCCLT_MAX_DEVICES devices.
+ *   With HCCLT_DEBUG set, failures print a one-line hint on stderr.
+ *
+ *   Each device is opened once per process (O_CLOEXEC), on first use, and
+ *   stays open until the process exits; the kernel frees everything the
+ *   process held when it exits or dies.
+ *
+ * Threads and fork()
+ *   A ThreadHandle holds the kernel's thread id in bits 55:0, the device
+ *   index in bits 59:56 and the process's fork generation (mod 16) in bits
+ *   63:60. In the child of fork(), the library closes the device files it
+ *   inherited (the parent keeps its objects) and bumps the generation: every
+ *   communicator, stream and ThreadHandle of the parent is refused in the
+ *   child (HCCL_E_PTR, or ACL_ERROR_RT_INVALID_HANDLE for streams;
+ *   HcclThreadExportToCommEngine() says HCCL_E_PARA for unknown handles)
+ *   and never reaches the parent's kernel objects. The child opens its own
+ *   device files on first use and creates its own objects. Only fork()
+ *   through the C library is detected (pthread_atfork); a raw clone() that
+ *   shares nothing is not.
+ *
+ * Thread safety
+ *   Every call may be made from any thread. Record and wait take no lock and
+ *   allocate nothing; no lock is held across a blocking ioctl.
+ */
+#ifndef HCCLTHREAD_H_
+#define HCCLTHREAD_H_
+
+#include <stdint.h>
+#include "hccl/hccl_types.h"
+#include "acl/acl_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HCCLTHREAD_VERSION_MAJOR	1
+#define HCCLTHREAD_VERSION_MINOR	0
+
+/** HCCLT_MAX_DEVICES - most devices one process can use. */
+#define HCCLT_MAX_DEVICES	16
+
+/** hccltDeviceUsage - a device, its limits and its pools (all files). */
+typedef struct {
+	char node[64];			/* device node path */
+	uint32_t uapiMajor;		/* driver's uAPI version */
+	uint32_t uapiMinor;
+	uint32_t maxThreadsPerComm;	/* 40 */
+	uint32_t maxNotifiesPerComm;	/* 64 */
+	uint32_t streamsTotal;		/* device stream pool size */
+	uint32_t streamsUsed;		/* streams in use, all processes */
+	uint32_t notifiesTotal;		/* device notify pool size */
+	uint32_t notifiesUsed;		/* notifies in use, all processes */
+	uint32_t comms;			/* communicators alive, all processes */
+	uint32_t files;			/* open files of the device */
+	uint32_t engines;		/* bit N: threads acquirable on engine N */
+	uint32_t streamEngines;		/* bit N: streams wrappable on engine N */
+	uint64_t features;		/* HCCLT_FEATURE_* bits of the driver */
+} hccltDeviceUsage;
+
+/** hccltCommUsage - a communicator's quota use. */
+typedef struct {
+	int32_t deviceId;		/* device of the communicator */
+	uint32_t threadsUsed;		/* threads counted against the quota */
+	uint32_t threadsMax;		/* the quota (40) */
+	uint32_t notifiesUsed;		/* notifies counted against the quota */
+	uint32_t notifiesMax;		/* the quota (64) */
+	uint32_t threadCount;		/* threads, wrapping ones included */
+	uint32_t exportedCount;		/* exported handles */
+} hccltCommUsage;
+
+/** hccltThreadState - what a thread's stream is doing. */
+typedef enum {
+	HCCLT_THREAD_IDLE = 0,		/* nothing pending */
+	HCCLT_THREAD_RUNNING = 1,	/* tasks pending, runnable */
+	HCCLT_THREAD_PARKED = 2,	/* parked on a notify wait */
+	HCCLT_THREAD_ERROR = 3		/* a task failed, next sync reports */
+} hccltThreadState;
+
+/** hccltThreadInfo - one thread handle as the kernel sees it now. */
+typedef struct {
+	int32_t deviceId;		/* device of the thread */
+	CommEngine engine;		/* engine of this handle */
+	uint32_t notifyNum;		/* notifies of the thread */
+	uint32_t queueDepth;		/* tasks pending on its stream */
+	hccltThreadState state;		/* state of its stream */
+	uint32_t waitNotify;		/* notify waited for when PARKED */
+	uint32_t wrapped;		/* 1: wraps an aclrtCreateStream stream */
+	uint32_t exported;		/* 1: an exported handle (a view) */
+} hccltThreadInfo;
+
+/**
+ * hccltGetDeviceCount() - number of hcclthread devices.
+ * @count: out, the number (0 when the module is not loaded).
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@count NULL).
+ */
+aclError hccltGetDeviceCount(uint32_t *count);
+
+/**
+ * hccltGetDeviceUsage() - limits and pool use of a device.
+ * @deviceId: device index.
+ * @usage: out.
+ *
+ * One DRM_IOCTL_HCCLT_QUERY; opens the device if needed.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@usage NULL);
+ * ACL_ERROR_RT_NO_DEVICE; ACL_ERROR_RT_INVALID_DEVICEID; as aclrtSetDevice().
+ */
+aclError hccltGetDeviceUsage(int32_t deviceId, hccltDeviceUsage *usage);
+
+/**
+ * hccltCommGetUsage() - quota use of a communicator.
+ * @comm: the communicator.
+ * @usage: out.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @usage NULL, @comm not live);
+ * HCCL_E_MEMORY; HCCL_E_DRV.
+ */
+HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *usage);
+
+/**
+ * hccltThreadGetInfo() - engine, notifies and stream state of a handle.
+ * @thread: the handle.
+ * @info: out.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread 0 or unknown, @info NULL);
+ * HCCL_E_MEMORY; HCCL_E_DRV.
+ */
+HcclResult hccltThreadGetInfo(ThreadHandle thread, hccltThreadInfo *info);
+
+/**
+ * hccltStreamGetCompletionFd() - a pollable fd for the stream's work.
+ * @stream: the stream.
+ * @fd: out, a sync_file file descriptor (O_CLOEXEC).
+ *
+ * The fd becomes readable (POLLIN) when every task queued on @stream before
+ * the call has completed, so an event loop can wait for a stream with
+ * poll()/epoll. The caller closes it. Errors of the stream's tasks are not
+ * consumed: aclrtSynchronizeStream() still reports them.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@stream or @fd NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (driver
+ * without HCCLT_FEATURE_FENCE_OUT); ACL_ERROR_RT_OVER_LIMIT (no free fd);
+ * ACL_ERROR_BAD_ALLOC.
+ */
+aclError hccltStreamGetCompletionFd(aclrtStream stream, int *fd);
+
+/**
+ * hccltThreadGetCompletionFd() - a pollable fd for a thread's stream.
+ * @thread: the thread.
+ * @fd: out, a sync_file file descriptor (O_CLOEXEC).
+ *
+ * As hccltStreamGetCompletionFd(), for the stream of @thread.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread 0 or unknown, @fd NULL);
+ * HCCL_E_NOT_SUPPORT (driver without fences); HCCL_E_UNAVAIL (no free fd);
+ * HCCL_E_MEMORY; HCCL_E_DRV.
+ */
+HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *fd);
+
+/**
+ * hccltAclErrorString() - text of an aclError.
+ * @err: the error.
+ *
+ * Return: a static string, never NULL.
+ */
+const char *hccltAclErrorString(aclError err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HCCLTHREAD_H_ */

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ACL runtime: current device (per OS thread) and streams.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The calling thread's current device, -1 when none. */
+static _Thread_local int32_t cur_dev = -1;
+
+/* ACL_SUCCESS when @dev exists and is open, else the ACL error. */
+static aclError acl_open(int32_t dev)
+{
+	int fd = hcclt_device_open(dev);
+
+	return fd < 0 ? hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd) : ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtSetDevice(int32_t deviceId)
+{
+	aclError ret = acl_open(deviceId);
+
+	if (ret == ACL_SUCCESS)
+		cur_dev = deviceId;
+	return ret;
+}
+
+HCCLT_EXPORT aclError aclrtResetDevice(int32_t deviceId)
+{
+	int n = hcclt_device_count();
+
+	if (!n)
+		return ACL_ERROR_RT_NO_DEVICE;
+	if (deviceId < 0 || deviceId >= n)
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	if (cur_dev == deviceId)
+		cur_dev = -1;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
+{
+	if (!deviceId)
+		return ACL_ERROR_INVALID_PARAM;
+	if (cur_dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*deviceId = cur_dev;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
+{
+	struct drm_hcclt_stream_create sc;
+	struct hcclt_stream *s;
+	int32_t dev = cur_dev;
+	aclError aret;
+	int fd, ret;
+
+	if (!stream)
+		return ACL_ERROR_INVALID_PARAM;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	aret = acl_open(dev);
+	if (aret != ACL_SUCCESS)
+		return aret;
+	fd = hcclt_device_fd_fast(dev);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ACL_ERROR_BAD_ALLOC;
+	memset(&sc, 0, sizeof(sc));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_CREATE, &sc);
+	if (ret) {
+		free(s);
+		return hcclt_map_errno(HCCLT_OP_STREAM_CREATE, ret);
+	}
+	s->magic = HCCLT_STREAM_MAGIC;
+	s->gen = hcclt_gen();
+	s->dev = dev;
+	s->id = sc.stream_id;
+	*stream = s;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
+{
+	struct drm_hcclt_stream_destroy sd;
+	struct hcclt_stream *s;
+	int fd, ret;
+
+	if (!stream)
+		return ACL_ERROR_INVALID_PARAM;
+	s = hcclt_stream_get(stream);
+	if (!s)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	fd = hcclt_device_fd_fast(s->dev);
+	memset(&sd, 0, sizeof(sd));
+	sd.stream_id = s->id;
+	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_DESTROY, &sd);
+	s->magic = HCCLT_DEAD_MAGIC;
+	free(s);
+	return hcclt_map_errno(HCCLT_OP_STREAM_DESTROY, ret);
+}
+
+HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+	struct drm_hcclt_stream_sync ss;
+	struct hcclt_stream *s;
+	int fd, ret;
+
+	if (!stream || timeout < -1)
+		return ACL_ERROR_INVALID_PARAM;
+	s = hcclt_stream_get(stream);
+	if (!s)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	fd = hcclt_device_fd_fast(s->dev);
+	if (fd < 0)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	ss.handle = s->id;
+	ss.timeout_ms = timeout;
+	ss.flags = 0;
+	/* drmIoctl restarts on EINTR; the kernel updated timeout_ms. */
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &ss);
+	return hcclt_map_errno(HCCLT_OP_STREAM_SYNC, ret);
+}
+
+HCCLT_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+	return aclrtSynchronizeStreamWithTimeout(stream, -1);
+}

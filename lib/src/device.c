@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device discovery, the per-process device files and fork() handling.
+ *
+ * Discovery runs once (pthread_once). Each device file is opened on first
+ * use under dev_lock and published with a release store, so the hot paths
+ * (record, wait) read it with one acquire load and no lock.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "internal.h"
+
+struct hcclt_dev {
+	char node[64];		/* path of the device node, set by discovery */
+	_Atomic int fd1;	/* fd + 1; 0 until opened (stored under dev_lock) */
+};
+
+static pthread_once_t disc_once = PTHREAD_ONCE_INIT;
+/* Protects the opening of device files (stores to hcclt_dev.fd). */
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hcclt_dev devs[HCCLT_MAX_DEVICES];
+static int ndevs;		/* written once by discover() */
+static _Atomic uint32_t fork_gen;	/* bumped in every fork() child */
+
+void hcclt_debug(const char *fmt, ...)
+{
+	const char *d = getenv("HCCLT_DEBUG");
+	va_list ap;
+
+	if (!d || !*d || !strcmp(d, "0"))
+		return;
+	va_start(ap, fmt);
+	fputs("hcclthread: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+uint32_t hcclt_gen(void)
+{
+	return atomic_load_explicit(&fork_gen, memory_order_relaxed);
+}
+
+int hcclt_ioctl(int fd, unsigned long req, void *arg)
+{
+	if (drmIoctl(fd, req, arg))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* 1 when @path is a DRM node of the hcclthread driver. */
+static int node_is_ours(const char *path)
+{
+	drmVersionPtr v;
+	int fd, ok = 0;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		hcclt_debug("cannot open %s: %s", path, strerror(errno));
+		return 0;
+	}
+	v = drmGetVersion(fd);
+	if (v) {
+		ok = v->name && !strcmp(v->name, HCCLT_DRIVER_NAME);
+		drmFreeVersion(v);
+	}
+	close(fd);
+	return ok;
+}
+
+struct cand {
+	char path[64];
+	unsigned int minor;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return (x->minor > y->minor) - (x->minor < y->minor);
+}
+
+static void cand_add(struct cand *c, int *n, int max, const char *path)
+{
+	struct stat st;
+	int i;
+
+	if (*n >= max || stat(path, &st) || !S_ISCHR(st.st_mode))
+		return;
+	for (i = 0; i < *n; i++)
+		if (!strcmp(c[i].path, path))
+			return;
+	snprintf(c[*n].path, sizeof(c[*n].path), "%s", path);
+	c[*n].minor = minor(st.st_rdev);
+	(*n)++;
+}
+
+static void scan_dir(struct cand *c, int *n, int max, const char *dir,
+		     const char *prefix, const char *devdir)
+{
+	struct dirent *de;
+	char path[64];
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		if (strlen(de->d_name) > 32)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", devdir, de->d_name);
+		cand_add(c, n, max, path);
+	}
+	closedir(d);
+}
+
+static void take(struct cand *c, int n)
+{
+	int i;
+
+	qsort(c, n, sizeof(*c), cand_cmp);
+	for (i = 0; i < n && ndevs < HCCLT_MAX_DEVICES; i++)
+		if (node_is_ours(c[i].path))
+			snprintf(devs[ndevs++].node, sizeof(devs[0].node), "%s",
+				 c[i].path);
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&dev_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&dev_lock);
+}
+
+/*
+ * The child shares the parent's device files (same struct file). Close
+ * them so that the child can never reach the parent's objects and does not
+ * keep them alive; bump the generation so that the parent's handles and
+ * objects are refused. The child reopens devices on first use.
+ */
+static void atfork_child(void)
+{
+	int i, fd;
+
+	for (i = 0; i < HCCLT_MAX_DEVICES; i++) {
+		fd = atomic_exchange(&devs[i].fd1, 0) - 1;
+		if (fd >= 0)
+			close(fd);
+	}
+	atomic_fetch_add(&fork_gen, 1);
+	pthread_mutex_unlock(&dev_lock);
+}
+
+static void discover(void)
+{
+	struct cand c[64];
+	drmDevicePtr dd[32];
+	const char *env;
+	int i, n;
+
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+
+	env = getenv("HCCLT_DEVICE");
+	if (env && *env) {
+		const char *p = env;
+
+		while (*p && ndevs < HCCLT_MAX_DEVICES) {
+			size_t len = strcspn(p, ":");
+
+			if (len && len < sizeof(devs[0].node)) {
+				memcpy(devs[ndevs].node, p, len);
+				devs[ndevs].node[len] = 0;
+				ndevs++;
+			}
+			p += len;
+			if (*p == ':')
+				p++;
+		}
+		return;
+	}
+
+	/* Accel nodes first. */
+	n = 0;
+	scan_dir(c, &n, 64, "/sys/class/accel", "accel", "/dev/accel");
+	scan_dir(c, &n, 64, "/dev/accel", "accel", "/dev/accel");
+	take(c, n);
+
+	/* Then render nodes: libdrm's list plus /dev/dri itself. */
+	n = 0;
+	i = drmGetDevices2(0, dd, 32);
+	if (i > 0) {
+		int j;
+
+		for (j = 0; j < i; j++)
+			if (dd[j]->available_nodes & (1 << DRM_NODE_RENDER))
+				cand_add(c, &n, 64, dd[j]->nodes[DRM_NODE_RENDER]);
+		drmFreeDevices(dd, i);
+	}
+	scan_dir(c, &n, 64, "/dev/dri", "renderD", "/dev/dri");
+	take(c, n);
+
+	if (!ndevs)
+		hcclt_debug("no hcclthread device found (is the module loaded? "
+			    "modprobe drm && insmod hcclthread.ko; or set HCCLT_DEVICE)");
+}
+
+int hcclt_device_count(void)
+{
+	pthread_once(&disc_once, discover);
+	return ndevs;
+}
+
+const char *hcclt_device_node(int dev)
+{
+	if (dev < 0 || dev >= hcclt_device_count())
+		return NULL;
+	return devs[dev].node;
+}
+
+/* Fd of an opened device, -1 if @dev is not open in this process. */
+int hcclt_device_fd_fast(int dev)
+{
+	if ((unsigned int)dev >= HCCLT_MAX_DEVICES)
+		return -1;
+	return atomic_load_explicit(&devs[dev].fd1, memory_order_acquire) - 1;
+}
+
+static int device_open_locked(int dev)
+{
+	struct drm_hcclt_query q;
+	drmVersionPtr v;
+	int fd, ret, ours;
+
+	fd = open(devs[dev].node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		hcclt_debug("cannot open %s: %s", devs[dev].node, strerror(errno));
+		return ret;
+	}
+	v = drmGetVersion(fd);
+	ours = v && v->name && !strcmp(v->name, HCCLT_DRIVER_NAME);
+	if (v)
+		drmFreeVersion(v);
+	if (!ours) {
+		hcclt_debug("%s is not an hcclthread device", devs[dev].node);
+		close(fd);
+		return -ENODEV;
+	}
+	memset(&q, 0, sizeof(q));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
+	if (ret || q.uapi_major != HCCLT_UAPI_MAJOR) {
+		hcclt_debug("%s: driver uAPI %u.%u, library wants %u.x (%d)",
+			    devs[dev].node, q.uapi_major, q.uapi_minor,
+			    HCCLT_UAPI_MAJOR, ret);
+		close(fd);
+		return ret == -ENOMEM ? ret : -EPROTO;
+	}
+	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
+	return fd;
+}
+
+/*
+ * Fd of device @dev, opened on first use. Returns -ENODEV when there is no
+ * device at all, -ENXIO when @dev is out of range, else the open error.
+ */
+int hcclt_device_open(int dev)
+{
+	int fd;
+
+	if (!hcclt_device_count())
+		return -ENODEV;
+	if (dev < 0 || dev >= ndevs)
+		return -ENXIO;
+	fd = hcclt_device_fd_fast(dev);
+	if (fd >= 0)
+		return fd;
+	pthread_mutex_lock(&dev_lock);
+	fd = atomic_load_explicit(&devs[dev].fd1, memory_order_relaxed) - 1;
+	if (fd < 0)
+		fd = device_open_locked(dev);
+	pthread_mutex_unlock(&dev_lock);
+	return fd;
+}

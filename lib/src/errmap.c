@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * errno -> HcclResult / aclError, and the error strings.
+ *
+ * THE TABLE (also in lib/README.md): every errno that an ioctl documents in
+ * uapi/drm/hcclthread_accel.h, per library call. An errno not listed gives
+ * HCCL_E_INTERNAL (HCCL calls) or ACL_ERROR_RT_INTERNAL_ERROR (ACL calls).
+ */
+#include <errno.h>
+#include <stddef.h>
+
+#include "internal.h"
+
+struct hcclt_errmap_row {
+	enum hcclt_op op;
+	int err;		/* negative errno */
+	int32_t code;		/* HcclResult or aclError */
+};
+
+#define R(o, e, c) { HCCLT_OP_##o, -(e), (c) }
+
+static const struct hcclt_errmap_row errmap[] = {
+	/* opening a device file, HCCL calls (HcclCommInitAll) */
+	R(DEVICE_HCCL, ENOMEM, HCCL_E_MEMORY),
+	R(DEVICE_HCCL, ENODEV, HCCL_E_DRV),
+	R(DEVICE_HCCL, ENXIO, HCCL_E_PARA),	/* device index out of range */
+	R(DEVICE_HCCL, EACCES, HCCL_E_DRV),
+	R(DEVICE_HCCL, EPERM, HCCL_E_DRV),
+	R(DEVICE_HCCL, ENOENT, HCCL_E_DRV),
+	R(DEVICE_HCCL, EPROTO, HCCL_E_DRV),	/* uAPI major mismatch */
+	/* opening a device file, ACL calls (aclrtSetDevice, ...) */
+	R(DEVICE_ACL, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	R(DEVICE_ACL, ENOENT, ACL_ERROR_RT_NO_DEVICE),
+	R(DEVICE_ACL, ENXIO, ACL_ERROR_RT_INVALID_DEVICEID),
+	R(DEVICE_ACL, EACCES, ACL_ERROR_RT_NO_PERMISSION),
+	R(DEVICE_ACL, EPERM, ACL_ERROR_RT_NO_PERMISSION),
+	R(DEVICE_ACL, EPROTO, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
+	R(DEVICE_ACL, ENOMEM, ACL_ERROR_BAD_ALLOC),
+	/* DRM_IOCTL_HCCLT_COMM_CREATE (HcclCommInitAll) */
+	R(COMM_CREATE, ENOMEM, HCCL_E_MEMORY),
+	R(COMM_CREATE, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_COMM_DESTROY (HcclCommDestroy) */
+	R(COMM_DESTROY, ENOENT, HCCL_E_PTR),
+	R(COMM_DESTROY, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_THREAD_ACQUIRE (HcclThreadAcquire) */
+	R(ACQUIRE, EINVAL, HCCL_E_PARA),
+	R(ACQUIRE, ENOENT, HCCL_E_PTR),
+	R(ACQUIRE, EDQUOT, HCCL_E_UNAVAIL),
+	R(ACQUIRE, EOPNOTSUPP, HCCL_E_PARA),
+	R(ACQUIRE, ENOSPC, HCCL_E_RUNTIME),
+	R(ACQUIRE, ENOMEM, HCCL_E_MEMORY),
+	R(ACQUIRE, EFAULT, HCCL_E_PTR),
+	R(ACQUIRE, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_THREAD_ACQUIRE_WITH_STREAM */
+	R(ACQUIRE_STREAM, EINVAL, HCCL_E_PARA),
+	R(ACQUIRE_STREAM, ENOENT, HCCL_E_PTR),
+	R(ACQUIRE_STREAM, EDQUOT, HCCL_E_UNAVAIL),
+	R(ACQUIRE_STREAM, ENOSPC, HCCL_E_RUNTIME),
+	R(ACQUIRE_STREAM, ENOMEM, HCCL_E_MEMORY),
+	R(ACQUIRE_STREAM, EFAULT, HCCL_E_PTR),
+	R(ACQUIRE_STREAM, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_THREAD_EXPORT (HcclThreadExportToCommEngine) */
+	R(EXPORT, EINVAL, HCCL_E_PARA),
+	R(EXPORT, ENOENT, HCCL_E_PARA),	/* unknown handle */
+	R(EXPORT, EFAULT, HCCL_E_PTR),
+	R(EXPORT, ENOMEM, HCCL_E_MEMORY),
+	R(EXPORT, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_SUBMIT, one record task */
+	R(RECORD, ENOENT, HCCL_E_PTR),
+	R(RECORD, EINVAL, HCCL_E_PTR),	/* index; engine mismatch: E_PARA */
+	R(RECORD, EBUSY, HCCL_E_AGAIN),
+	R(RECORD, ENOMEM, HCCL_E_MEMORY),
+	R(RECORD, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_SUBMIT, one wait task */
+	R(WAIT, ENOENT, HCCL_E_PTR),
+	R(WAIT, EINVAL, HCCL_E_PTR),	/* index out of range */
+	R(WAIT, EBUSY, HCCL_E_AGAIN),
+	R(WAIT, ENOMEM, HCCL_E_MEMORY),
+	R(WAIT, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_INFO (hccltCommGetUsage, hccltThreadGetInfo) */
+	R(INFO, ENOENT, HCCL_E_PTR),
+	R(INFO, ENOMEM, HCCL_E_MEMORY),
+	R(INFO, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_SUBMIT with FENCE_OUT on a thread */
+	R(THREAD_FENCE, ENOENT, HCCL_E_PTR),
+	R(THREAD_FENCE, EINVAL, HCCL_E_NOT_SUPPORT),
+	R(THREAD_FENCE, EMFILE, HCCL_E_UNAVAIL),
+	R(THREAD_FENCE, ENFILE, HCCL_E_UNAVAIL),
+	R(THREAD_FENCE, EBUSY, HCCL_E_AGAIN),
+	R(THREAD_FENCE, ENOMEM, HCCL_E_MEMORY),
+	R(THREAD_FENCE, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_STREAM_CREATE (aclrtCreateStream) */
+	R(STREAM_CREATE, ENOSPC, ACL_ERROR_RT_NO_STREAM_RESOURCE),
+	R(STREAM_CREATE, ENOMEM, ACL_ERROR_BAD_ALLOC),
+	R(STREAM_CREATE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	/* DRM_IOCTL_HCCLT_STREAM_DESTROY (aclrtDestroyStream) */
+	R(STREAM_DESTROY, ENOENT, ACL_ERROR_RT_INVALID_HANDLE),
+	R(STREAM_DESTROY, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	/* DRM_IOCTL_HCCLT_STREAM_SYNC (aclrtSynchronizeStream[WithTimeout]) */
+	R(STREAM_SYNC, ETIMEDOUT, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT),
+	R(STREAM_SYNC, ETIME, ACL_ERROR_RT_WAIT_TIMEOUT),
+	R(STREAM_SYNC, ECANCELED, ACL_ERROR_RT_STREAM_ABORT),
+	R(STREAM_SYNC, ENOENT, ACL_ERROR_RT_INVALID_HANDLE),
+	R(STREAM_SYNC, EINVAL, ACL_ERROR_INVALID_PARAM),
+	R(STREAM_SYNC, ENOMEM, ACL_ERROR_BAD_ALLOC),
+	R(STREAM_SYNC, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	/* DRM_IOCTL_HCCLT_SUBMIT with FENCE_OUT on a stream */
+	R(STREAM_FENCE, ENOENT, ACL_ERROR_RT_INVALID_HANDLE),
+	R(STREAM_FENCE, EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),
+	R(STREAM_FENCE, EMFILE, ACL_ERROR_RT_OVER_LIMIT),
+	R(STREAM_FENCE, ENFILE, ACL_ERROR_RT_OVER_LIMIT),
+	R(STREAM_FENCE, EBUSY, ACL_ERROR_RT_STREAM_TASK_FULL),
+	R(STREAM_FENCE, ENOMEM, ACL_ERROR_BAD_ALLOC),
+	R(STREAM_FENCE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+};
+
+#undef R
+
+static int op_is_acl(enum hcclt_op op)
+{
+	return op == HCCLT_OP_DEVICE_ACL || op == HCCLT_OP_STREAM_CREATE ||
+	       op == HCCLT_OP_STREAM_DESTROY || op == HCCLT_OP_STREAM_SYNC ||
+	       op == HCCLT_OP_STREAM_FENCE;
+}
+
+int32_t hcclt_map_errno(enum hcclt_op op, int err)
+{
+	size_t i;
+
+	if (!err)
+		return 0;
+	for (i = 0; i < sizeof(errmap) / sizeof(errmap[0]); i++)
+		if (errmap[i].op == op && errmap[i].err == err)
+			return errmap[i].code;
+	return op_is_acl(op) ? ACL_ERROR_RT_INTERNAL_ERROR : HCCL_E_INTERNAL;
+}
+
+HCCLT_EXPORT const char *HcclGetErrorString(HcclResult code)
+{
+	switch (code) {
+	case HCCL_SUCCESS: return "success";
+	case HCCL_E_PARA: return "invalid parameter";
+	case HCCL_E_PTR: return "invalid pointer or handle";
+	case HCCL_E_MEMORY: return "out of memory";
+	case HCCL_E_INTERNAL: return "internal error";
+	case HCCL_E_NOT_SUPPORT: return "not supported";
+	case HCCL_E_NOT_FOUND: return "not found";
+	case HCCL_E_UNAVAIL: return "resource unavailable (communicator quota exhausted)";
+	case HCCL_E_SYSCALL: return "system call failed";
+	case HCCL_E_TIMEOUT: return "timeout";
+	case HCCL_E_OPEN_FILE_FAILURE: return "cannot open file";
+	case HCCL_E_TCP_CONNECT: return "TCP connect failed";
+	case HCCL_E_ROCE_CONNECT: return "RoCE connect failed";
+	case HCCL_E_TCP_TRANSFER: return "TCP transfer failed";
+	case HCCL_E_ROCE_TRANSFER: return "RoCE transfer failed";
+	case HCCL_E_RUNTIME: return "runtime error (device stream or notify pool exhausted)";
+	case HCCL_E_DRV: return "driver error (no hcclthread device, or device gone)";
+	case HCCL_E_PROFILING: return "profiling error";
+	case HCCL_E_CCE: return "CCE error";
+	case HCCL_E_NETWORK: return "network error";
+	case HCCL_E_AGAIN: return "try again (stream queue full)";
+	case HCCL_E_REMOTE: return "remote error";
+	case HCCL_E_SUSPENDING: return "communicator suspending";
+	case HCCL_E_OPRETRY_FAIL: return "operation retry failed";
+	case HCCL_E_OOM: return "out of device memory";
+	case HCCL_E_IN_STATUS: return "communicator in a wrong status";
+	case HCCL_E_RESERVED: return "reserved";
+	}
+	return "unknown error";
+}
+
+HCCLT_EXPORT const char *hccltAclErrorString(aclError err)
+{
+	switch (err) {
+	case ACL_SUCCESS: return "success";
+	case ACL_ERROR_INVALID_PARAM: return "invalid parameter";
+	case ACL_ERROR_BAD_ALLOC: return "out of memory";
+	case ACL_ERROR_INVALID_RESOURCE_HANDLE: return "invalid resource handle";
+	case ACL_ERROR_RT_PARAM_INVALID: return "runtime: invalid parameter";
+	case ACL_ERROR_RT_INVALID_DEVICEID: return "invalid device id";
+	case ACL_ERROR_RT_CONTEXT_NULL: return "no current device (call aclrtSetDevice)";
+	case ACL_ERROR_RT_INVALID_HANDLE: return "invalid handle (not a live stream of this process)";
+	case ACL_ERROR_RT_WAIT_TIMEOUT: return "a notify wait on the stream timed out";
+	case ACL_ERROR_RT_STREAM_ABORT: return "stream work cancelled";
+	case ACL_ERROR_RT_FEATURE_NOT_SUPPORT: return "feature not supported by the driver";
+	case ACL_ERROR_RT_NO_DEVICE: return "no hcclthread device (module not loaded?)";
+	case ACL_ERROR_RT_NO_PERMISSION: return "no permission to open the device";
+	case ACL_ERROR_RT_NO_STREAM_RESOURCE: return "device stream pool exhausted";
+	case ACL_ERROR_RT_NO_NOTIFY_RESOURCE: return "device notify pool exhausted";
+	case ACL_ERROR_RT_OVER_LIMIT: return "over limit";
+	case ACL_ERROR_RT_INTERNAL_ERROR: return "runtime internal error";
+	case ACL_ERROR_RT_STREAM_TASK_FULL: return "stream task queue full";
+	case ACL_ERROR_RT_STREAM_SYNC_TIMEOUT: return "stream synchronize timed out";
+	case ACL_ERROR_RT_DRV_INTERNAL_ERROR: return "driver error (uAPI version mismatch)";
+	}
+	return "unknown error";
+}

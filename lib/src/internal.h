@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libhcclthread internals: devices, object structs, handle encoding and the
+ * errno mapping. Not installed.
+ */
+#ifndef HCCLT_INTERNAL_H_
+#define HCCLT_INTERNAL_H_
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "hcclthread_accel.h"
+#include "hccl/hccl_types.h"
+#include "acl/acl_rt.h"
+#include "hcclthread.h"
+#include "hccl/hccl.h"
+#include "hccl/hccl_res.h"
+#include "hccl/hcomm_primitives.h"
+
+#define HCCLT_EXPORT __attribute__((visibility("default")))
+
+/* ThreadHandle layout: id 55:0, device 59:56, fork generation 63:60. */
+#define HCCLT_HANDLE_ID_MASK	((UINT64_C(1) << 56) - 1)
+#define HCCLT_HANDLE_DEV_SHIFT	56
+#define HCCLT_HANDLE_GEN_SHIFT	60
+
+#define HCCLT_COMM_MAGIC	0x4843434dU	/* "HCCM" */
+#define HCCLT_STREAM_MAGIC	0x48435354U	/* "HCST" */
+#define HCCLT_DEAD_MAGIC	0x44454144U	/* "DEAD" */
+
+/* What an HcclComm points to. */
+struct hcclt_comm {
+	uint32_t magic;		/* HCCLT_COMM_MAGIC while alive */
+	uint32_t gen;		/* fork generation it was made in */
+	int32_t dev;		/* device index */
+	uint32_t pad;
+	uint64_t id;		/* kernel communicator id */
+};
+
+/* What an aclrtStream points to. */
+struct hcclt_stream {
+	uint32_t magic;		/* HCCLT_STREAM_MAGIC while alive */
+	uint32_t gen;
+	int32_t dev;
+	uint32_t pad;
+	uint64_t id;		/* kernel stream id */
+};
+
+/* Devices (device.c). */
+int hcclt_device_count(void);
+int hcclt_device_open(int dev);
+int hcclt_device_fd_fast(int dev);
+const char *hcclt_device_node(int dev);
+uint32_t hcclt_gen(void);
+int hcclt_ioctl(int fd, unsigned long req, void *arg);
+void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Handles and objects (objects.c). */
+ThreadHandle hcclt_handle_make(int dev, uint64_t id);
+int hcclt_handle_parse(ThreadHandle h, int *dev, uint64_t *id);
+struct hcclt_comm *hcclt_comm_get(HcclComm comm);
+struct hcclt_stream *hcclt_stream_get(aclrtStream stream);
+int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomms,
+		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads);
+int hcclt_info_find_thread(int fd, uint64_t id, struct drm_hcclt_thread_info *out);
+
+/* Which call an errno comes from: selects the row of the mapping table. */
+enum hcclt_op {
+	HCCLT_OP_DEVICE_HCCL,	/* opening a device for an HCCL call */
+	HCCLT_OP_DEVICE_ACL,	/* opening a device for an ACL call */
+	HCCLT_OP_COMM_CREATE,
+	HCCLT_OP_COMM_DESTROY,
+	HCCLT_OP_ACQUIRE,
+	HCCLT_OP_ACQUIRE_STREAM,
+	HCCLT_OP_EXPORT,
+	HCCLT_OP_RECORD,
+	HCCLT_OP_WAIT,
+	HCCLT_OP_INFO,		/* hccltCommGetUsage, hccltThreadGetInfo */
+	HCCLT_OP_THREAD_FENCE,	/* hccltThreadGetCompletionFd */
+	HCCLT_OP_STREAM_CREATE,
+	HCCLT_OP_STREAM_DESTROY,
+	HCCLT_OP_STREAM_SYNC,
+	HCCLT_OP_STREAM_FENCE,	/* hccltStreamGetCompletionFd */
+	HCCLT_OP_COUNT
+};
+
+/* Maps -errno of @op to the HcclResult or aclError the call returns. */
+int32_t hcclt_map_errno(enum hcclt_op op, int err);
+
+#endif /* HCCLT_INTERNAL_H_ */

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Notify record and wait: one DRM_IOCTL_HCCLT_SUBMIT with a task on the
+ * stack. No lock, no allocation (except on the error path of a record, to
+ * tell an index out of range from an engine mismatch).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+#include "hccl/hcomm_primitives.h"
+
+/*
+ * The kernel says -EINVAL both for a notify index out of range (HCCL_E_PTR)
+ * and for handles of different engines (HCCL_E_PARA); ask it which.
+ */
+static int32_t record_einval(int fd, uint64_t src, uint64_t dst, uint32_t idx)
+{
+	struct drm_hcclt_thread_info si, di;
+
+	if (hcclt_info_find_thread(fd, dst, &di) ||
+	    hcclt_info_find_thread(fd, src, &si))
+		return HCCL_E_PTR;
+	if (idx >= di.notify_num)
+		return HCCL_E_PTR;
+	return HCCL_E_PARA;
+}
+
+HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, ThreadHandle dstThread,
+						     uint32_t dstNotifyIdx)
+{
+	struct drm_hcclt_submit sub;
+	struct drm_hcclt_task task;
+	uint64_t sid, did;
+	int sdev, ddev, fd, ret;
+
+	if (!thread || !dstThread)
+		return HCCL_E_PTR;
+	if (hcclt_handle_parse(thread, &sdev, &sid) ||
+	    hcclt_handle_parse(dstThread, &ddev, &did))
+		return HCCL_E_PTR;
+	if (sdev != ddev)
+		return HCCL_E_PARA;
+	fd = hcclt_device_fd_fast(sdev);
+	if (fd < 0)
+		return HCCL_E_PTR;
+	memset(&task, 0, sizeof(task));
+	task.op = HCCLT_TASK_NOTIFY_RECORD;
+	task.notify_idx = dstNotifyIdx;
+	task.dst_thread = did;
+	memset(&sub, 0, sizeof(sub));
+	sub.handle = sid;
+	sub.tasks_ptr = (uintptr_t)&task;
+	sub.task_count = 1;
+	sub.task_size = sizeof(task);
+	sub.fence_fd = -1;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
+	if (!ret)
+		return HCCL_SUCCESS;
+	if (ret == -EINVAL)
+		return record_einval(fd, sid, did, dstNotifyIdx);
+	return hcclt_map_errno(HCCLT_OP_RECORD, ret);
+}
+
+HCCLT_EXPORT int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t notifyIdx,
+						   uint32_t timeOut)
+{
+	struct drm_hcclt_submit sub;
+	struct drm_hcclt_task task;
+	uint64_t id;
+	int dev, fd, ret;
+
+	if (!thread)
+		return HCCL_E_PTR;
+	if (hcclt_handle_parse(thread, &dev, &id))
+		return HCCL_E_PTR;
+	fd = hcclt_device_fd_fast(dev);
+	if (fd < 0)
+		return HCCL_E_PTR;
+	memset(&task, 0, sizeof(task));
+	task.op = HCCLT_TASK_NOTIFY_WAIT;
+	task.notify_idx = notifyIdx;
+	task.timeout_s = timeOut;
+	memset(&sub, 0, sizeof(sub));
+	sub.handle = id;
+	sub.tasks_ptr = (uintptr_t)&task;
+	sub.task_count = 1;
+	sub.task_size = sizeof(task);
+	sub.fence_fd = -1;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
+	return hcclt_map_errno(HCCLT_OP_WAIT, ret);
+}
