@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hcclt-bench: hcclthread micro-benchmarks with baselines measured in the
+ * same run, printed as a Markdown table (stdout, and -o FILE).
+ *
+ *   hcclt-bench [-o FILE.md] [-d DEV] [-s SCALE] [-q]
+ *
+ * Rows (median of per-operation samples; ratio = median / baseline median):
+ *  1. acquire 1 thread with 1 notify on a fresh communicator vs the QUERY
+ *     ioctl (the cheapest ioctl): target <= 2x.
+ *  2. notify ping-pong round trip between two streams driven by two user
+ *     threads (submit record, submit wait, STREAM_SYNC) vs an eventfd
+ *     ping-pong and a futex ping-pong between two threads: target <= 1.2x
+ *     the eventfd.
+ *  3. per-task cost of a batched submit of 64 tasks vs one QUERY: <= 0.25x.
+ *  4. acquire with 64 and 1,024 communicators open vs with 1: <= 1.1x.
+ *  5. kernel memory per thread and per notify: slab bytes (/proc/slabinfo,
+ *     else /proc/meminfo Slab) before and after acquiring 1,000 threads
+ *     over 25 communicators, and 1,024 notifies over 16: reported.
+ *
+ * Exit: 0 when every measurement ran (PASS or MISS), 1 when one failed,
+ * 2 usage, 3 no device.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hcclt_dev.h"
+
+#define MD_MAX	8192
+
+static int g_fd = -1;
+static struct drm_hcclt_query g_q;
+static uint32_t g_engine = HCCLT_ENGINE_CPU_TS;
+static double g_scale = 1.0;
+static int g_failed;
+static char g_md[MD_MAX * 4];
+static size_t g_mdlen;
+
+static void md(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void md(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (g_mdlen < sizeof(g_md))
+		g_mdlen += (size_t)vsnprintf(g_md + g_mdlen,
+					     sizeof(g_md) - g_mdlen, fmt, ap);
+	va_end(ap);
+	if (g_mdlen > sizeof(g_md))
+		g_mdlen = sizeof(g_md);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int scaled(int n)
+{
+	int s = (int)(n * g_scale);
+
+	return s < 5 ? 5 : s;
+}
+
+static const char *fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns >= 1e6)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0f ns", ns);
+	return buf;
+}
+
+/* ---- uAPI helpers -------------------------------------------------- */
+
+static int comm_create(uint64_t *id)
+{
+	struct drm_hcclt_comm_create c = { 0 };
+	int ret = hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_COMM_CREATE, &c);
+
+	*id = c.comm_id;
+	return ret;
+}
+
+static int comm_destroy(uint64_t id)
+{
+	struct drm_hcclt_comm_destroy d = { .comm_id = id };
+
+	return hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &d);
+}
+
+static int acquire(uint64_t comm, uint32_t n, uint32_t notifies,
+		   uint64_t *ids)
+{
+	struct drm_hcclt_thread_acquire a = {
+		.comm_id = comm,
+		.engine = g_engine,
+		.thread_num = n,
+		.notify_num_per_thread = notifies,
+		.threads_ptr = (uintptr_t)ids,
+	};
+
+	return hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE, &a);
+}
+
+static int query(struct drm_hcclt_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	return hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_QUERY, q);
+}
+
+static int submit(uint64_t handle, struct drm_hcclt_task *t, uint32_t n)
+{
+	struct drm_hcclt_submit s = {
+		.handle = handle,
+		.tasks_ptr = (uintptr_t)t,
+		.task_count = n,
+		.task_size = sizeof(*t),
+	};
+
+	return hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_SUBMIT, &s);
+}
+
+static int stream_sync(uint64_t handle)
+{
+	struct drm_hcclt_stream_sync s = {
+		.handle = handle,
+		.timeout_ms = 10000,
+	};
+
+	return hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
+}
+
+static void fail(const char *what, int err)
+{
+	fprintf(stderr, "hcclt-bench: %s: %s\n", what, strerror(-err));
+	g_failed = 1;
+}
+
+/* ---- results -------------------------------------------------------- */
+
+static void row(const char *what, double val, const char *base_name,
+		double base, double target, const char *target_txt)
+{
+	char a[32], b[32];
+	double ratio = base > 0 ? val / base : 0;
+	int pass = ratio <= target;
+
+	md("| %s | %s | %s | %s | %.2fx | %s | %s |\n", what,
+	   fmt_ns(val, a, sizeof(a)), base_name, fmt_ns(base, b, sizeof(b)),
+	   ratio, target_txt, target > 0 ? (pass ? "PASS" : "MISS") : "info");
+	fprintf(stderr, "  %-48s %10s  vs %-28s %10s  %.2fx %s\n", what, a,
+		base_name, b, ratio,
+		target > 0 ? (pass ? "PASS" : "MISS") : "");
+}
+
+static void row_failed(const char *what, int err)
+{
+	md("| %s | failed: %s | | | | | FAIL |\n", what, strerror(-err));
+	fail(what, err);
+}
+
+/* ---- 1. query and acquire ------------------------------------------ */
+
+static int bench_query(double *med)
+{
+	int n = scaled(5000), i, ret = 0;
+	double *v = calloc((size_t)n, sizeof(*v));
+	struct drm_hcclt_query q;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < 100; i++)
+		query(&q);
+	for (i = 0; i < n && !ret; i++) {
+		double t0 = now_ns();
+
+		ret = query(&q);
+		v[i] = now_ns() - t0;
+	}
+	*med = median(v, i);
+	free(v);
+	return ret;
+}
+
+/* Acquire 1 thread with 1 notify on a fresh communicator, n times. */
+static int bench_acquire(int n, double *med)
+{
+	double *v = calloc((size_t)n, sizeof(*v));
+	uint64_t comm, tid;
+	int i, ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n + 20; i++) {
+		double t0;
+
+		ret = comm_create(&comm);
+		if (ret)
+			break;
+		t0 = now_ns();
+		ret = acquire(comm, 1, 1, &tid);
+		if (i >= 20)
+			v[i - 20] = now_ns() - t0;
+		comm_destroy(comm);
+		if (ret)
+			break;
+	}
+	*med = median(v, i > 20 ? i - 20 : 0);
+	free(v);
+	return ret;
+}
+
+/* ---- 2. ping-pong --------------------------------------------------- */
+
+enum pp_kind { PP_NOTIFY, PP_EVENTFD, PP_FUTEX };
+
+struct pingpong {
+	enum pp_kind kind;
+	int rounds;
+	pthread_barrier_t bar;
+	double *samples;
+	int err;
+	/* notify */
+	uint64_t th[2];
+	/* eventfd */
+	int efd[2];
+	/* futex */
+	_Atomic int word[2];
+};
+
+static void futex_wait(_Atomic int *w)
+{
+	while (!atomic_exchange(w, 0))
+		syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, 0, NULL, NULL,
+			0);
+}
+
+static void futex_post(_Atomic int *w)
+{
+	atomic_store(w, 1);
+	syscall(SYS_futex, (int *)w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* One side: "me" sends first when me == 0. */
+static int pp_send(struct pingpong *p, int me)
+{
+	uint64_t one = 1;
+
+	switch (p->kind) {
+	case PP_NOTIFY: {
+		struct drm_hcclt_task t = {
+			.op = HCCLT_TASK_NOTIFY_RECORD,
+			.dst_thread = p->th[!me],
+		};
+
+		return submit(p->th[me], &t, 1);
+	}
+	case PP_EVENTFD:
+		return write(p->efd[!me], &one, 8) == 8 ? 0 : -errno;
+	case PP_FUTEX:
+		futex_post(&p->word[!me]);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int pp_recv(struct pingpong *p, int me)
+{
+	uint64_t val;
+
+	switch (p->kind) {
+	case PP_NOTIFY: {
+		struct drm_hcclt_task t = { .op = HCCLT_TASK_NOTIFY_WAIT };
+		int ret = submit(p->th[me], &t, 1);
+
+		return ret ? ret : stream_sync(p->th[me]);
+	}
+	case PP_EVENTFD:
+		return read(p->efd[me], &val, 8) == 8 ? 0 : -errno;
+	case PP_FUTEX:
+		futex_wait(&p->word[me]);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void *pp_peer(void *arg)
+{
+	struct pingpong *p = arg;
+	int i, ret = 0;
+
+	pthread_barrier_wait(&p->bar);
+	for (i = 0; i < p->rounds && !ret; i++) {
+		ret = pp_recv(p, 1);
+		if (!ret)
+			ret = pp_send(p, 1);
+	}
+	if (ret)
+		p->err = ret;
+	return NULL;
+}
+
+static int bench_pingpong(enum pp_kind kind, uint64_t th0, uint64_t th1,
+			  double *med)
+{
+	struct pingpong p;
+	pthread_t peer;
+	int i, ret = 0, warm = 50;
+
+	memset(&p, 0, sizeof(p));
+	p.kind = kind;
+	p.rounds = scaled(2000) + warm;
+	p.th[0] = th0;
+	p.th[1] = th1;
+	p.samples = calloc((size_t)p.rounds, sizeof(double));
+	if (!p.samples)
+		return -ENOMEM;
+	if (kind == PP_EVENTFD) {
+		p.efd[0] = eventfd(0, EFD_CLOEXEC);
+		p.efd[1] = eventfd(0, EFD_CLOEXEC);
+		if (p.efd[0] < 0 || p.efd[1] < 0) {
+			free(p.samples);
+			return -errno;
+		}
+	}
+	pthread_barrier_init(&p.bar, NULL, 2);
+	if (pthread_create(&peer, NULL, pp_peer, &p)) {
+		free(p.samples);
+		return -EAGAIN;
+	}
+	pthread_barrier_wait(&p.bar);
+	for (i = 0; i < p.rounds && !ret && !p.err; i++) {
+		double t0 = now_ns();
+
+		ret = pp_send(&p, 0);
+		if (!ret)
+			ret = pp_recv(&p, 0);
+		p.samples[i] = now_ns() - t0;
+	}
+	if (ret) {
+		/* Unblock the peer so that it can be joined. */
+		p.rounds = 0;
+		pp_send(&p, 0);
+	}
+	pthread_join(peer, NULL);
+	pthread_barrier_destroy(&p.bar);
+	if (!ret)
+		ret = p.err;
+	*med = i > warm ? median(p.samples + warm, i - warm) : 0;
+	if (kind == PP_EVENTFD) {
+		close(p.efd[0]);
+		close(p.efd[1]);
+	}
+	free(p.samples);
+	return ret;
+}
+
+/* ---- 3. batched submit ---------------------------------------------- */
+
+static int bench_batch(uint64_t th0, uint64_t th1, double *per_task)
+{
+	struct drm_hcclt_task t[64];
+	int n = scaled(500), i, ret = 0, warm = 10;
+	double *v = calloc((size_t)n + warm, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 64; i++) {
+		t[i].op = HCCLT_TASK_NOTIFY_RECORD;
+		t[i].dst_thread = th1;
+	}
+	for (i = 0; i < n + warm && !ret; i++) {
+		double t0 = now_ns();
+
+		ret = submit(th0, t, 64);
+		v[i] = now_ns() - t0;
+		if (!ret)
+			ret = stream_sync(th0);
+	}
+	*per_task = i > warm ? median(v + warm, i - warm) / 64 : 0;
+	free(v);
+	return ret;
+}
+
+/* ---- 5. memory ------------------------------------------------------ */
+
+/* Bytes of all slab caches: active objects * object size. */
+static long long slab_bytes(const char **src)
+{
+	char line[512];
+	long long sum = 0;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (f) {
+		*src = "/proc/slabinfo";
+		while (fgets(line, sizeof(line), f)) {
+			char name[128];
+			long long active, total, size;
+
+			if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+				continue;
+			if (sscanf(line, "%127s %lld %lld %lld", name, &active,
+				   &total, &size) == 4)
+				sum += active * size;
+		}
+		fclose(f);
+		if (sum > 0)
+			return sum;
+	}
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	*src = "/proc/meminfo Slab";
+	sum = -1;
+	while (fgets(line, sizeof(line), f)) {
+		long long kb;
+
+		if (sscanf(line, "Slab: %lld kB", &kb) == 1)
+			sum = kb * 1024;
+	}
+	fclose(f);
+	return sum;
+}
+
+static void settle(void)
+{
+	/* Let deferred frees (RCU, workqueues) run before reading slabs. */
+	usleep(200000);
+}
+
+static int bench_memory(double *per_thread, double *per_notify,
+			const char **src)
+{
+	uint64_t comms[41] = { 0 }, ids[64 * 40];
+	long long before, mid, after;
+	int i, ret = 0, nt = 25, nn = 16;
+
+	for (i = 0; i < nt + nn && !ret; i++)
+		ret = comm_create(&comms[i]);
+	if (ret)
+		goto out;
+	settle();
+	before = slab_bytes(src);
+	for (i = 0; i < nt && !ret; i++)
+		ret = acquire(comms[i], 40, 0, ids + 40 * i);
+	settle();
+	mid = slab_bytes(src);
+	for (i = 0; i < nn && !ret; i++)
+		ret = acquire(comms[nt + i], 1, 64, ids);
+	settle();
+	after = slab_bytes(src);
+	if (!ret) {
+		*per_thread = (double)(mid - before) / (nt * 40);
+		*per_notify = ((double)(after - mid) - nn * *per_thread) /
+			      (nn * 64);
+	}
+out:
+	for (i = 0; i < nt + nn; i++)
+		if (comms[i])
+			comm_destroy(comms[i]);
+	return ret;
+}
+
+/* ---- main ----------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: hcclt-bench [-o FILE.md] [-d DEV] [-s SCALE] [-q]\n"
+		"  -o FILE   also write the Markdown table to FILE\n"
+		"  -d DEV    device node (default: first hcclthread device)\n"
+		"  -s SCALE  multiply the sample counts (default 1.0)\n"
+		"  -q        quick: -s 0.1\n");
+}
+
+int main(int argc, char **argv)
+{
+	static char paths[HCCLT_DEV_MAX][PATH_MAX];
+	double q_med = 0, acq_med = 0, a1 = 0, a64 = 0, a1024 = 0;
+	double pp_n = 0, pp_e = 0, pp_f = 0, per_task = 0, mt = 0, mn = 0;
+	const char *out = NULL, *dev = NULL, *src = "?";
+	uint64_t comm = 0, th[2] = { 0, 0 }, *bg = NULL;
+	struct hcclt_dev d;
+	struct utsname un;
+	char when[64], buf[160], b1[32], b2[32], b3[32];
+	time_t now = time(NULL);
+	int c, ret, nbg = 0, i;
+
+	while ((c = getopt(argc, argv, "o:d:s:qh")) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'd': dev = optarg; break;
+		case 's': g_scale = strtod(optarg, NULL); break;
+		case 'q': g_scale = 0.1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (g_scale <= 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (!dev) {
+		if (hcclt_dev_list(paths, HCCLT_DEV_MAX) < 1) {
+			fprintf(stderr, "hcclt-bench: " HCCLT_NO_DEVICE_MSG "\n");
+			return 3;
+		}
+		dev = paths[0];
+	}
+	ret = hcclt_dev_open(dev, &d);
+	if (ret) {
+		fprintf(stderr, "hcclt-bench: %s: %s\n", dev,
+			ret == -ENODEV ? "not an hcclthread device" :
+			strerror(-ret));
+		return 3;
+	}
+	g_fd = d.fd;
+	ret = query(&g_q);
+	if (ret) {
+		fail("DRM_IOCTL_HCCLT_QUERY", ret);
+		return 1;
+	}
+	if (!(g_q.engines & (1U << g_engine))) {
+		for (g_engine = 0; g_engine < HCCLT_ENGINE_COUNT; g_engine++)
+			if (g_q.engines & (1U << g_engine))
+				break;
+	}
+	uname(&un);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	md("### hcclt-bench on Linux %s (%s)\n\n", un.release, when);
+	md("Device %s: %s %d.%d.%d, uAPI %u.%u%s; pools: %u streams, %u "
+	   "notifies; engine %s; %ld CPUs; each figure is the median of "
+	   "per-operation samples (scale %.2f).\n\n", d.path, d.name,
+	   d.ver_major, d.ver_minor, d.ver_patch, g_q.uapi_major,
+	   g_q.uapi_minor, g_q.features & HCCLT_FEATURE_SIMULATED ?
+	   ", simulated" : "", g_q.streams_total, g_q.notifies_total,
+	   hcclt_engine_name(g_engine), sysconf(_SC_NPROCESSORS_ONLN),
+	   g_scale);
+	md("| Measure | Median | Baseline | Baseline median | Ratio | Target "
+	   "| Result |\n|---|---|---|---|---|---|---|\n");
+	fprintf(stderr, "hcclt-bench: %s, Linux %s\n", d.path, un.release);
+
+	/* 1. acquire vs query */
+	ret = bench_query(&q_med);
+	if (ret) {
+		row_failed("QUERY ioctl", ret);
+		q_med = 0;
+	}
+	ret = bench_acquire(scaled(2000), &acq_med);
+	if (ret)
+		row_failed("acquire 1 thread + 1 notify, fresh comm", ret);
+	else
+		row("acquire 1 thread + 1 notify, fresh comm", acq_med,
+		    "QUERY ioctl", q_med, 2.0, "<= 2x");
+
+	/* 2. ping-pong: two threads of one comm, one notify each. */
+	ret = comm_create(&comm);
+	if (!ret)
+		ret = acquire(comm, 2, 1, th);
+	if (ret) {
+		row_failed("ping-pong setup (comm, 2 threads)", ret);
+	} else {
+		ret = bench_pingpong(PP_EVENTFD, 0, 0, &pp_e);
+		if (ret)
+			row_failed("eventfd ping-pong", ret);
+		ret = bench_pingpong(PP_FUTEX, 0, 0, &pp_f);
+		if (ret)
+			row_failed("futex ping-pong", ret);
+		ret = bench_pingpong(PP_NOTIFY, th[0], th[1], &pp_n);
+		if (ret) {
+			row_failed("notify ping-pong round trip", ret);
+		} else {
+			row("notify ping-pong round trip (record, wait, sync)",
+			    pp_n, "eventfd ping-pong", pp_e, 1.2, "<= 1.2x");
+			row("notify ping-pong round trip (record, wait, sync)",
+			    pp_n, "futex ping-pong", pp_f, 0, "(info)");
+		}
+		/* 3. batched submit, on the same threads. */
+		ret = bench_batch(th[0], th[1], &per_task);
+		if (ret)
+			row_failed("per task, batched submit of 64", ret);
+		else
+			row("per task, batched submit of 64 records", per_task,
+			    "QUERY ioctl", q_med, 0.25, "<= 0.25x");
+		comm_destroy(comm);
+	}
+
+	/* 4. acquire with 1, 64, 1024 communicators open. */
+	bg = calloc(1024, sizeof(*bg));
+	ret = bg ? bench_acquire(scaled(1000), &a1) : -ENOMEM;
+	for (i = 0; !ret && i < 1023; i++) {
+		uint64_t tid;
+
+		ret = comm_create(&bg[i]);
+		if (!ret)
+			ret = acquire(bg[i], 1, 1, &tid);
+		if (!ret)
+			nbg++;
+		if (!ret && nbg == 63)
+			ret = bench_acquire(scaled(1000), &a64);
+	}
+	if (!ret)
+		ret = bench_acquire(scaled(1000), &a1024);
+	if (ret) {
+		snprintf(buf, sizeof(buf), "acquire with many comms open "
+			 "(stopped at %d)", nbg + 1);
+		row_failed(buf, ret);
+	} else {
+		row("acquire with 64 comms open", a64,
+		    "acquire with 1 comm open", a1, 1.1, "<= 1.1x");
+		row("acquire with 1,024 comms open", a1024,
+		    "acquire with 1 comm open", a1, 1.1, "<= 1.1x");
+	}
+	for (i = 0; bg && i < 1023; i++)
+		if (bg[i])
+			comm_destroy(bg[i]);
+	free(bg);
+
+	/* 5. memory */
+	ret = bench_memory(&mt, &mn, &src);
+	if (ret) {
+		row_failed("kernel memory per thread / notify", ret);
+	} else {
+		md("| kernel memory per thread (1,000 threads, 25 comms) | "
+		   "%.0f B | %s delta | | | report | info |\n", mt, src);
+		md("| kernel memory per notify (1,024 notifies, 16 comms) | "
+		   "%.0f B | %s delta | | | report | info |\n", mn, src);
+		fprintf(stderr, "  kernel memory: %.0f B/thread, %.0f B/notify "
+			"(%s)\n", mt, mn, src);
+	}
+	md("\nBaselines, same run: QUERY ioctl %s; eventfd ping-pong %s; futex "
+	   "ping-pong %s.\n\n", fmt_ns(q_med, b1, sizeof(b1)),
+	   fmt_ns(pp_e, b2, sizeof(b2)), fmt_ns(pp_f, b3, sizeof(b3)));
+
+	fwrite(g_md, 1, g_mdlen, stdout);
+	if (out) {
+		FILE *f = fopen(out, "w");
+
+		if (!f || fwrite(g_md, 1, g_mdlen, f) != g_mdlen || fclose(f)) {
+			fprintf(stderr, "hcclt-bench: %s: %s\n", out,
+				strerror(errno));
+			return 1;
+		}
+	}
+	hcclt_dev_close(&d);
+	return g_failed;
+}
