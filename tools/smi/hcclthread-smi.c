@@ -104,7 +104,7 @@ static void smi_collect(struct smi_devinfo *di, const char *path)
 	ret = hcclt_dev_open(path, &di->dev);
 	if (ret) {
 		di->err = ret;
-		di->err_what = "open";
+		di->err_what = ret == -ENODEV ? "not an hcclthread device" : "open";
 		return;
 	}
 	ret = hcclt_ioctl(di->dev.fd, DRM_IOCTL_HCCLT_QUERY, &di->q);
@@ -208,6 +208,10 @@ static void print_table(struct smi_devinfo *di, int n)
 		struct smi_devinfo *x = &di[d];
 		char drv[40], s[24], nt[24];
 
+		if (x->err == -ENODEV && !x->q.uapi_major) {
+			printf("%-20s error: %s\n", x->dev.path, x->err_what);
+			continue;
+		}
 		if (x->err && !x->q.uapi_major) {
 			printf("%-20s error: %s: %s\n", x->dev.path,
 			       x->err_what, strerror(-x->err));
@@ -447,9 +451,6 @@ static int smi_once(const char *sel, int json, int watching)
 	}
 	for (d = 0; d < n; d++) {
 		smi_collect(&di[d], paths[d]);
-		if (di[d].err == -ENODEV && sel)
-			fprintf(stderr, "hcclthread-smi: %s is not an "
-				"hcclthread device\n", paths[d]);
 		if (di[d].err)
 			rc = di[d].err == -ENODEV || di[d].err == -ENOENT ?
 			     EXIT_NODEV : 1;

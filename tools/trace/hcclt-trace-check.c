@@ -2,7 +2,10 @@
 /*
  * hcclt-trace-check: validate a Chrome/Perfetto trace JSON file.
  *
- *   hcclt-trace-check [--min-tasks N] [--min-flows N] [--min-streams N] FILE
+ *   hcclt-trace-check [--json-only] [--min-tasks N] [--min-flows N]
+ *                     [--min-streams N] FILE
+ *
+ * --json-only: only check that FILE is strict JSON (used for smi --json).
  *
  * Checks that FILE is strict JSON (RFC 8259), that its top level is an
  * object with a "traceEvents" array of objects each with a string "ph";
@@ -352,6 +355,7 @@ static int inside_x(const struct jv *evs, double pid, double tid, double ts)
 int main(int argc, char **argv)
 {
 	long min_tasks = 0, min_flows = 0, min_streams = 0;
+	int json_only = 0;
 	long ntasks = 0, nflows = 0, nstreams = 0;
 	const struct jv *evs;
 	struct flow *flows = NULL;
@@ -371,6 +375,8 @@ int main(int argc, char **argv)
 			min_flows = strtol(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--min-streams") && i + 1 < argc)
 			min_streams = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--json-only"))
+			json_only = 1;
 		else if (argv[i][0] == '-' && argv[i][1])
 			goto usage;
 		else if (!path)
@@ -416,6 +422,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hcclt-trace-check: %s: invalid JSON at byte "
 			"%ld: %s\n", path, (long)len - p.errpos, p.err);
 		return 1;
+	}
+	if (json_only) {
+		printf("hcclt-trace-check: %s: valid JSON\n", path);
+		return 0;
 	}
 	if (root.t != J_OBJ) {
 		fprintf(stderr, "hcclt-trace-check: top level is not an "
@@ -542,7 +552,7 @@ int main(int argc, char **argv)
 	       "%ld flows\n", path, evs->n, ntasks, nstreams, nflows);
 	return 0;
 usage:
-	fprintf(stderr, "usage: hcclt-trace-check [--min-tasks N] [--min-flows "
-		"N] [--min-streams N] FILE.json\n");
+	fprintf(stderr, "usage: hcclt-trace-check [--json-only] [--min-tasks N] "
+		"[--min-flows N] [--min-streams N] FILE.json\n");
 	return 2;
 }

@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# hcclt-smi-test (run as: sh hcclt-smi-test): in-VM test of hcclthread-smi and hcclthread-trace (busybox
+# sh). Needs hcclthread-smi, hcclt-smi-fixture, hcclthread-trace and
+# hcclt-trace-check in PATH. If the module is not loaded (tools/vm/run
+# --no-load), the "no device" path is tested first, then the module is
+# loaded from $HCCLT_KO (default /opt/hcclt/hcclthread.ko) and unloaded at
+# the end. Prints TAP; exits non-zero on any failure.
+KO=${HCCLT_KO:-/opt/hcclt/hcclthread.ko}
+tmp=$(mktemp -d /tmp/hcclt-smi-test.XXXXXX) || exit 1
+n=0
+fails=0
+loaded_here=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
+show() { sed 's/^/# /' "$1"; }
+has() { # has NAME FILE PATTERN: grep -E
+	if grep -Eq -- "$3" "$2"; then ok "$1"; else
+		notok "$1"; echo "# pattern: $3"; show "$2"; fi
+}
+
+echo "TAP version 13"
+if grep -q '^hcclthread ' /proc/modules; then
+	skip "no module: clear message, exit 3" "module already loaded"
+else
+	hcclthread-smi > "$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 3 ] && grep -q 'no hcclthread device found: is the module loaded? (modprobe drm && insmod hcclthread.ko)' "$tmp/out"; then
+		ok "no module: clear message, exit 3"
+	else
+		notok "no module: clear message, exit 3 (got $rc)"; show "$tmp/out"
+	fi
+	if insmod "$KO"; then loaded_here=1; else
+		notok "insmod $KO"; echo "1..$n"; exit 1; fi
+fi
+
+HCCLT_DEVICE=/nonexistent hcclthread-smi > "$tmp/out" 2>&1
+rc=$?
+[ $rc = 3 ] && ok "HCCLT_DEVICE=/nonexistent: exit 3" ||
+	{ notok "HCCLT_DEVICE=/nonexistent: exit 3 (got $rc)"; show "$tmp/out"; }
+hcclthread-smi --bogus > "$tmp/out" 2>&1
+rc=$?
+[ $rc = 2 ] && ok "bad option: exit 2" || notok "bad option: exit 2 (got $rc)"
+
+hcclthread-smi > "$tmp/idle" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "idle device: exit 0" ||
+	{ notok "idle device: exit 0 (got $rc)"; show "$tmp/idle"; }
+has "idle device: node, driver, pools shown" "$tmp/idle" \
+	'^/dev/(accel/accel|dri/renderD)[0-9]+ +hcclthread [0-9]+\.[0-9]+\.[0-9]+ +1\.[0-9]+ +0/[0-9]+ +0/[0-9]+'
+has "idle device: no communicator" "$tmp/idle" ': 0 communicators of'
+
+hcclt-smi-fixture -- hcclthread-smi > "$tmp/busy" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "with a fixture: exit 0" ||
+	{ notok "with a fixture: exit 0 (got $rc)"; show "$tmp/busy"; }
+has "comm: threads 3/40, notifies 7/64" "$tmp/busy" \
+	'COMM 0x[0-9a-f]+ +pid [0-9]+ +threads 3/40 +notifies 7/64'
+has "3 AICPU_TS threads with 2 notifies" "$tmp/busy" \
+	'^ +0x[0-9a-f]+ +AICPU_TS +0x[0-9a-f]+ +2 +[0-9]+ '
+has "parked on notify 1 with queue depth 2" "$tmp/busy" \
+	'AICPU_TS +0x[0-9a-f]+ +2 +2 +parked on notify 1 '
+has "wrapped CPU_TS thread" "$tmp/busy" 'CPU_TS +0x[0-9a-f]+ +1 +[0-9]+ +[a-z]+.* wrapped$'
+has "exported view" "$tmp/busy" 'CPU_TS +0x[0-9a-f]+ +2 +[0-9]+ .* view$'
+has "device pool counts the fixture's streams" "$tmp/busy" \
+	'^/dev/[a-zA-Z0-9/]+ +hcclthread [0-9.]+ +1\.[0-9]+ +4/[0-9]+ +7/[0-9]+ +1 '
+
+hcclt-smi-fixture -- hcclthread-smi --json > "$tmp/json" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && ok "--json: exit 0" || { notok "--json: exit 0 (got $rc)"; show "$tmp/err"; }
+if hcclt-trace-check --json-only "$tmp/json" > "$tmp/out" 2>&1; then
+	ok "--json output is valid JSON"; else
+	notok "--json output is valid JSON"; show "$tmp/out"; show "$tmp/json"; fi
+has "--json: quota numbers" "$tmp/json" \
+	'"threads_used":3,"threads_max":40,"notifies_used":7,"notifies_max":64'
+has "--json: parked thread" "$tmp/json" '"state":"parked","wait_notify":1'
+has "--json: wrapped and view flags" "$tmp/json" '"wrapped":true,"view":false'
+
+# --watch refreshes: run it for a while, count the headers.
+hcclthread-smi --watch 0.2 > "$tmp/watch" 2>&1 &
+wpid=$!
+sleep 2
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+c=$(grep -c '^hcclthread-smi (uAPI' "$tmp/watch")
+[ "$c" -ge 2 ] && ok "--watch 0.2 refreshes ($c frames in 2 s)" ||
+	{ notok "--watch 0.2 refreshes (got $c frames)"; show "$tmp/watch"; }
+
+# Timeline: 10 handshakes -> at least 10 arrows on 2 stream rows.
+if [ -d /sys/kernel/tracing/events/hcclthread ] ||
+   [ -d /sys/kernel/debug/tracing/events/hcclthread ]; then
+	hcclthread-trace -o "$tmp/t.json" -r "$tmp/t.txt" -- \
+		hcclt-smi-fixture --pingpong 10 > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && ok "hcclthread-trace records the fixture" ||
+		{ notok "hcclthread-trace records the fixture (exit $rc)"; show "$tmp/out"; }
+	if hcclt-trace-check --min-tasks 40 --min-flows 10 --min-streams 2 \
+		"$tmp/t.json" > "$tmp/out2" 2>&1; then
+		ok "trace JSON valid: >= 40 tasks, >= 10 arrows, >= 2 rows"
+	else
+		notok "trace JSON valid: >= 40 tasks, >= 10 arrows, >= 2 rows"
+		show "$tmp/out"; show "$tmp/out2"; head -n 40 "$tmp/t.txt" | show /dev/stdin
+	fi
+	hcclthread-smi trace -o "$tmp/t2.json" -- true > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && hcclt-trace-check "$tmp/t2.json" > /dev/null 2>&1 &&
+		ok "hcclthread-smi trace -- true: valid, empty timeline" ||
+		{ notok "hcclthread-smi trace -- true"; show "$tmp/out"; }
+	hcclthread-smi trace -o "$tmp/t3.json" -- sh -c 'exit 7' > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 7 ] && ok "trace exits with the command's status" ||
+		notok "trace exits with the command's status (got $rc)"
+	if ls -d /sys/kernel/tracing/instances/hcclthread-trace-* \
+		/sys/kernel/debug/tracing/instances/hcclthread-trace-* > /dev/null 2>&1; then
+		notok "trace leaves no tracefs instance behind"
+	else
+		ok "trace leaves no tracefs instance behind"
+	fi
+else
+	skip "hcclthread-trace" "no hcclthread tracepoints in tracefs"
+fi
+
+if [ $loaded_here = 1 ]; then
+	rmmod hcclthread && ok "rmmod after the tests" || notok "rmmod after the tests"
+fi
+rm -rf "$tmp"
+echo "1..$n"
+echo "$((n - fails)) passed, $fails failed"
+[ $fails = 0 ]
