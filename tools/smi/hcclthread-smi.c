@@ -33,6 +33,7 @@ struct smi_devinfo {
 	struct drm_hcclt_thread_info *threads;
 	uint32_t ncomms, nthreads;
 	int err;		/* -errno of the first failed ioctl, else 0 */
+	int truncated;		/* the driver returned fewer entries */
 	const char *err_what;
 };
 
@@ -79,6 +80,19 @@ static int smi_read_info(struct smi_devinfo *di)
 			       !info.thread_count))) {
 			di->ncomms = info.comm_count;
 			di->nthreads = info.thread_count;
+			/*
+			 * The driver may cap the entries it fills; ids are
+			 * never zero, so a zero id ends the filled part.
+			 */
+			while (di->ncomms && !di->comms[di->ncomms - 1].comm_id) {
+				di->ncomms--;
+				di->truncated = 1;
+			}
+			while (di->nthreads &&
+			       !di->threads[di->nthreads - 1].thread_id) {
+				di->nthreads--;
+				di->truncated = 1;
+			}
 			return 0;
 		}
 		/* Grow with slack: others may acquire meanwhile. */
@@ -272,6 +286,8 @@ static void print_table(struct smi_devinfo *di, int n)
 				       t->queue_depth, st, fl);
 			}
 		}
+		if (x->truncated)
+			printf("  (list truncated by the driver)\n");
 		if (pos < x->nthreads)
 			printf("  (%u thread entries not matched to a "
 			       "communicator)\n", x->nthreads - pos);
@@ -360,6 +376,8 @@ static void print_json(struct smi_devinfo *di, int n)
 			printf(",\"errno\":%d}", -x->err);
 			continue;
 		}
+		if (x->truncated)
+			printf(",\"truncated\":true");
 		printf(",\"communicators\":[");
 		for (c = 0; c < x->ncomms; c++) {
 			const struct drm_hcclt_comm_info *ci = &x->comms[c];

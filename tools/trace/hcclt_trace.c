@@ -58,7 +58,8 @@ struct task {
 };
 
 struct stream {
-	char id[VALLEN];
+	char id[3 * VALLEN];	/* row key: dev:slot:stream, or stream */
+	char label[3 * VALLEN + 32];
 	int tid;
 	int *open;		/* FIFO of started, not completed tasks */
 	int nopen, capopen, headopen;
@@ -139,7 +140,8 @@ static const char *fany(const struct ev *e, const char *const *keys)
 static const char *const K_STREAM[] = { "stream", "stream_id", "sid", NULL };
 static const char *const K_SEQ[] = { "seq", "seqno", NULL };
 static const char *const K_IDX[] = { "idx", "notify_idx", "index", NULL };
-static const char *const K_NOTIFY[] = { "notify", "notify_id", "slot", NULL };
+static const char *const K_NOTIFY[] = { "notify_slot", "notify", "notify_id",
+					NULL };
 static const char *const K_DST[] = { "dst_stream", "dst", NULL };
 static const char *const K_STATUS[] = { "status", "ret", "err", "error",
 					NULL };
@@ -281,16 +283,31 @@ static int parse_line(char *line, struct ev *e)
 	return 1;
 }
 
-static int stream_get(struct conv *c, const char *id)
+static int stream_get(struct conv *c, const struct ev *e, const char *sid)
 {
+	const char *dev = fget(e, "dev"), *slot = fget(e, "slot");
+	char id[3 * VALLEN];
 	int i;
 
+	/*
+	 * Stream ids are per file: two processes may both have stream 0x..1.
+	 * The device and pool slot tell them apart.
+	 */
+	snprintf(id, sizeof(id), "%s:%s:%s", dev ? dev : "", slot ? slot : "",
+		 sid);
 	for (i = 0; i < c->nstreams; i++)
 		if (!strcmp(c->streams[i].id, id))
 			return i;
 	GROW(c->streams, c->nstreams, c->capstreams);
 	memset(&c->streams[i], 0, sizeof(c->streams[i]));
-	scpy(c->streams[i].id, VALLEN, id);
+	scpy(c->streams[i].id, sizeof(c->streams[i].id), id);
+	if (slot)
+		snprintf(c->streams[i].label, sizeof(c->streams[i].label),
+			 "stream %s (dev %s slot %s)", sid, dev ? dev : "?",
+			 slot);
+	else
+		snprintf(c->streams[i].label, sizeof(c->streams[i].label),
+			 "stream %s", sid);
 	c->streams[i].tid = i + 1;
 	c->nstreams++;
 	return i;
@@ -333,7 +350,8 @@ static void notify_key(const struct ev *e, int op, char *key, size_t len)
 
 	key[0] = 0;
 	if (n) {
-		snprintf(key, len, "n:%s", n);
+		snprintf(key, len, "n:%s:%s", fget(e, "dev") ? fget(e, "dev") : "",
+			 n);
 		return;
 	}
 	s = op == OP_RECORD ? fany(e, K_DST) : fany(e, K_STREAM);
@@ -422,7 +440,7 @@ static int handle_event(struct conv *c, const struct ev *e,
 	}
 	if (!sid)
 		return -EINVAL;
-	si = stream_get(c, sid);
+	si = stream_get(c, e, sid);
 	if (si < 0)
 		return si;
 	s = &c->streams[si];
@@ -506,8 +524,8 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 	sep = ",\n";
 	for (i = 0; i < c->nstreams; i++) {
 		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_name\","
-			"\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"stream %s\"}}",
-			sep, c->streams[i].tid, c->streams[i].id);
+			"\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+			sep, c->streams[i].tid, c->streams[i].label);
 		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_sort_index\","
 			"\"pid\":1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
 			sep, c->streams[i].tid, c->streams[i].tid);

@@ -29,14 +29,19 @@ tfail() { # tfail NAME CMD...: passes when CMD exits exactly 1
 }
 
 echo "TAP version 13"
-t "convert the sample handshake trace" \
-	"$BIN/hcclthread-trace" -i "$td/handshake.txt" -o "$tmp/hs.json"
-summary=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
-want=$(cat "$td/expected.txt")
-if [ "$summary" = "$want" ]; then ok "converter counts: $want"; else
-	notok "converter counts"; echo "# got:  $summary"; echo "# want: $want"; fi
-if grep -q 'lost 2 events' "$tmp/out"; then ok "lost events reported"; else
-	notok "lost events reported"; fi
+for s in handshake generic; do
+	t "convert the sample $s.txt" \
+		"$BIN/hcclthread-trace" -i "$td/$s.txt" -o "$tmp/$s.json"
+	summary=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
+	want=$(cat "$td/$s.expected")
+	if [ "$summary" = "$want" ]; then ok "$s.txt counts: $want"; else
+		notok "$s.txt counts"; echo "# got:  $summary"; echo "# want: $want"; fi
+	if grep -q "lost 2 events" "$tmp/out"; then ok "$s.txt: lost events reported"; else
+		notok "$s.txt: lost events reported"; fi
+done
+t "driver-format trace is valid: 11 tasks, 4 flows, 5 rows (slots split equal stream ids)" \
+	"$BIN/hcclt-trace-check" --min-tasks 11 --min-flows 4 --min-streams 5 "$tmp/handshake.json"
+cp "$tmp/generic.json" "$tmp/hs.json"
 t "converted trace is valid: 9 tasks, 3 flows, 3 rows" \
 	"$BIN/hcclt-trace-check" --min-tasks 9 --min-flows 3 --min-streams 3 "$tmp/hs.json"
 tfail "validator counts flows (4 required, 3 present)" \
