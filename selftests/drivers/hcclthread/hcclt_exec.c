@@ -1,1 +1,996 @@
-int main(void){return 4;}
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcclthread execution selftests: notify record/wait on streams, binary
+ * notify semantics, timeouts, synchronize, batch validation (one test per
+ * documented error), queue depth, fences, cancellation and process death.
+ *
+ * Written against uapi/drm/hcclthread_accel.h only (raw ioctls).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "hcclt_common.h"
+#include "../../kselftest_harness.h"
+
+FIXTURE(exec) {
+	int fd;
+	struct drm_hcclt_query q0;
+	__u64 comm;
+	__u64 a, b;	/* CPU threads, 2 notifies each */
+	__u64 z;	/* CPU thread without notifies */
+	__u64 k;	/* AICPU thread, 2 notifies */
+};
+
+FIXTURE_SETUP(exec)
+{
+	__u64 th[2];
+
+	self->fd = hcclt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &self->comm));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU, 2, 2,
+				   th));
+	self->a = th[0];
+	self->b = th[1];
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU, 1, 0,
+				   &self->z));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_AICPU, 1,
+				   2, &self->k));
+}
+
+FIXTURE_TEARDOWN(exec)
+{
+	close(self->fd);
+}
+
+static int depth_of(int fd, __u64 t)
+{
+	struct drm_hcclt_thread_info ti;
+
+	if (hcclt_thread_info(fd, t, &ti))
+		return -1;
+	return ti.queue_depth;
+}
+
+static int submit_raw(int fd, __u64 handle, const void *tasks, __u32 n,
+		      __u32 size, __u32 flags)
+{
+	struct drm_hcclt_submit s;
+
+	memset(&s, 0, sizeof(s));
+	s.handle = handle;
+	s.tasks_ptr = (__u64)(uintptr_t)tasks;
+	s.task_count = n;
+	s.task_size = size;
+	s.flags = flags;
+	s.fence_fd = -1;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Record / wait                                                      */
+
+TEST_F(exec, record_then_wait)
+{
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+	EXPECT_EQ(0, depth_of(self->fd, self->b));
+}
+
+TEST_F(exec, wait_then_record)
+{
+	struct drm_hcclt_thread_info ti;
+
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 1, 0));
+	ASSERT_EQ(0, hcclt_wait_state(self->fd, self->b, HCCLT_STATE_PARKED,
+				      &ti, 5000));
+	EXPECT_EQ(1, ti.wait_notify);
+	EXPECT_EQ(1, ti.queue_depth);
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->b, &ti));
+	EXPECT_EQ(HCCLT_STATE_IDLE, ti.state);
+	EXPECT_EQ(0, ti.queue_depth);
+}
+
+TEST_F(exec, record_to_self)
+{
+	struct drm_hcclt_task t[2] = { hcclt_rec(self->a, 1), hcclt_wait(1, 0) };
+
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->a, t, 2));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+}
+
+TEST_F(exec, binary_two_records_release_one_wait)
+{
+	struct drm_hcclt_task r[2] = { hcclt_rec(self->b, 0),
+				       hcclt_rec(self->b, 0) };
+
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->a, r, 2));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	ASSERT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	/* the first wait consumed the flag; the second blocks */
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 300));
+	EXPECT_EQ(1, depth_of(self->fd, self->b));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F(exec, notifies_are_independent)
+{
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 1));
+	ASSERT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 200));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+	/* notify 1 is still set */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 1, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F(exec, tasks_of_a_stream_run_in_order)
+{
+	struct drm_hcclt_task t[2] = { hcclt_wait(0, 0), hcclt_rec(self->b, 0) };
+
+	/* b waits on a record that a queues behind a's own wait */
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->a, t, 2));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 200));
+	EXPECT_EQ(2, depth_of(self->fd, self->a));
+	/* streams run concurrently: the parked a does not block z */
+	ASSERT_EQ(0, hcclt_record(self->fd, self->z, self->a, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->z, 5000));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->z, self->a, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F(exec, seqno_counts_tasks)
+{
+	struct drm_hcclt_task t[3] = { hcclt_rec(self->b, 0),
+		hcclt_rec(self->b, 1), hcclt_rec(self->b, 0) };
+	__u64 s1 = 0, s2 = 0;
+
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->a, t, 3, 0, NULL, &s1));
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->a, t, 2, 0, NULL, &s2));
+	EXPECT_EQ(s1 + 2, s2);
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+}
+
+struct pp_arg {
+	int fd;
+	__u64 me, peer;
+	int first;	/* records first, then waits */
+	int rounds;
+	int err;
+	int done;
+};
+
+static void *pingpong(void *p)
+{
+	struct pp_arg *a = p;
+	struct drm_hcclt_task t[2];
+	int i, ret;
+
+	if (a->first) {
+		t[0] = hcclt_rec(a->peer, 0);
+		t[1] = hcclt_wait(0, 0);
+	} else {
+		t[0] = hcclt_wait(0, 0);
+		t[1] = hcclt_rec(a->peer, 0);
+	}
+	for (i = 0; i < a->rounds; i++) {
+		ret = hcclt_submit(a->fd, a->me, t, 2);
+		if (!ret)
+			ret = hcclt_sync(a->fd, a->me, 20000);
+		if (ret) {
+			a->err = ret;
+			break;
+		}
+		a->done++;
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(exec, pingpong_1000_rounds, 300)
+{
+	const char *env = getenv("HCCLT_PINGPONG_ROUNDS");
+	int rounds = env ? atoi(env) : 1000;
+	struct pp_arg x = { self->fd, self->a, self->b, 1, rounds, 0, 0 };
+	struct pp_arg y = { self->fd, self->b, self->a, 0, rounds, 0, 0 };
+	long long t0 = hcclt_now_ms();
+	pthread_t px, py;
+
+	ASSERT_EQ(0, pthread_create(&px, NULL, pingpong, &x));
+	ASSERT_EQ(0, pthread_create(&py, NULL, pingpong, &y));
+	pthread_join(px, NULL);
+	pthread_join(py, NULL);
+	EXPECT_EQ(0, x.err);
+	EXPECT_EQ(0, y.err);
+	EXPECT_EQ(rounds, x.done);
+	EXPECT_EQ(rounds, y.done);
+	TH_LOG("%d rounds in %lld ms", rounds, hcclt_now_ms() - t0);
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+	EXPECT_EQ(0, depth_of(self->fd, self->b));
+}
+
+/* ------------------------------------------------------------------ */
+/* Timeouts and synchronize                                           */
+
+TEST_F_TIMEOUT(exec, wait_timeout_reported_once, 60)
+{
+	struct drm_hcclt_task t[2] = { hcclt_wait(0, 1), hcclt_rec(self->a, 0) };
+	struct drm_hcclt_thread_info ti;
+	long long t0;
+
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->a, 0, 0));
+	t0 = hcclt_now_ms();
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->b, t, 2));
+	/* the failed stream is in the error state until the next sync */
+	ASSERT_EQ(0, hcclt_wait_state(self->fd, self->b, HCCLT_STATE_ERROR,
+				      &ti, 10000)) {
+		TH_LOG("state %u", ti.state);
+	}
+	EXPECT_LE(900, hcclt_now_ms() - t0);
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->b, &ti));
+	EXPECT_EQ(HCCLT_STATE_IDLE, ti.state);
+	EXPECT_EQ(0, ti.queue_depth);
+	/* the record queued behind the failed wait was dropped */
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->a, 200));
+	/* b is usable again */
+	ASSERT_EQ(0, hcclt_record(self->fd, self->b, self->a, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F_TIMEOUT(exec, sync_blocks_until_wait_times_out, 60)
+{
+	long long t0;
+
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 1));
+	t0 = hcclt_now_ms();
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, -1));
+	EXPECT_LE(900, hcclt_now_ms() - t0);
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, -1));
+}
+
+TEST_F(exec, wait_with_timeout_satisfied_in_time)
+{
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 5));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 10000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 0));
+}
+
+TEST_F(exec, sync_timeout_100ms_then_success)
+{
+	long long t0;
+
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	t0 = hcclt_now_ms();
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 100));
+	EXPECT_LE(95, hcclt_now_ms() - t0);
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F(exec, sync_idle_and_by_stream_id)
+{
+	struct drm_hcclt_thread_info ti;
+
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, -1));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->b, &ti));
+	/* the owned stream's id works for sync too */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, ti.stream_id, 50));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, ti.stream_id, 5000));
+}
+
+static int sync_raw(int fd, __u64 h, __s32 tmo, __u32 flags, __s32 *left)
+{
+	struct drm_hcclt_stream_sync s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	s.handle = h;
+	s.timeout_ms = tmo;
+	s.flags = flags;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
+	if (left)
+		*left = s.timeout_ms;
+	return ret;
+}
+
+TEST_F(exec, sync_flags_einval)
+{
+	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, 0, 0x80000000U, NULL));
+}
+
+TEST_F(exec, sync_timeout_below_minus_one_einval)
+{
+	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, -2, 0, NULL));
+	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, INT_MIN, 0, NULL));
+}
+
+TEST_F(exec, sync_unknown_handle_enoent)
+{
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, 0, 0));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd,
+				      HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD), 0));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, self->comm, 0));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+TEST_F(exec, sync_interrupted_updates_timeout)
+{
+	struct sigaction sa;
+	__s32 left = 0;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: we see -EINTR */
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	alarm(1);
+	ret = sync_raw(self->fd, self->b, 20000, 0, &left);
+	alarm(0);
+	EXPECT_EQ(-EINTR, ret);
+	EXPECT_LT(0, left);
+	EXPECT_GT(20000, left);
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+/* ------------------------------------------------------------------ */
+/* Submit validation: one test per documented error                   */
+
+TEST_F(exec, submit_flags_einval)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->b, 0);
+
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, &t, 1, sizeof(t),
+				      1U << 1));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, &t, 1, sizeof(t),
+				      1U << 31));
+	/* flags before the handle */
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, 0, &t, 1, sizeof(t), 1U << 1));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, submit_count_above_max_einval)
+{
+	static struct drm_hcclt_task t[HCCLT_MAX_BATCH + 1];
+	int i;
+
+	for (i = 0; i <= HCCLT_MAX_BATCH; i++)
+		t[i] = hcclt_rec(self->b, 0);
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, t, HCCLT_MAX_BATCH + 1,
+				      sizeof(t[0]), 0));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, t, ~0U, sizeof(t[0]),
+				      0));
+	/* count is checked before the pointer and the handle */
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, NULL, ~0U,
+				      sizeof(t[0]), 0));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, 0, t, HCCLT_MAX_BATCH + 1,
+				      sizeof(t[0]), 0));
+	EXPECT_EQ(0, submit_raw(self->fd, self->a, t, HCCLT_MAX_BATCH,
+				sizeof(t[0]), 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 10000));
+}
+
+TEST_F(exec, submit_zero_count_einval)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->b, 0);
+
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, &t, 0, sizeof(t), 0));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, NULL, 0, sizeof(t), 0));
+}
+
+TEST_F(exec, submit_task_size_einval)
+{
+	static const __u32 sizes[] = { 0, 8, 16, 23, 25, 32, 4096, ~0U };
+	char buf[8192] = { 0 };
+	unsigned int i;
+
+	memcpy(buf, &(struct drm_hcclt_task){ .op = HCCLT_TASK_NOTIFY_RECORD,
+					      .dst_thread = self->b },
+	       sizeof(struct drm_hcclt_task));
+	for (i = 0; i < HCCLT_ARRAY_SIZE(sizes); i++)
+		EXPECT_EQ(-EINVAL, submit_raw(self->fd, self->a, buf, 1,
+					      sizes[i], 0));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, submit_unknown_handle_enoent)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->b, 0);
+	struct drm_hcclt_task w = hcclt_wait(7, 0);	/* bad index */
+
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, 0, &t, 1));
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd,
+					HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD),
+					&t, 1));
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->comm, &t, 1));
+	/* the handle is looked up before the tasks are checked */
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd,
+					HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD),
+					&w, 1));
+}
+
+TEST_F(exec, submit_unknown_dst_enoent)
+{
+	struct drm_hcclt_task t[3] = { hcclt_rec(self->b, 0),
+		hcclt_rec(HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD), 0),
+		hcclt_rec(self->b, 1) };
+	__u64 c2, gone;
+
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->a, t, 3));
+	t[1].dst_thread = 0;
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->a, t, 3));
+	t[1].dst_thread = self->comm;
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->a, t, 3));
+	/* a thread of a destroyed communicator */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, c2, HCCLT_ENGINE_CPU, 1, 1, &gone));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c2));
+	t[1].dst_thread = gone;
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->a, t, 3));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+	/* none of the good records ran */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 100));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F(exec, task_bad_op_einval)
+{
+	static const __u32 ops[] = { 0, 3, 0x100, ~0U };
+	struct drm_hcclt_task t[3] = { hcclt_rec(self->b, 0),
+		hcclt_rec(self->b, 0), hcclt_rec(self->b, 1) };
+	unsigned int i;
+
+	for (i = 0; i < HCCLT_ARRAY_SIZE(ops); i++) {
+		t[1].op = ops[i];
+		EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, t, 3));
+	}
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, task_pad_einval)
+{
+	struct drm_hcclt_task t[2] = { hcclt_rec(self->b, 0), hcclt_wait(0, 0) };
+
+	t[0].pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, t, 2));
+	t[0].pad = 0;
+	t[1].pad = 0x80000000U;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, t, 2));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, record_with_timeout_einval)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->b, 0);
+
+	t.timeout_s = 1;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, wait_with_dst_einval)
+{
+	struct drm_hcclt_task t = hcclt_wait(0, 0);
+
+	t.dst_thread = self->a;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	t.dst_thread = HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, wait_on_stream_id_einval)
+{
+	struct drm_hcclt_task w = hcclt_wait(0, 0);
+	struct drm_hcclt_task r = hcclt_rec(self->b, 0);
+	struct drm_hcclt_thread_info ti;
+	__u64 s;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, s, &w, 1));
+	/* also the stream id of a thread's own stream */
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->a, &ti));
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, ti.stream_id, &w, 1));
+	/* records from a stream id are fine, to any engine */
+	EXPECT_EQ(0, hcclt_submit(self->fd, s, &r, 1));
+	r = hcclt_rec(self->k, 0);
+	EXPECT_EQ(0, hcclt_submit(self->fd, s, &r, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 5000));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->k, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->k, 5000));
+}
+
+TEST_F(exec, notify_idx_out_of_range_einval)
+{
+	struct drm_hcclt_task t;
+
+	t = hcclt_rec(self->b, 2);	/* b has 2 notifies */
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	t = hcclt_rec(self->b, ~0U);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	t = hcclt_rec(self->z, 0);	/* z has none */
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	/* the destination's count, not the source's */
+	t = hcclt_rec(self->b, 1);
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->z, &t, 1));
+	t = hcclt_wait(2, 0);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	t = hcclt_wait(0, 0);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->z, &t, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->z, 5000));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, record_engine_mismatch_einval)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->k, 0);
+	__u64 v;
+
+	/* CPU thread a -> AICPU thread k */
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->a, &t, 1));
+	t = hcclt_rec(self->a, 0);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->k, &t, 1));
+	/* via k's CPU view it works */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU, 1,
+				  &self->k, &v));
+	t = hcclt_rec(v, 0);
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->a, &t, 1));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->k, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->k, 5000));
+}
+
+TEST_F(exec, submit_efault)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct drm_hcclt_task *t;
+	char *map;
+
+	EXPECT_EQ(-EFAULT, hcclt_submit(self->fd, self->a, NULL, 1));
+	EXPECT_EQ(-EFAULT, hcclt_submit(self->fd, self->a,
+					(void *)(uintptr_t)64, 2));
+	/* first task readable, second not */
+	map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map + pg, pg));
+	t = (struct drm_hcclt_task *)(map + pg) - 1;
+	*t = hcclt_rec(self->b, 0);
+	EXPECT_EQ(-EFAULT, hcclt_submit(self->fd, self->a, t, 2));
+	EXPECT_EQ(-EFAULT, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT, NULL));
+	munmap(map, pg);
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F(exec, batch_all_or_nothing)
+{
+	struct drm_hcclt_task t[4] = { hcclt_rec(self->a, 0),
+		hcclt_rec(self->a, 1), hcclt_rec(self->b, 9),
+		hcclt_rec(self->a, 1) };
+
+	/* idle stream: nothing of the refused batch runs */
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->b, t, 4));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->a, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->a, 100));
+	/* parked stream: the queue does not grow */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	ASSERT_EQ(1, depth_of(self->fd, self->b));
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->b, t, 4));
+	t[2] = hcclt_rec(HCCLT_BOGUS_ID(HCCLT_ID_KIND_THREAD), 0);
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->b, t, 4));
+	EXPECT_EQ(1, depth_of(self->fd, self->b));
+	/* release both */
+	ASSERT_EQ(0, hcclt_record(self->fd, self->z, self->a, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->z, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F_TIMEOUT(exec, queue_full_ebusy, 120)
+{
+	static struct drm_hcclt_task t[HCCLT_MAX_BATCH];
+	int i, left = HCCLT_MAX_QUEUE_DEPTH - 1;
+
+	for (i = 0; i < HCCLT_MAX_BATCH; i++)
+		t[i] = hcclt_rec(self->a, 1);
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	while (left > 0) {
+		int n = left > HCCLT_MAX_BATCH ? HCCLT_MAX_BATCH : left;
+
+		if (left == 200) {
+			/* a batch that would overflow is refused whole */
+			ASSERT_EQ(0, hcclt_submit(self->fd, self->b, t, 100));
+			EXPECT_EQ(-EBUSY, hcclt_submit(self->fd, self->b, t,
+						       101));
+			left -= 100;
+			continue;
+		}
+		ASSERT_EQ(0, hcclt_submit(self->fd, self->b, t, n));
+		left -= n;
+		if (left > 200 && left - 200 < HCCLT_MAX_BATCH) {
+			ASSERT_EQ(0, hcclt_submit(self->fd, self->b, t,
+						  left - 200));
+			left = 200;
+		}
+	}
+	EXPECT_EQ(HCCLT_MAX_QUEUE_DEPTH, depth_of(self->fd, self->b));
+	EXPECT_EQ(-EBUSY, hcclt_submit(self->fd, self->b, t, 1));
+	EXPECT_EQ(HCCLT_MAX_QUEUE_DEPTH, depth_of(self->fd, self->b));
+	/* other streams are not affected */
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->a, t, 1));
+	/* drain */
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 60000));
+	EXPECT_EQ(0, depth_of(self->fd, self->b));
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->b, t, HCCLT_MAX_BATCH));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 60000));
+}
+
+/* ------------------------------------------------------------------ */
+/* Fences                                                             */
+
+static int fence_ready(int fence, int ms)
+{
+	struct pollfd p = { .fd = fence, .events = POLLIN };
+	int ret = poll(&p, 1, ms);
+
+	if (ret < 0)
+		return -errno;
+	return ret == 1 && (p.revents & POLLIN);
+}
+
+TEST_F(exec, fence_poll)
+{
+	struct drm_hcclt_task t = hcclt_wait(0, 0);
+	int fence = -1;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT");
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, &t, 1,
+				     HCCLT_SUBMIT_FENCE_OUT, &fence, NULL));
+	ASSERT_LE(0, fence);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(fence, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(0, fence_ready(fence, 0));
+	EXPECT_EQ(0, fence_ready(fence, 100));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(1, fence_ready(fence, 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+	close(fence);
+}
+
+TEST_F(exec, fence_without_flag_is_minus_one)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->b, 0);
+	int fence = 1234;
+
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->a, &t, 1, 0, &fence,
+				     NULL));
+	EXPECT_EQ(-1, fence);
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+}
+
+TEST_F(exec, fence_zero_tasks)
+{
+	struct drm_hcclt_task t = hcclt_wait(0, 0);
+	int f1 = -1, f2 = -1;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT");
+	/* idle stream: signalled at once */
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				     HCCLT_SUBMIT_FENCE_OUT, &f1, NULL));
+	ASSERT_LE(0, f1);
+	EXPECT_EQ(1, fence_ready(f1, 5000));
+	/* parked stream: signalled when what was queued completes */
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->b, &t, 1));
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				     HCCLT_SUBMIT_FENCE_OUT, &f2, NULL));
+	ASSERT_LE(0, f2);
+	EXPECT_EQ(0, fence_ready(f2, 100));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(1, fence_ready(f2, 5000));
+	close(f1);
+	close(f2);
+}
+
+TEST_F(exec, fence_emfile)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->a, 0);
+	struct rlimit old, lim;
+	int fds[256], n = 0, fence = -1, ret;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT");
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &old));
+	lim = old;
+	lim.rlim_cur = 64;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &lim));
+	while (n < 256) {
+		int d = dup(self->fd);
+
+		if (d < 0)
+			break;
+		fds[n++] = d;
+	}
+	ASSERT_EQ(EMFILE, errno);
+	ret = hcclt_submit_ex(self->fd, self->b, &t, 1, HCCLT_SUBMIT_FENCE_OUT,
+			      &fence, NULL);
+	while (n > 0)
+		close(fds[--n]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	EXPECT_EQ(-EMFILE, ret);
+	/* nothing was queued */
+	EXPECT_EQ(1, depth_of(self->fd, self->b));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+/* ------------------------------------------------------------------ */
+/* Cancellation                                                       */
+
+struct sync_arg {
+	int fd;
+	__u64 h;
+	int ret;
+};
+
+static void *sync_thread(void *p)
+{
+	struct sync_arg *a = p;
+
+	a->ret = hcclt_sync(a->fd, a->h, 30000);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(exec, comm_destroy_wakes_sync_ecanceled, 60)
+{
+	struct sync_arg sa = { self->fd, 0, 1 };
+	struct drm_hcclt_task t[2] = { hcclt_wait(0, 0), hcclt_rec(self->a, 0) };
+	struct drm_hcclt_query q;
+	pthread_t pt;
+
+	sa.h = self->b;
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->b, t, 2));
+	ASSERT_EQ(0, pthread_create(&pt, NULL, sync_thread, &sa));
+	hcclt_msleep(200);
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	pthread_join(pt, NULL);
+	EXPECT_EQ(-ECANCELED, sa.ret);
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, self->b, 0));
+	EXPECT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 5000));
+}
+
+TEST_F_TIMEOUT(exec, comm_destroy_cancels_wrapped_stream, 60)
+{
+	struct sync_arg sa = { self->fd, 0, 1 };
+	struct drm_hcclt_query q;
+	pthread_t pt;
+	__u64 s, t;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 1, &t));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, t, 0, 0));
+	sa.h = s;	/* waits via the stream id */
+	ASSERT_EQ(0, pthread_create(&pt, NULL, sync_thread, &sa));
+	hcclt_msleep(200);
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	pthread_join(pt, NULL);
+	EXPECT_EQ(-ECANCELED, sa.ret);
+	/* the stream survives, usable, the error was reported once */
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 1000));
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.streams_used + 1, q.streams_used);
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+}
+
+TEST_F_TIMEOUT(exec, stream_destroy_cancels_wrapped_queue, 60)
+{
+	struct sync_arg sa = { self->fd, 0, 1 };
+	pthread_t pt;
+	__u64 s, t;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU, 1, &t));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, t, 0, 0));
+	sa.h = t;	/* waits via the wrapping thread */
+	ASSERT_EQ(0, pthread_create(&pt, NULL, sync_thread, &sa));
+	hcclt_msleep(200);
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	pthread_join(pt, NULL);
+	EXPECT_EQ(-ECANCELED, sa.ret);
+	/* reported once; the thread keeps the stream and still works */
+	EXPECT_EQ(0, hcclt_sync(self->fd, t, 1000));
+	ASSERT_EQ(0, hcclt_record(self->fd, t, t, 0));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, t, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, t, 5000));
+}
+
+/* ------------------------------------------------------------------ */
+/* Process death                                                      */
+
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] && p[2] ? p[2] : '?';
+}
+
+/*
+ * Child: own file, 40 threads parked forever on 4 communicators plus one
+ * extra wrapped stream; then either sync forever (@in_sync) or pause().
+ */
+static void parked_child(int wfd, int in_sync)
+{
+	__u64 th[40], c, s, t;
+	int fd = hcclt_open(), i, j;
+
+	if (fd < 0)
+		_exit(10);
+	for (j = 0; j < 4; j++) {
+		if (hcclt_comm_create(fd, &c) ||
+		    hcclt_acquire(fd, c, HCCLT_ENGINE_CPU_TS, 40, 1, th))
+			_exit(11);
+		for (i = 0; i < 40; i++)
+			if (hcclt_waitq(fd, th[i], 0, 0))
+				_exit(12);
+	}
+	if (hcclt_stream_create(fd, &s) ||
+	    hcclt_acquire_ws(fd, c, s, HCCLT_ENGINE_CPU_TS, 2, &t) ||
+	    hcclt_waitq(fd, t, 1, 0))
+		_exit(13);
+	if (write(wfd, "r", 1) != 1)
+		_exit(14);
+	if (in_sync)
+		hcclt_sync(fd, th[0], -1);
+	for (;;)
+		pause();
+}
+
+static void kill_parked_child(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(exec) *self, int in_sync)
+{
+	const struct drm_hcclt_query *q0 = &self->q0;
+	struct drm_hcclt_query q;
+	int p[2], st, fd;
+	long long t0;
+	pid_t pid;
+	char c;
+
+	/* drop the fixture's threads: the pools then hold the child's only */
+	close(self->fd);
+	self->fd = hcclt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, q0, &q, 5000));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(p[0]);
+		parked_child(p[1], in_sync);
+	}
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	close(p[0]);
+	hcclt_msleep(300);
+	EXPECT_EQ('S', proc_state(pid));
+	fd = hcclt_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hcclt_query(fd, &q));
+	EXPECT_EQ(q0->streams_used + 161, q.streams_used);
+	EXPECT_EQ(q0->notifies_used + 162, q.notifies_used);
+	t0 = hcclt_now_ms();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	EXPECT_GT(10000, hcclt_now_ms() - t0);
+	ASSERT_EQ(0, hcclt_wait_pools(fd, q0, &q, 10000)) {
+		TH_LOG("streams %u/%u notifies %u/%u comms %u/%u files %u/%u",
+		       q.streams_used, q0->streams_used, q.notifies_used,
+		       q0->notifies_used, q.comms, q0->comms, q.files,
+		       q0->files);
+	}
+	close(fd);
+}
+
+TEST_F_TIMEOUT(exec, sigkill_blocked_in_sync, 60)
+{
+	kill_parked_child(_metadata, self, 1);
+}
+
+TEST_F_TIMEOUT(exec, sigkill_parked_forever, 60)
+{
+	kill_parked_child(_metadata, self, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Many parked streams                                                */
+
+TEST_F_TIMEOUT(exec, park_500_streams_then_release, 180)
+{
+	enum { N = 500, PER = 40 };
+	static __u64 th[N + PER];
+	static struct drm_hcclt_thread_info ti[N + 64];
+	static struct drm_hcclt_task t[HCCLT_MAX_BATCH];
+	__u32 nt = N + 64, i, parked = 0;
+	struct drm_hcclt_query q;
+	__u64 c, s;
+	int n;
+
+	for (n = 0; n < N; n += PER) {
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		ASSERT_EQ(0, hcclt_acquire(self->fd, c, HCCLT_ENGINE_AICPU_TS,
+					   PER, 1, &th[n]));
+	}
+	for (n = 0; n < N; n++)
+		ASSERT_EQ(0, hcclt_waitq(self->fd, th[n], 0, 0));
+	/* every stream parks, without a kernel thread each */
+	hcclt_msleep(200);
+	ASSERT_EQ(0, hcclt_info(self->fd, 0, NULL, NULL, ti, &nt));
+	for (i = 0; i < nt && i < N + 64; i++)
+		if (ti[i].state == HCCLT_STATE_PARKED && ti[i].wait_notify == 0)
+			parked++;
+	EXPECT_LE(N, parked);
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.streams_used + 4 + 520, q.streams_used);
+	/* release all from one plain stream, in batches */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	for (n = 0; n < N; n += HCCLT_MAX_BATCH) {
+		int k, m = N - n > HCCLT_MAX_BATCH ? HCCLT_MAX_BATCH : N - n;
+
+		for (k = 0; k < m; k++)
+			t[k] = hcclt_rec(th[n + k], 0);
+		ASSERT_EQ(0, hcclt_submit(self->fd, s, t, m));
+	}
+	EXPECT_EQ(0, hcclt_sync(self->fd, s, 30000));
+	for (n = 0; n < N; n++)
+		ASSERT_EQ(0, hcclt_sync(self->fd, th[n], 30000));
+}
+
+HCCLT_HARNESS_MAIN
