@@ -169,6 +169,19 @@ aclError hccltStreamGetCompletionFd(aclrtStream stream, int *fd);
 HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *fd);
 
 /**
+ * hccltThreadSynchronize() - wait for the stream of a thread.
+ * @thread: the thread (any handle of it, exported ones included).
+ * @timeout: milliseconds; -1 waits forever; 0 only checks.
+ *
+ * aclrtSynchronizeStreamWithTimeout() for threads whose stream the caller
+ * has no aclrtStream for (HcclThreadAcquire() creates their streams).
+ *
+ * Return: as aclrtSynchronizeStreamWithTimeout(); ACL_ERROR_RT_INVALID_HANDLE
+ * when @thread is 0 or not a live handle of this process.
+ */
+aclError hccltThreadSynchronize(ThreadHandle thread, int32_t timeout);
+
+/**
  * hccltAclErrorString() - text of an aclError.
  * @err: the error.
  *

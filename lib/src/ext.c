@@ -173,3 +173,23 @@ HCCLT_EXPORT HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *out
 		return HCCL_E_PTR;
 	return hcclt_map_errno(HCCLT_OP_THREAD_FENCE, fence_fd(fd, id, out));
 }
+
+HCCLT_EXPORT aclError hccltThreadSynchronize(ThreadHandle thread, int32_t timeout)
+{
+	struct drm_hcclt_stream_sync ss;
+	uint64_t id;
+	int dev, fd;
+
+	if (timeout < -1)
+		return ACL_ERROR_INVALID_PARAM;
+	if (hcclt_handle_parse(thread, &dev, &id))
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	fd = hcclt_device_fd_fast(dev);
+	if (fd < 0)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	ss.handle = id;
+	ss.timeout_ms = timeout;
+	ss.flags = 0;
+	return hcclt_map_errno(HCCLT_OP_STREAM_SYNC,
+			       hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &ss));
+}

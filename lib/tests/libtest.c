@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hcclt-libtest: libhcclthread against the real hcclthread module.
+ *
+ * Every public call through the library, the hcomm-semantics.md cases
+ * (quota 40/64 cumulative and all-or-nothing, AIV after the quota, same
+ * stream same handle, larger notify count, export caching, record/wait
+ * handshake, binary notifies, sync timeout codes), 16 threads acquiring at
+ * once on one communicator with exact totals, completion fds, teardown with
+ * parked waits, fork() and device pool exhaustion when the pool is small.
+ *
+ * TAP on stdout. Exit 0 all passed, 1 a test failed, 4 no device (skip).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hccl/hccl.h"
+#include "hccl/hccl_res.h"
+#include "hccl/hcomm_primitives.h"
+#include "acl/acl_rt.h"
+#include "hcclthread.h"
+#include "tap.h"
+
+#define CHECK_HCCL(call, want, ...) TAP_EQ((call), (want), __VA_ARGS__)
+
+static hccltDeviceUsage dev0;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static HcclComm new_comm(void)
+{
+	HcclComm c = NULL;
+	int32_t d = 0;
+
+	if (HcclCommInitAll(1, &d, &c) != HCCL_SUCCESS)
+		return NULL;
+	return c;
+}
+
+static hccltCommUsage usage(HcclComm c)
+{
+	hccltCommUsage u;
+
+	memset(&u, 0xff, sizeof(u));
+	hccltCommGetUsage(c, &u);
+	return u;
+}
+
+static hccltDeviceUsage devusage(void)
+{
+	hccltDeviceUsage u;
+
+	memset(&u, 0, sizeof(u));
+	hccltGetDeviceUsage(0, &u);
+	return u;
+}
+
+static int distinct(const ThreadHandle *h, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!h[i])
+			return 0;
+		for (j = 0; j < i; j++)
+			if (h[i] == h[j])
+				return 0;
+	}
+	return 1;
+}
+
+/* ---- devices ------------------------------------------------------------ */
+
+static void *other_thread_getdevice(void *arg)
+{
+	int32_t d = -1;
+
+	*(aclError *)arg = aclrtGetDevice(&d);
+	return NULL;
+}
+
+static void test_devices(void)
+{
+	pthread_t t;
+	aclError other = 0;
+	int32_t d = -1;
+
+	TAP_EQ(hccltGetDeviceUsage(0, &dev0), ACL_SUCCESS, "hccltGetDeviceUsage(0)");
+	TAP_EQ(dev0.uapiMajor, 1, "driver uAPI major is 1 (%s)", dev0.node);
+	TAP_EQ(dev0.maxThreadsPerComm, 40, "device reports 40 threads per communicator");
+	TAP_EQ(dev0.maxNotifiesPerComm, 64, "device reports 64 notifies per communicator");
+	tap_ok(!(dev0.engines & (1u << COMM_ENGINE_AIV)) && (dev0.engines & (1u << COMM_ENGINE_AICPU_TS)),
+	       "engines: AICPU_TS yes, AIV no (0x%x)", dev0.engines);
+	TAP_EQ(dev0.streamEngines, (1u << COMM_ENGINE_CPU) | (1u << COMM_ENGINE_CPU_TS) | (1u << COMM_ENGINE_CCU),
+	       "stream-wrapping engines are CPU, CPU_TS, CCU");
+	TAP_EQ(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice before aclrtSetDevice -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "aclrtSetDevice(0)");
+	TAP_EQ(aclrtGetDevice(&d), ACL_SUCCESS, "aclrtGetDevice");
+	TAP_EQ(d, 0, "current device is 0");
+	pthread_create(&t, NULL, other_thread_getdevice, &other);
+	pthread_join(t, NULL);
+	TAP_EQ(other, ACL_ERROR_RT_CONTEXT_NULL, "the current device is per thread");
+	TAP_EQ(aclrtResetDevice(0), ACL_SUCCESS, "aclrtResetDevice(0)");
+	TAP_EQ(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL, "no current device after aclrtResetDevice");
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "aclrtSetDevice(0) again");
+	TAP_EQ(aclrtSetDevice(HCCLT_MAX_DEVICES), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtSetDevice(16) -> ACL_ERROR_RT_INVALID_DEVICEID");
+}
+
+/* ---- acquire and quota -------------------------------------------------- */
+
+static void test_acquire(void)
+{
+	ThreadHandle th[41];
+	hccltDeviceUsage before = devusage(), after;
+	hccltThreadInfo ti;
+	hccltCommUsage u;
+	HcclComm c = new_comm(), c2;
+
+	tap_ok(c != NULL, "HcclCommInitAll(1, {0})");
+	if (!c)
+		return;
+	TAP_EQ(devusage().comms, before.comms + 1, "the device counts one more communicator");
+	u = usage(c);
+	tap_ok(u.threadsUsed == 0 && u.notifiesUsed == 0 && u.threadsMax == 40 && u.notifiesMax == 64,
+	       "new communicator: 0/40 threads, 0/64 notifies");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 5, 2, th), HCCL_SUCCESS, "acquire 5 AICPU_TS threads x 2 notifies");
+	tap_ok(distinct(th, 5), "5 distinct non-zero handles");
+	u = usage(c);
+	tap_ok(u.threadsUsed == 5 && u.notifiesUsed == 10, "usage 5/40 threads, 10/64 notifies (got %u, %u)",
+	       u.threadsUsed, u.notifiesUsed);
+	after = devusage();
+	TAP_EQ(after.streamsUsed - before.streamsUsed, 5, "device stream pool: +5");
+	TAP_EQ(after.notifiesUsed - before.notifiesUsed, 10, "device notify pool: +10");
+	CHECK_HCCL(hccltThreadGetInfo(th[0], &ti), HCCL_SUCCESS, "hccltThreadGetInfo");
+	tap_ok(ti.engine == COMM_ENGINE_AICPU_TS && ti.notifyNum == 2 && !ti.wrapped && !ti.exported &&
+	       ti.state == HCCLT_THREAD_IDLE && ti.queueDepth == 0,
+	       "thread info: AICPU_TS, 2 notifies, idle, own stream");
+
+	/* cumulative thread quota, shared by all engines */
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 30, 1, th), HCCL_SUCCESS, "acquire 30 more CPU threads (35/40)");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CCU, 6, 0, th), HCCL_E_UNAVAIL, "6 more threads (41/40) -> HCCL_E_UNAVAIL");
+	u = usage(c);
+	tap_ok(u.threadsUsed == 35 && u.notifiesUsed == 40, "refused call changed no counter (35, 40)");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CCU, 5, 4, th), HCCL_SUCCESS, "5 CCU threads x 4 notifies: exactly 40/40 and 60/64");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, th), HCCL_E_UNAVAIL, "41st thread -> HCCL_E_UNAVAIL");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AIV, 1, 0, th), HCCL_E_UNAVAIL, "AIV on a full communicator -> HCCL_E_UNAVAIL (quota first)");
+	u = usage(c);
+	tap_ok(u.threadsUsed == 40 && u.notifiesUsed == 60, "usage 40/40, 60/64");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "HcclCommDestroy");
+	after = devusage();
+	tap_ok(after.streamsUsed == before.streamsUsed && after.notifiesUsed == before.notifiesUsed &&
+	       after.comms == before.comms, "device pools back to their values after destroy");
+
+	/* notify quota */
+	c2 = new_comm();
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_AICPU, 1, 64, th), HCCL_SUCCESS, "1 thread x 64 notifies");
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_AICPU, 1, 1, th), HCCL_E_UNAVAIL, "65th notify -> HCCL_E_UNAVAIL");
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_AICPU, 39, 0, th), HCCL_SUCCESS, "39 threads with 0 notifies still fit");
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_AIV, 1, 0, th), HCCL_E_UNAVAIL, "AIV beyond the quota -> HCCL_E_UNAVAIL");
+	u = usage(c2);
+	tap_ok(u.threadsUsed == 40 && u.notifiesUsed == 64, "usage exactly 40/40, 64/64");
+	HcclCommDestroy(c2);
+
+	c2 = new_comm();
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_AIV, 1, 1, th), HCCL_E_PARA, "AIV within the quota -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 40, 2, th), HCCL_E_UNAVAIL, "40 x 2 notifies -> HCCL_E_UNAVAIL");
+	u = usage(c2);
+	tap_ok(u.threadsUsed == 0 && u.notifiesUsed == 0, "refused AIV and quota calls changed nothing");
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 40, 0, th), HCCL_SUCCESS, "40 threads in one call");
+	tap_ok(distinct(th, 40), "40 distinct handles");
+	HcclCommDestroy(c2);
+}
+
+/* ---- 16 threads at once -------------------------------------------------- */
+
+struct racer {
+	HcclComm comm;
+	pthread_barrier_t *bar;
+	uint32_t tnum, nnum;
+	int ok, unavail, other;
+	ThreadHandle got[40];
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	ThreadHandle th[4];
+	HcclResult ret;
+	uint32_t i;
+
+	pthread_barrier_wait(r->bar);
+	for (;;) {
+		ret = HcclThreadAcquire(r->comm, (CommEngine)(r->ok % 2 ? COMM_ENGINE_CPU : COMM_ENGINE_AICPU_TS),
+					r->tnum, r->nnum, th);
+		if (ret == HCCL_SUCCESS) {
+			for (i = 0; i < r->tnum; i++)
+				r->got[r->ok * r->tnum + i] = th[i];
+			r->ok++;
+		} else if (ret == HCCL_E_UNAVAIL) {
+			if (++r->unavail >= 3)
+				break;
+		} else {
+			r->other++;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void race_round(uint32_t tnum, uint32_t nnum, int want_calls)
+{
+	struct racer r[16];
+	pthread_barrier_t bar;
+	pthread_t t[16];
+	ThreadHandle all[64];
+	int i, j, calls = 0, other = 0, n = 0;
+	hccltCommUsage u;
+	HcclComm c = new_comm();
+
+	pthread_barrier_init(&bar, NULL, 16);
+	for (i = 0; i < 16; i++) {
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].comm = c;
+		r[i].bar = &bar;
+		r[i].tnum = tnum;
+		r[i].nnum = nnum;
+		pthread_create(&t[i], NULL, race, &r[i]);
+	}
+	for (i = 0; i < 16; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (i = 0; i < 16; i++) {
+		calls += r[i].ok;
+		other += r[i].other;
+		for (j = 0; j < r[i].ok * (int)tnum && n < 64; j++)
+			all[n++] = r[i].got[j];
+	}
+	u = usage(c);
+	TAP_EQ(other, 0, "16 threads x acquire(%u, %u): no error but HCCL_E_UNAVAIL", tnum, nnum);
+	TAP_EQ(calls, want_calls, "16 threads x acquire(%u, %u): exactly %d calls succeed", tnum, nnum, want_calls);
+	tap_ok(u.threadsUsed == (uint32_t)want_calls * tnum && u.notifiesUsed == (uint32_t)want_calls * tnum * nnum,
+	       "16 threads x acquire(%u, %u): usage %u threads, %u notifies (want %u, %u)", tnum, nnum,
+	       u.threadsUsed, u.notifiesUsed, want_calls * tnum, want_calls * tnum * nnum);
+	tap_ok(distinct(all, n), "16 threads x acquire(%u, %u): all %d handles distinct", tnum, nnum, n);
+	HcclCommDestroy(c);
+}
+
+static void test_race(void)
+{
+	race_round(1, 1, 40);	/* thread quota binds */
+	race_round(2, 3, 10);	/* notify quota binds: 10 x 6 = 60 */
+	race_round(3, 0, 13);	/* 13 x 3 = 39, the 14th would be 42 */
+}
+
+/* ---- with stream, export ------------------------------------------------ */
+
+static void test_with_stream_export(void)
+{
+	ThreadHandle h1 = 0, h2 = 0, a = 0, e1 = 0, e2 = 0, back = 0, other = 0, x = 0;
+	aclrtStream s = NULL, s2 = NULL;
+	hccltThreadInfo ti;
+	hccltCommUsage u;
+	HcclComm c = new_comm(), c2 = new_comm();
+
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "aclrtCreateStream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 1, &h1), HCCL_SUCCESS, "HcclThreadAcquireWithStream CPU_TS, 1 notify");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 1, &h2), HCCL_SUCCESS, "same stream again");
+	tap_ok(h1 && h1 == h2, "same stream gives the same handle");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 3, &h2), HCCL_SUCCESS, "same stream, 3 notifies");
+	hccltThreadGetInfo(h1, &ti);
+	tap_ok(h2 == h1 && ti.notifyNum == 3 && ti.wrapped, "same handle, now 3 notifies, wrapped");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 2, &h2), HCCL_SUCCESS, "same stream, 2 notifies");
+	hccltThreadGetInfo(h1, &ti);
+	tap_ok(h2 == h1 && ti.notifyNum == 3, "a smaller count changes nothing");
+	u = usage(c);
+	tap_ok(u.threadsUsed == 0 && u.notifiesUsed == 3 && u.threadCount == 1,
+	       "wrapped stream: 0 threads against the quota, 3 notifies do count");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_E_PARA, "same stream, another engine -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA, "AICPU_TS with a stream -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU, 1, 61, &x), HCCL_SUCCESS, "61 more notifies (64/64)");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 4, &x), HCCL_E_UNAVAIL,
+		   "growing a wrapped thread beyond 64 notifies -> HCCL_E_UNAVAIL");
+	TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "second stream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU, s2, 1, &x), HCCL_E_UNAVAIL,
+		   "wrapping with notifies on a full communicator -> HCCL_E_UNAVAIL");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c2, COMM_ENGINE_CPU, s, 1, &other), HCCL_SUCCESS,
+		   "the same stream wrapped on another communicator");
+	tap_ok(other != h1, "another communicator gets its own handle");
+
+	/* export */
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_AICPU_TS, 1, 1, &a), HCCL_SUCCESS, "AICPU_TS thread");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 1, &a, COMM_ENGINE_CPU_TS, &e1), HCCL_SUCCESS, "export AICPU_TS -> CPU_TS");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 1, &a, COMM_ENGINE_CPU_TS, &e2), HCCL_SUCCESS, "export again");
+	tap_ok(e1 && e1 == e2 && e1 != a, "export is cached: same new handle");
+	hccltThreadGetInfo(e1, &ti);
+	tap_ok(ti.engine == COMM_ENGINE_CPU_TS && ti.notifyNum == 1 && ti.exported, "exported handle: CPU_TS, 1 notify, a view");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 1, &e1, COMM_ENGINE_AICPU_TS, &back), HCCL_SUCCESS, "export the view back to AICPU_TS");
+	tap_ok(back == a, "exporting back to the thread's own engine gives the thread");
+	u = usage(c2);
+	tap_ok(u.threadsUsed == 1 && u.notifiesUsed == 2 && u.exportedCount >= 1, "exports do not count against the quota");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 1, &a, COMM_ENGINE_AIV, &x), HCCL_E_PARA, "export to AIV -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 1, &h1, COMM_ENGINE_CPU, &x), HCCL_E_PARA,
+		   "export of another communicator's handle -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 41, &a, COMM_ENGINE_CPU, &x), HCCL_E_PARA, "export threadNum 41 -> HCCL_E_PARA");
+
+	HcclCommDestroy(c);
+	HcclCommDestroy(c2);
+	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "aclrtDestroyStream");
+	TAP_EQ(aclrtDestroyStream(s2), ACL_SUCCESS, "aclrtDestroyStream second");
+}
+
+/* ---- record / wait -------------------------------------------------------- */
+
+struct aicpu_side {
+	ThreadHandle aicpu, exported_aicpu;
+	int32_t wait_ret, record_ret;
+	aclError sync_ret;
+};
+
+static void *aicpu_main(void *arg)
+{
+	struct aicpu_side *a = arg;
+
+	a->wait_ret = HcommThreadNotifyWaitOnThread(a->aicpu, 0, 5);
+	a->record_ret = HcommThreadNotifyRecordOnThread(a->aicpu, a->exported_aicpu, 0);
+	a->sync_ret = hccltThreadSynchronize(a->aicpu, -1);
+	return NULL;
+}
+
+static void test_record_wait(void)
+{
+	ThreadHandle cpu = 0, aicpu = 0, exp_cpu = 0, exp_aicpu = 0;
+	struct aicpu_side side;
+	aclrtStream s = NULL;
+	pthread_t t;
+	hccltThreadInfo ti;
+	int fd = -1, i, pr;
+	struct pollfd pfd;
+	double t0, dt;
+	HcclComm c = new_comm();
+
+	aclrtCreateStream(&s);
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 1, &cpu), HCCL_SUCCESS, "handshake: CPU_TS thread on a stream");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 1, 1, &aicpu), HCCL_SUCCESS, "handshake: AICPU_TS thread");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c, 1, &aicpu, COMM_ENGINE_CPU_TS, &exp_cpu), HCCL_SUCCESS, "handshake: export AICPU_TS -> CPU_TS");
+	CHECK_HCCL(HcclThreadExportToCommEngine(c, 1, &cpu, COMM_ENGINE_AICPU_TS, &exp_aicpu), HCCL_SUCCESS, "handshake: export CPU_TS -> AICPU_TS");
+
+	/* errors first */
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(cpu, exp_cpu, 1), HCCL_E_PTR, "record: index 1 of a 1-notify thread -> HCCL_E_PTR");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(cpu, aicpu, 0), HCCL_E_PARA, "record: CPU_TS -> AICPU_TS handle (engine mismatch) -> HCCL_E_PARA");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 1, 1), HCCL_E_PTR, "wait: index 1 of a 1-notify thread -> HCCL_E_PTR");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu | 0x0000ffffffffULL, 0, 1), HCCL_E_PTR, "wait: unknown handle -> HCCL_E_PTR");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "refused tasks queued nothing: sync succeeds");
+
+	/* the seed's handshake */
+	memset(&side, 0, sizeof(side));
+	side.aicpu = aicpu;
+	side.exported_aicpu = exp_aicpu;
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(cpu, exp_cpu, 0), HCCL_SUCCESS, "host: record on cpuThread -> exportedCpuThread");
+	pthread_create(&t, NULL, aicpu_main, &side);
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 5), HCCL_SUCCESS, "host: wait on cpuThread");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "host: aclrtSynchronizeStream == ACL_SUCCESS after the handshake");
+	pthread_join(t, NULL);
+	tap_ok(side.wait_ret == HCCL_SUCCESS && side.record_ret == HCCL_SUCCESS && side.sync_ret == ACL_SUCCESS,
+	       "AICPU side (second host thread): wait, record, sync all succeed");
+
+	/* binary notify: two records release one wait */
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(aicpu, exp_aicpu, 0), HCCL_SUCCESS, "record 1");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(aicpu, exp_aicpu, 0), HCCL_SUCCESS, "record 2");
+	TAP_EQ(hccltThreadSynchronize(aicpu, -1), ACL_SUCCESS, "records done");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 1), HCCL_SUCCESS, "wait 1");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 1), HCCL_SUCCESS, "wait 2 (1 s timeout)");
+	t0 = now_ms();
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_WAIT_TIMEOUT, "two records released one wait: sync -> ACL_ERROR_RT_WAIT_TIMEOUT");
+	dt = now_ms() - t0;
+	tap_ok(dt > 500 && dt < 20000, "the timed-out wait took about 1 s (%.0f ms)", dt);
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "the timeout is reported once, then sync succeeds");
+
+	/* sync timeout on a blocked stream, then release */
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 0), HCCL_SUCCESS, "wait without timeout");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "sync 100 ms on a blocked stream -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "sync 0 ms (poll) on a blocked stream -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+	hccltThreadGetInfo(cpu, &ti);
+	tap_ok(ti.state == HCCLT_THREAD_PARKED && ti.waitNotify == 0 && ti.queueDepth >= 1,
+	       "thread info: parked on notify 0 (state %d, depth %u)", ti.state, ti.queueDepth);
+	TAP_EQ(hccltStreamGetCompletionFd(s, &fd), ACL_SUCCESS, "hccltStreamGetCompletionFd");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	pr = poll(&pfd, 1, 0);
+	TAP_EQ(pr, 0, "completion fd not readable while the stream is blocked");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(aicpu, exp_aicpu, 0), HCCL_SUCCESS, "record releases it");
+	pr = poll(&pfd, 1, 10000);
+	tap_ok(pr == 1 && (pfd.revents & POLLIN), "completion fd readable after the record");
+	if (fd >= 0)
+		close(fd);
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_SUCCESS, "sync succeeds after the record");
+	fd = -1;
+	CHECK_HCCL(hccltThreadGetCompletionFd(aicpu, &fd), HCCL_SUCCESS, "hccltThreadGetCompletionFd");
+	pfd.fd = fd;
+	tap_ok(poll(&pfd, 1, 10000) == 1, "idle thread's completion fd is readable");
+	if (fd >= 0)
+		close(fd);
+
+	/* queue depth bound */
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 0), HCCL_SUCCESS, "blocking wait");
+	for (i = 1; i < (int)4096; i++)
+		if (HcommThreadNotifyRecordOnThread(cpu, exp_cpu, 0) != HCCL_SUCCESS)
+			break;
+	TAP_EQ(i, 4096, "4096 tasks queue on one stream");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(cpu, exp_cpu, 0), HCCL_E_AGAIN, "task 4097 -> HCCL_E_AGAIN (queue full)");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(aicpu, exp_aicpu, 0), HCCL_SUCCESS, "release");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 60000), ACL_SUCCESS, "the 4096 tasks complete");
+
+	/* teardown with a parked wait */
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 0), HCCL_SUCCESS, "park the stream forever");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy the communicator with a parked wait");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_STREAM_ABORT, "sync -> ACL_ERROR_RT_STREAM_ABORT (cancelled)");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_SUCCESS, "then the stream is usable again");
+	aclrtDestroyStream(s);
+}
+
+/* ---- fork ------------------------------------------------------------------ */
+
+static void test_fork(void)
+{
+	ThreadHandle th = 0, x;
+	HcclComm c = new_comm(), cc = NULL;
+	int status, bits;
+	int32_t d = 0;
+	pid_t pid;
+
+	HcclThreadAcquire(c, COMM_ENGINE_CPU, 2, 1, &th);
+	pid = fork();
+	if (pid == 0) {
+		bits = 0;
+		if (HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &x) != HCCL_E_PTR)
+			bits |= 1;
+		if (HcommThreadNotifyWaitOnThread(th, 0, 1) != HCCL_E_PTR)
+			bits |= 2;
+		if (HcclCommInitAll(1, &d, &cc) != HCCL_SUCCESS ||
+		    HcclThreadAcquire(cc, COMM_ENGINE_CPU, 40, 1, &x) != HCCL_E_UNAVAIL ||
+		    HcclThreadAcquire(cc, COMM_ENGINE_CPU, 1, 1, &x) != HCCL_SUCCESS)
+			bits |= 4;
+		_exit(bits);
+	}
+	waitpid(pid, &status, 0);
+	bits = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	tap_ok(!(bits & 1) && bits != 255, "fork child: parent's communicator -> HCCL_E_PTR");
+	tap_ok(!(bits & 2) && bits != 255, "fork child: parent's thread handle -> HCCL_E_PTR");
+	tap_ok(!(bits & 4) && bits != 255, "fork child: its own communicator works");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &x), HCCL_SUCCESS, "parent's communicator still works after the child exited");
+	tap_ok(usage(c).threadsUsed == 3, "parent's usage is its own (3 threads)");
+	HcclCommDestroy(c);
+}
+
+/* ---- device pools ------------------------------------------------------------ */
+
+static void test_pools(void)
+{
+	hccltDeviceUsage u = devusage(), v;
+	aclrtStream s[256];
+	HcclComm c[64];
+	ThreadHandle th[4];
+	uint32_t free_streams = u.streamsTotal - u.streamsUsed;
+	int n = 0, nc = 0, i;
+	aclError ret = ACL_SUCCESS;
+	HcclResult hr = HCCL_SUCCESS;
+
+	if (free_streams > 200 || u.notifiesTotal - u.notifiesUsed > 2000) {
+		tap_skip("device pools (load with sim_streams=32 sim_notifies=64 to test exhaustion)");
+		return;
+	}
+	while (n < 256 && (ret = aclrtCreateStream(&s[n])) == ACL_SUCCESS)
+		n++;
+	TAP_EQ(ret, ACL_ERROR_RT_NO_STREAM_RESOURCE, "stream pool exhausted -> ACL_ERROR_RT_NO_STREAM_RESOURCE");
+	TAP_EQ(n, free_streams, "exactly the free streams were created (%u)", free_streams);
+	c[nc++] = new_comm();
+	CHECK_HCCL(HcclThreadAcquire(c[0], COMM_ENGINE_CPU, 1, 0, th), HCCL_E_RUNTIME, "acquire with no stream left -> HCCL_E_RUNTIME");
+	for (i = 0; i < n; i++)
+		aclrtDestroyStream(s[i]);
+	while (nc < 64 && hr == HCCL_SUCCESS) {
+		hr = HcclThreadAcquire(c[nc - 1], COMM_ENGINE_CPU, 1, 32, th);
+		if (hr == HCCL_SUCCESS && usage(c[nc - 1]).notifiesUsed == 64)
+			c[nc++] = new_comm();
+	}
+	TAP_EQ(hr, HCCL_E_RUNTIME, "notify pool exhausted -> HCCL_E_RUNTIME (not HCCL_E_UNAVAIL)");
+	for (i = 0; i < nc; i++)
+		HcclCommDestroy(c[i]);
+	v = devusage();
+	tap_ok(v.streamsUsed == u.streamsUsed && v.notifiesUsed == u.notifiesUsed, "pools back to %u/%u streams, %u/%u notifies",
+	       v.streamsUsed, v.streamsTotal, v.notifiesUsed, v.notifiesTotal);
+}
+
+int main(void)
+{
+	hccltDeviceUsage end;
+	uint32_t n = 0;
+
+	hccltGetDeviceCount(&n);
+	if (!n) {
+		printf("1..0 # SKIP no hcclthread device (module not loaded?)\n");
+		return 4;
+	}
+	printf("# %u hcclthread device(s)\n", n);
+	test_devices();
+	test_acquire();
+	test_race();
+	test_with_stream_export();
+	test_record_wait();
+	test_fork();
+	test_pools();
+	end = devusage();
+	tap_ok(end.streamsUsed == dev0.streamsUsed && end.notifiesUsed == dev0.notifiesUsed && end.comms == dev0.comms,
+	       "at the end the device pools are back at their start values (%u streams, %u notifies, %u comms)",
+	       end.streamsUsed, end.notifiesUsed, end.comms);
+	return tap_done();
+}
