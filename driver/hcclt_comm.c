@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: communicators, the per-communicator quota, and threads
+ * (HcclThreadAcquire, HcclThreadAcquireWithStream,
+ * HcclThreadExportToCommEngine).
+ *
+ * Every call that changes a communicator holds comm->lock from its quota
+ * check to its commit, reserves device pool units up front, creates its
+ * objects unpublished (ids reserved, invisible to lookups), copies ids to
+ * userspace, and only then publishes and counts them. Any failure, also of
+ * the final copy_to_user(), undoes everything: no counter moves.
+ */
+
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_file.h>
+
+#include "hcclt_drv.h"
+#include "hcclt_trace.h"
+
+/* ---- notifies ---- */
+
+static void hcclt_notify_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct hcclt_notify, ref));
+}
+
+void hcclt_notify_put(struct hcclt_notify *notify)
+{
+	kref_put(&notify->ref, hcclt_notify_release);
+}
+
+/* A new notify taking one notify unit of @resv. */
+static struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
+					     u64 owner_id, u32 idx,
+					     struct hcclt_resv *resv)
+{
+	struct hcclt_notify *notify;
+	int ret;
+
+	if (WARN_ON(!resv->notifies))
+		return ERR_PTR(-ENOSPC);
+	notify = kzalloc(sizeof(*notify), GFP_KERNEL_ACCOUNT);
+	if (!notify)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&notify->ref);
+	notify->hdev = hdev;
+	notify->owner_id = owner_id;
+	notify->idx = idx;
+	ret = hdev->hw->notify_slot_alloc(hdev, &notify->slot);
+	if (ret) {
+		kfree(notify);
+		return ERR_PTR(ret);
+	}
+	resv->notifies--;
+	return notify;
+}
+
+/* Give the notify's slot and pool unit back; it is never used again. */
+static void hcclt_notify_drop_slot(struct hcclt_notify *notify)
+{
+	struct hcclt_device *hdev = notify->hdev;
+
+	hdev->hw->notify_slot_free(hdev, notify->slot);
+	hcclt_pool_unreserve(hdev, 0, 1);
+}
+
+/* ---- threads ---- */
+
+static void hcclt_thread_release(struct kref *ref)
+{
+	struct hcclt_thread *thread = container_of(ref, struct hcclt_thread,
+						   ref);
+	u32 i;
+
+	if (thread->primary) {
+		hcclt_thread_put(thread->primary);
+	} else {
+		for (i = 0; i < thread->notify_num; i++)
+			hcclt_notify_put(thread->notifies[i]);
+	}
+	hcclt_stream_put(thread->stream);
+	hcclt_comm_put(thread->comm);
+	kfree_rcu(thread, rcu);
+}
+
+void hcclt_thread_put(struct hcclt_thread *thread)
+{
+	if (thread)
+		kref_put(&thread->ref, hcclt_thread_release);
+}
+
+/**
+ * hcclt_thread_lookup - find a thread or view by id.
+ * @file: the file.
+ * @id: thread id.
+ *
+ * Return: the thread with a reference held, or NULL.
+ */
+struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id)
+{
+	struct hcclt_thread *thread;
+
+	rcu_read_lock();
+	thread = hcclt_id_peek(&file->threads, HCCLT_ID_KIND_THREAD, id);
+	if (thread &&
+	    (thread->id != id || !kref_get_unless_zero(&thread->ref)))
+		thread = NULL;
+	rcu_read_unlock();
+	return thread;
+}
+
+/* An unpublished thread (id reserved) of @comm; no stream yet. */
+static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
+					     u32 engine, u32 flags)
+{
+	struct hcclt_thread *thread;
+	int ret;
+
+	thread = kzalloc(sizeof(*thread), GFP_KERNEL_ACCOUNT);
+	if (!thread)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&thread->ref);
+	INIT_LIST_HEAD(&thread->node);
+	thread->engine = engine;
+	thread->flags = flags;
+	ret = hcclt_id_reserve(&comm->file->threads, HCCLT_ID_KIND_THREAD,
+			       &thread->id);
+	if (ret) {
+		kfree(thread);
+		return ERR_PTR(-ENOMEM);
+	}
+	kref_get(&comm->ref);
+	thread->comm = comm;
+	return thread;
+}
+
+/*
+ * Grow a primary's notifies to @want, taking units from @resv. Caller holds
+ * comm->lock. On failure the thread is as before.
+ */
+static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
+			     struct hcclt_resv *resv)
+{
+	struct hcclt_device *hdev = thread->comm->file->hdev;
+	struct hcclt_notify *notify;
+	u32 cur = thread->notify_num;
+	u32 i;
+
+	for (i = cur; i < want; i++) {
+		notify = hcclt_notify_new(hdev, thread->id, i, resv);
+		if (IS_ERR(notify))
+			goto undo;
+		thread->notifies[i] = notify;
+	}
+	/* Publish the pointers before the count that makes them usable. */
+	smp_store_release(&thread->notify_num, want);
+	return 0;
+
+undo:
+	while (i-- > cur) {
+		hcclt_notify_drop_slot(thread->notifies[i]);
+		hcclt_notify_put(thread->notifies[i]);
+		thread->notifies[i] = NULL;
+	}
+	return PTR_ERR(notify);
+}
+
+/*
+ * Undo a thread that was never published: nothing can reference it but
+ * the caller. For a primary its notifies' units go back to the pool; its
+ * (owned) stream's unit goes back with the last stream reference.
+ */
+static void hcclt_thread_discard(struct hcclt_thread *thread)
+{
+	struct hcclt_file *file = thread->comm->file;
+	u32 i;
+
+	hcclt_id_remove(&file->threads, thread->id);
+	if (!thread->primary) {
+		for (i = 0; i < thread->notify_num; i++)
+			hcclt_notify_drop_slot(thread->notifies[i]);
+		if (thread->stream && !thread->stream->created)
+			hcclt_id_remove(&file->streams, thread->stream->id);
+	}
+	hcclt_thread_put(thread);
+}
+
+/* Make a created thread (and its owned stream) visible to lookups. */
+static void hcclt_thread_publish(struct hcclt_thread *thread)
+{
+	struct hcclt_file *file = thread->comm->file;
+
+	if (!thread->primary && !thread->stream->created)
+		hcclt_id_publish(&file->streams, thread->stream->id,
+				 thread->stream);
+	hcclt_id_publish(&file->threads, thread->id, thread);
+}
+
+/*
+ * Destroy a published primary and its views. Caller holds comm->lock; the
+ * thread is unlinked from comm->threads by the caller.
+ */
+static void hcclt_thread_kill(struct hcclt_thread *thread)
+{
+	struct hcclt_file *file = thread->comm->file;
+	struct hcclt_thread *view;
+	int e;
+	u32 i;
+
+	for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
+		if (thread->views[e])
+			hcclt_id_remove(&file->threads, thread->views[e]->id);
+	hcclt_id_remove(&file->threads, thread->id);
+	if (!thread->stream->created)
+		hcclt_id_remove(&file->streams, thread->stream->id);
+
+	/* Mark everything dead and cancel the stream's queued work. */
+	hcclt_sched_thread_kill(thread);
+
+	for (i = 0; i < thread->notify_num; i++)
+		hcclt_notify_drop_slot(thread->notifies[i]);
+
+	for (e = 0; e < HCCLT_ENGINE_COUNT; e++) {
+		view = thread->views[e];
+		thread->views[e] = NULL;
+		hcclt_thread_put(view);
+	}
+	hcclt_thread_put(thread);
+}
+
+/* ---- communicators ---- */
+
+static void hcclt_comm_release(struct kref *ref)
+{
+	struct hcclt_comm *comm = container_of(ref, struct hcclt_comm, ref);
+
+	mutex_destroy(&comm->lock);
+	kfree_rcu(comm, rcu);
+}
+
+void hcclt_comm_put(struct hcclt_comm *comm)
+{
+	if (comm)
+		kref_put(&comm->ref, hcclt_comm_release);
+}
+
+/**
+ * hcclt_comm_lookup - find a communicator by id.
+ * @file: the file.
+ * @id: communicator id.
+ *
+ * Return: the communicator with a reference held, or NULL.
+ */
+struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
+{
+	struct hcclt_comm *comm;
+
+	rcu_read_lock();
+	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, id);
+	if (comm && (comm->id != id || !kref_get_unless_zero(&comm->ref)))
+		comm = NULL;
+	rcu_read_unlock();
+	return comm;
+}
+
+int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_comm_create *args = data;
+	struct hcclt_comm *comm;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	comm = kzalloc(sizeof(*comm), GFP_KERNEL_ACCOUNT);
+	if (!comm)
+		return -ENOMEM;
+	kref_init(&comm->ref);
+	mutex_init(&comm->lock);
+	INIT_LIST_HEAD(&comm->threads);
+	comm->file = file;
+	ret = hcclt_id_reserve(&file->comms, HCCLT_ID_KIND_COMM, &comm->id);
+	if (ret) {
+		mutex_destroy(&comm->lock);
+		kfree(comm);
+		return -ENOMEM;
+	}
+
+	mutex_lock(&file->lock);
+	hcclt_id_publish(&file->comms, comm->id, comm);
+	atomic_inc(&file->hdev->ncomms);
+	mutex_unlock(&file->lock);
+
+	args->comm_id = comm->id;
+	return 0;
+}
+
+/* Destroy every thread of an unpublished communicator. */
+static void hcclt_comm_teardown(struct hcclt_comm *comm)
+{
+	struct hcclt_thread *thread, *tmp;
+
+	mutex_lock(&comm->lock);
+	comm->dead = true;
+	list_for_each_entry_safe(thread, tmp, &comm->threads, node) {
+		list_del_init(&thread->node);
+		hcclt_thread_kill(thread);
+	}
+	comm->threads_used = 0;
+	comm->notifies_used = 0;
+	comm->thread_count = 0;
+	mutex_unlock(&comm->lock);
+	atomic_dec(&comm->file->hdev->ncomms);
+}
+
+int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_comm_destroy *args = data;
+	struct hcclt_comm *comm;
+	void *old;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	mutex_lock(&file->lock);
+	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, args->comm_id);
+	if (!comm || comm->id != args->comm_id) {
+		mutex_unlock(&file->lock);
+		return -ENOENT;
+	}
+	old = xa_erase(&file->comms.xa, lower_32_bits(comm->id));
+	WARN_ON(old != comm);
+	hcclt_comm_teardown(comm);
+	mutex_unlock(&file->lock);
+
+	hcclt_comm_put(comm);
+	return 0;
+}
+
+/* postclose: destroy every communicator of the file. */
+void hcclt_file_destroy_comms(struct hcclt_file *file)
+{
+	struct hcclt_comm *comm;
+	unsigned long idx;
+
+	mutex_lock(&file->lock);
+	xa_for_each(&file->comms.xa, idx, comm) {
+		xa_erase(&file->comms.xa, idx);
+		hcclt_comm_teardown(comm);
+		hcclt_comm_put(comm);
+	}
+	mutex_unlock(&file->lock);
+}
+
+/* ---- HcclThreadAcquire ---- */
+
+int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_device *hdev = file->hdev;
+	struct drm_hcclt_thread_acquire *args = data;
+	struct hcclt_thread **threads = NULL;
+	struct hcclt_resv resv = {};
+	struct hcclt_stream *stream;
+	struct hcclt_comm *comm;
+	u32 n, npt, i, made = 0;
+	u64 *ids = NULL;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm)
+		return -ENOENT;
+	n = args->thread_num;
+	npt = args->notify_num_per_thread;
+	if (args->engine >= HCCLT_ENGINE_COUNT || !n) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	mutex_lock(&comm->lock);
+	if (comm->dead) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	/* n is checked first, so n * npt <= 40 * 64 cannot overflow. */
+	if (n > HCCLT_MAX_THREADS_PER_COMM - comm->threads_used ||
+	    npt > HCCLT_MAX_NOTIFIES_PER_COMM ||
+	    n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - comm->notifies_used) {
+		ret = -EDQUOT;
+		goto out_unlock;
+	}
+	if (args->engine == HCCLT_ENGINE_AIV) {
+		ret = -EOPNOTSUPP;
+		goto out_unlock;
+	}
+	ret = hcclt_pool_reserve(hdev, n, n * npt);
+	if (ret)
+		goto out_unlock;
+	resv.streams = n;
+	resv.notifies = n * npt;
+
+	threads = kcalloc(n, sizeof(*threads), GFP_KERNEL);
+	ids = kcalloc(n, sizeof(*ids), GFP_KERNEL);
+	if (!threads || !ids) {
+		ret = -ENOMEM;
+		goto out_undo;
+	}
+
+	for (made = 0; made < n; made++) {
+		struct hcclt_thread *thread;
+
+		thread = hcclt_thread_new(comm, args->engine, 0);
+		if (IS_ERR(thread)) {
+			ret = PTR_ERR(thread);
+			goto out_undo;
+		}
+		threads[made] = thread;
+		stream = hcclt_stream_new(file, false, &resv);
+		if (IS_ERR(stream)) {
+			ret = PTR_ERR(stream);
+			made++;
+			goto out_undo;
+		}
+		thread->stream = stream;
+		ret = hcclt_thread_grow(thread, npt, &resv);
+		if (ret) {
+			made++;
+			goto out_undo;
+		}
+		ids[made] = thread->id;
+	}
+
+	if (copy_to_user(u64_to_user_ptr(args->threads_ptr), ids,
+			 n * sizeof(*ids))) {
+		ret = -EFAULT;
+		goto out_undo;
+	}
+
+	/* Commit. */
+	for (i = 0; i < n; i++) {
+		hcclt_thread_publish(threads[i]);
+		list_add_tail(&threads[i]->node, &comm->threads);
+		trace_hcclt_acquire(hdev->index, comm->id, threads[i]->id,
+				    threads[i]->stream->id, args->engine, npt,
+				    0);
+	}
+	comm->threads_used += n;
+	comm->notifies_used += n * npt;
+	comm->thread_count += n;
+	ret = 0;
+	goto out_free;
+
+out_undo:
+	for (i = 0; i < made; i++)
+		hcclt_thread_discard(threads[i]);
+	hcclt_pool_unreserve(hdev, resv.streams, resv.notifies);
+out_free:
+	kfree(threads);
+	kfree(ids);
+out_unlock:
+	mutex_unlock(&comm->lock);
+out_put:
+	hcclt_comm_put(comm);
+	return ret;
+}
+
+/* ---- HcclThreadAcquireWithStream ---- */
+
+#define HCCLT_STREAM_ENGINES	(BIT(HCCLT_ENGINE_CPU) | \
+				 BIT(HCCLT_ENGINE_CPU_TS) | \
+				 BIT(HCCLT_ENGINE_CCU))
+
+int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
+					   void *data, struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_device *hdev = file->hdev;
+	struct drm_hcclt_thread_acquire_with_stream *args = data;
+	struct hcclt_thread *thread = NULL, *t;
+	struct hcclt_resv resv = {};
+	struct hcclt_stream *stream = NULL;
+	struct hcclt_comm *comm;
+	bool fresh = false;
+	u32 cur, add;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm)
+		return -ENOENT;
+	stream = hcclt_stream_lookup(file, args->stream_id);
+	if (!stream || !stream->created) {
+		ret = -ENOENT;
+		goto out_put;
+	}
+	if (args->engine >= HCCLT_ENGINE_COUNT ||
+	    !(BIT(args->engine) & HCCLT_STREAM_ENGINES)) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	mutex_lock(&comm->lock);
+	if (comm->dead) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	list_for_each_entry(t, &comm->threads, node) {
+		if ((t->flags & HCCLT_THREAD_WRAPPED) && t->stream == stream) {
+			thread = t;
+			break;
+		}
+	}
+	if (thread && thread->engine != args->engine) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	cur = thread ? thread->notify_num : 0;
+	add = args->notify_num > cur ? args->notify_num - cur : 0;
+	if (args->notify_num > HCCLT_MAX_NOTIFIES_PER_COMM ||
+	    add > HCCLT_MAX_NOTIFIES_PER_COMM - comm->notifies_used) {
+		ret = -EDQUOT;
+		goto out_unlock;
+	}
+	if (add) {
+		ret = hcclt_pool_reserve(hdev, 0, add);
+		if (ret)
+			goto out_unlock;
+		resv.notifies = add;
+	}
+
+	if (!thread) {
+		thread = hcclt_thread_new(comm, args->engine,
+					  HCCLT_THREAD_WRAPPED);
+		if (IS_ERR(thread)) {
+			ret = PTR_ERR(thread);
+			thread = NULL;
+			goto out_unresv;
+		}
+		kref_get(&stream->ref);
+		thread->stream = stream;
+		fresh = true;
+	}
+	if (add) {
+		ret = hcclt_thread_grow(thread, args->notify_num, &resv);
+		if (ret)
+			goto out_unresv;
+	}
+
+	if (fresh) {
+		hcclt_thread_publish(thread);
+		list_add_tail(&thread->node, &comm->threads);
+		comm->thread_count++;
+	}
+	comm->notifies_used += add;
+	args->thread_id = thread->id;
+	trace_hcclt_acquire(hdev->index, comm->id, thread->id, stream->id,
+			    args->engine, thread->notify_num, 1);
+	ret = 0;
+	goto out_unlock;
+
+out_unresv:
+	if (fresh)
+		hcclt_thread_discard(thread);
+	hcclt_pool_unreserve(hdev, 0, resv.notifies);
+out_unlock:
+	mutex_unlock(&comm->lock);
+out_put:
+	hcclt_stream_put(stream);
+	hcclt_comm_put(comm);
+	return ret;
+}
+
+/* ---- HcclThreadExportToCommEngine ---- */
+
+int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_thread_export *args = data;
+	struct hcclt_thread **fresh = NULL;
+	struct hcclt_thread *t, *p, *v;
+	struct hcclt_comm *comm;
+	u32 n, i, nfresh = 0;
+	u32 dst = args->dst_engine;
+	u64 *ids = NULL;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm)
+		return -ENOENT;
+	n = args->thread_num;
+	if (dst >= HCCLT_ENGINE_COUNT || dst == HCCLT_ENGINE_AIV ||
+	    !n || n > HCCLT_MAX_THREADS_PER_COMM) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+	ids = kcalloc(n, sizeof(*ids), GFP_KERNEL);
+	fresh = kcalloc(n, sizeof(*fresh), GFP_KERNEL);
+	if (!ids || !fresh) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (copy_from_user(ids, u64_to_user_ptr(args->threads_ptr),
+			   n * sizeof(*ids))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+
+	mutex_lock(&comm->lock);
+	if (comm->dead) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	for (i = 0; i < n; i++) {
+		t = hcclt_thread_lookup(file, ids[i]);
+		if (!t || t->comm != comm) {
+			hcclt_thread_put(t);
+			ret = -ENOENT;
+			goto out_undo;
+		}
+		p = t->primary ?: t;
+		hcclt_thread_put(t);
+		if (p->engine == dst) {
+			ids[i] = p->id;
+		} else if (p->views[dst]) {
+			ids[i] = p->views[dst]->id;
+		} else {
+			v = hcclt_thread_new(comm, dst, HCCLT_THREAD_VIEW |
+					     (p->flags & HCCLT_THREAD_WRAPPED));
+			if (IS_ERR(v)) {
+				ret = PTR_ERR(v);
+				goto out_undo;
+			}
+			kref_get(&p->ref);
+			v->primary = p;
+			kref_get(&p->stream->ref);
+			v->stream = p->stream;
+			p->views[dst] = v;
+			fresh[nfresh++] = v;
+			ids[i] = v->id;
+		}
+	}
+
+	if (copy_to_user(u64_to_user_ptr(args->exported_ptr), ids,
+			 n * sizeof(*ids))) {
+		ret = -EFAULT;
+		goto out_undo;
+	}
+	for (i = 0; i < nfresh; i++)
+		hcclt_thread_publish(fresh[i]);
+	ret = 0;
+	goto out_unlock;
+
+out_undo:
+	for (i = 0; i < nfresh; i++) {
+		fresh[i]->primary->views[dst] = NULL;
+		hcclt_thread_discard(fresh[i]);
+	}
+out_unlock:
+	mutex_unlock(&comm->lock);
+out_free:
+	kfree(ids);
+	kfree(fresh);
+out_put:
+	hcclt_comm_put(comm);
+	return ret;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: the differences between the kernels we build for, in one
+ * place. Everything else in the driver is version-independent.
+ *
+ * - Kernels with CONFIG_DRM_ACCEL (6.2 and later): a compute accelerator
+ *   (DRIVER_COMPUTE_ACCEL, /dev/accel/accelN, accel_open()).
+ *   DRIVER_COMPUTE_ACCEL is an enum member, so it cannot be tested with
+ *   #ifdef; the Kconfig symbol, which only such kernels have, decides.
+ * - Other kernels (Debian's 6.1): a render-only DRM driver
+ *   (DRIVER_RENDER, /dev/dri/renderDN).
+ * - Either way the DRM file operations minus mmap (no buffer objects).
+ * - struct platform_driver.remove returns void from 6.11 on (probed by
+ *   Kbuild, which greps the kernel's platform_device.h).
+ */
+#ifndef _HCCLT_COMPAT_H_
+#define _HCCLT_COMPAT_H_
+
+#include <linux/platform_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+
+#if IS_ENABLED(CONFIG_DRM_ACCEL)
+#include <drm/drm_accel.h>
+
+#define HCCLT_DRIVER_FEATURES	DRIVER_COMPUTE_ACCEL
+#define HCCLT_NODE_KIND		"accel"
+#define HCCLT_FOPS_OPEN		accel_open
+#else
+#define HCCLT_DRIVER_FEATURES	DRIVER_RENDER
+#define HCCLT_NODE_KIND		"render"
+#define HCCLT_FOPS_OPEN		drm_open
+#endif
+
+/*
+ * DEFINE_DRM_ACCEL_FOPS / DEFINE_DRM_GEM_FOPS without .mmap: drm_gem_mmap()
+ * dereferences the GEM offset manager, which a driver without DRIVER_GEM
+ * does not have.
+ */
+#define HCCLT_DEFINE_FOPS(name)					\
+	static const struct file_operations name = {		\
+		.owner		= THIS_MODULE,			\
+		.open		= HCCLT_FOPS_OPEN,		\
+		.release	= drm_release,			\
+		.unlocked_ioctl	= drm_ioctl,			\
+		.compat_ioctl	= drm_compat_ioctl,		\
+		.poll		= drm_poll,			\
+		.read		= drm_read,			\
+		.llseek		= noop_llseek,			\
+	}
+
+/*
+ * The return type of struct platform_driver.remove; HCCLT_VOID_REMOVE is
+ * set by the Kbuild probe on kernels where it is void (6.11 and later).
+ * A remove function ends with "return HCCLT_REMOVE_DONE;".
+ */
+#ifdef HCCLT_VOID_REMOVE
+#define hcclt_remove_ret	void
+#define HCCLT_REMOVE_DONE
+#else
+#define hcclt_remove_ret	int
+#define HCCLT_REMOVE_DONE	0
+#endif
+
+#endif /* _HCCLT_COMPAT_H_ */

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: debugfs, /sys/kernel/debug/hcclthread/dev<N>/state.
+ *
+ * Device pools, then for every open file (pid) its communicators with
+ * their quota use and threads (engine, stream, notifies, exported views,
+ * queue depth, state), and its created streams.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "hcclt_drv.h"
+
+static struct dentry *hcclt_debugfs_root;
+
+static const char *const hcclt_engine_names[HCCLT_ENGINE_COUNT] = {
+	"cpu", "cpu_ts", "aicpu", "aicpu_ts", "aiv", "ccu",
+};
+
+static const char *const hcclt_state_names[] = {
+	"idle", "running", "parked", "error",
+};
+
+static void hcclt_debugfs_stream(struct seq_file *m, struct hcclt_stream *s)
+{
+	u32 wait_notify, depth, state;
+
+	state = hcclt_sched_stream_state(s, &wait_notify, &depth);
+	seq_printf(m, "stream 0x%llx slot %u depth %u state %s", s->id,
+		   s->slot, depth, hcclt_state_names[state]);
+	if (state == HCCLT_STATE_PARKED)
+		seq_printf(m, " (notify %u)", wait_notify);
+	seq_puts(m, "\n");
+}
+
+static void hcclt_debugfs_comm(struct seq_file *m, struct hcclt_comm *comm)
+{
+	struct hcclt_thread *t;
+	int e;
+
+	mutex_lock(&comm->lock);
+	seq_printf(m, "  comm 0x%llx threads %u/%u notifies %u/%u (%u threads incl. wrapping)\n",
+		   comm->id, comm->threads_used, HCCLT_MAX_THREADS_PER_COMM,
+		   comm->notifies_used, HCCLT_MAX_NOTIFIES_PER_COMM,
+		   comm->thread_count);
+	list_for_each_entry(t, &comm->threads, node) {
+		/* comm->lock held: notify_num is stable. */
+		seq_printf(m, "    thread 0x%llx engine %s%s notifies %u ",
+			   t->id, hcclt_engine_names[t->engine],
+			   t->flags & HCCLT_THREAD_WRAPPED ? " wrapped" : "",
+			   t->notify_num);
+		hcclt_debugfs_stream(m, t->stream);
+		for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
+			if (t->views[e])
+				seq_printf(m, "      view 0x%llx engine %s\n",
+					   t->views[e]->id,
+					   hcclt_engine_names[e]);
+	}
+	mutex_unlock(&comm->lock);
+}
+
+static int hcclt_state_show(struct seq_file *m, void *unused)
+{
+	struct hcclt_device *hdev = m->private;
+	struct hcclt_stream *s;
+	struct hcclt_comm *comm;
+	struct hcclt_file *file;
+	unsigned long idx;
+
+	seq_printf(m, "device %u backend %s\n", hdev->index, hdev->hw->name);
+	spin_lock(&hdev->pool_lock);
+	seq_printf(m, "streams %u/%u\nnotifies %u/%u\n", hdev->streams_used,
+		   hdev->streams_total, hdev->notifies_used,
+		   hdev->notifies_total);
+	spin_unlock(&hdev->pool_lock);
+	seq_printf(m, "files %d comms %d\n", atomic_read(&hdev->nfiles),
+		   atomic_read(&hdev->ncomms));
+
+	mutex_lock(&hdev->files_lock);
+	list_for_each_entry(file, &hdev->files, node) {
+		mutex_lock(&file->lock);
+		seq_printf(m, "file pid %d uid %u\n", pid_nr(file->pid),
+			   from_kuid(&init_user_ns, file->euid));
+		xa_for_each(&file->comms.xa, idx, comm)
+			hcclt_debugfs_comm(m, comm);
+		xa_for_each(&file->streams.xa, idx, s) {
+			if (!s->created)
+				continue;
+			seq_puts(m, "  created ");
+			hcclt_debugfs_stream(m, s);
+		}
+		mutex_unlock(&file->lock);
+	}
+	mutex_unlock(&hdev->files_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hcclt_state);
+
+void hcclt_debugfs_module_init(void)
+{
+	hcclt_debugfs_root = debugfs_create_dir("hcclthread", NULL);
+}
+
+void hcclt_debugfs_module_exit(void)
+{
+	debugfs_remove_recursive(hcclt_debugfs_root);
+	hcclt_debugfs_root = NULL;
+}
+
+void hcclt_debugfs_dev_init(struct hcclt_device *hdev)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "dev%u", hdev->index);
+	hdev->debugfs = debugfs_create_dir(name, hcclt_debugfs_root);
+	debugfs_create_file("state", 0400, hdev->debugfs, hdev,
+			    &hcclt_state_fops);
+}
+
+void hcclt_debugfs_dev_fini(struct hcclt_device *hdev)
+{
+	debugfs_remove_recursive(hdev->debugfs);
+	hdev->debugfs = NULL;
+}

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: module, simulated devices, DRM driver, file lifetime, the
+ * QUERY and INFO ioctls, ids and device pools.
+ */
+
+#include <linux/cred.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "hcclt_compat.h"
+#include "hcclt_drv.h"
+
+#define HCCLT_DRV_NAME		"hcclthread"
+#define HCCLT_DRV_DESC		"Kernel-enforced HCCL communication threads"
+#define HCCLT_DRV_DATE		"20261202"
+
+#define HCCLT_MAX_SIM_STREAMS	65536
+#define HCCLT_MAX_SIM_NOTIFIES	1048576U
+/* INFO never allocates more entries than this per call. */
+#define HCCLT_INFO_MAX_ENTRIES	65536
+
+static unsigned int sim_devices = 1;
+module_param(sim_devices, uint, 0444);
+MODULE_PARM_DESC(sim_devices, "Number of simulated NPUs (0-16, default 1)");
+
+unsigned int hcclt_sim_streams = 1984;
+module_param_named(sim_streams, hcclt_sim_streams, uint, 0444);
+MODULE_PARM_DESC(sim_streams,
+		 "Stream pool of each simulated NPU (1-65536, default 1984)");
+
+unsigned int hcclt_sim_notifies = 8192;
+module_param_named(sim_notifies, hcclt_sim_notifies, uint, 0444);
+MODULE_PARM_DESC(sim_notifies,
+		 "Notify pool of each simulated NPU (0-1048576, default 8192)");
+
+static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
+
+/* ---- ids ---- */
+
+/**
+ * hcclt_id_reserve - reserve a new id of @kind in @ids.
+ * @ids: the namespace.
+ * @kind: HCCLT_ID_KIND_*.
+ * @id: the new id.
+ *
+ * The index is reserved (lookups see nothing) until hcclt_id_publish().
+ * Return: 0, -ENOMEM, or -EBUSY when the namespace is full.
+ */
+int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
+{
+	u32 idx;
+	u16 gen;
+	int ret;
+
+	xa_lock(&ids->xa);
+	ret = __xa_alloc_cyclic(&ids->xa, &idx, NULL, XA_LIMIT(1, U32_MAX),
+				&ids->next, GFP_KERNEL_ACCOUNT);
+	if (ret == 1) {
+		ids->gen++;
+		ret = 0;
+	}
+	gen = ids->gen;
+	xa_unlock(&ids->xa);
+	if (ret < 0)
+		return ret;
+	*id = ((u64)kind << HCCLT_ID_KIND_SHIFT) |
+	      ((u64)gen << HCCLT_ID_GEN_SHIFT) | idx;
+	return 0;
+}
+
+/* Make a reserved id visible to lookups. */
+void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj)
+{
+	void *old;
+
+	old = xa_store(&ids->xa, lower_32_bits(id), obj, GFP_KERNEL);
+	WARN_ON(xa_is_err(old));
+}
+
+/* Remove a reserved or published id. */
+void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
+{
+	xa_erase(&ids->xa, lower_32_bits(id));
+}
+
+/*
+ * The object stored for @id, or NULL. Caller holds rcu_read_lock() (or a
+ * lock that keeps the entry alive) and checks that the object's own id
+ * equals @id, which rejects stale generations.
+ */
+void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
+{
+	if (hcclt_id_kind(id) != kind || (id >> 56))
+		return NULL;
+	return xa_load(&ids->xa, lower_32_bits(id));
+}
+
+static void hcclt_ids_init(struct hcclt_ids *ids)
+{
+	xa_init_flags(&ids->xa, XA_FLAGS_ALLOC1);
+	ids->next = 1;
+	ids->gen = 0;
+}
+
+/* ---- device pools ---- */
+
+/**
+ * hcclt_pool_reserve - take @streams and @notifies from the device pools.
+ * @hdev: the device.
+ * @streams: stream slots wanted.
+ * @notifies: notify slots wanted.
+ *
+ * Both or neither. Return: 0 or -ENOSPC.
+ */
+int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies)
+{
+	int ret = -ENOSPC;
+
+	spin_lock(&hdev->pool_lock);
+	if (streams <= hdev->streams_total - hdev->streams_used &&
+	    notifies <= hdev->notifies_total - hdev->notifies_used) {
+		hdev->streams_used += streams;
+		hdev->notifies_used += notifies;
+		ret = 0;
+	}
+	spin_unlock(&hdev->pool_lock);
+	return ret;
+}
+
+void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies)
+{
+	spin_lock(&hdev->pool_lock);
+	if (WARN_ON(streams > hdev->streams_used ||
+		    notifies > hdev->notifies_used)) {
+		streams = min(streams, hdev->streams_used);
+		notifies = min(notifies, hdev->notifies_used);
+	}
+	hdev->streams_used -= streams;
+	hdev->notifies_used -= notifies;
+	spin_unlock(&hdev->pool_lock);
+}
+
+/* ---- QUERY ---- */
+
+#define HCCLT_ENGINES_ACQUIRE	(BIT(HCCLT_ENGINE_CPU) | \
+				 BIT(HCCLT_ENGINE_CPU_TS) | \
+				 BIT(HCCLT_ENGINE_AICPU) | \
+				 BIT(HCCLT_ENGINE_AICPU_TS) | \
+				 BIT(HCCLT_ENGINE_CCU))
+#define HCCLT_ENGINES_STREAM	(BIT(HCCLT_ENGINE_CPU) | \
+				 BIT(HCCLT_ENGINE_CPU_TS) | \
+				 BIT(HCCLT_ENGINE_CCU))
+
+static int hcclt_query_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df)
+{
+	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct drm_hcclt_query *args = data;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	args->uapi_major = HCCLT_UAPI_MAJOR;
+	args->uapi_minor = HCCLT_UAPI_MINOR;
+	args->max_threads_per_comm = HCCLT_MAX_THREADS_PER_COMM;
+	args->max_notifies_per_comm = HCCLT_MAX_NOTIFIES_PER_COMM;
+	spin_lock(&hdev->pool_lock);
+	args->streams_total = hdev->streams_total;
+	args->streams_used = hdev->streams_used;
+	args->notifies_total = hdev->notifies_total;
+	args->notifies_used = hdev->notifies_used;
+	spin_unlock(&hdev->pool_lock);
+	args->engines = HCCLT_ENGINES_ACQUIRE;
+	args->stream_engines = HCCLT_ENGINES_STREAM;
+	args->max_batch = HCCLT_MAX_BATCH;
+	args->max_queue_depth = HCCLT_MAX_QUEUE_DEPTH;
+	args->comms = atomic_read(&hdev->ncomms);
+	args->files = atomic_read(&hdev->nfiles);
+	args->features = HCCLT_FEATURE_FENCE_OUT | hdev->hw->features;
+	return 0;
+}
+
+/* ---- INFO ---- */
+
+struct hcclt_info_buf {
+	struct drm_hcclt_comm_info *comms;
+	struct drm_hcclt_thread_info *threads;
+	u32 comm_cap;
+	u32 thread_cap;
+	u32 comm_n;
+	u32 thread_n;
+};
+
+static void hcclt_info_thread(struct hcclt_info_buf *b,
+			      struct hcclt_thread *t, u64 comm_id)
+{
+	struct hcclt_thread *p = t->primary ?: t;
+	struct drm_hcclt_thread_info *ti;
+	u32 wait_notify, depth, state;
+
+	if (b->thread_n < b->thread_cap) {
+		state = hcclt_sched_stream_state(p->stream, &wait_notify,
+						 &depth);
+		ti = &b->threads[b->thread_n];
+		ti->thread_id = t->id;
+		ti->comm_id = comm_id;
+		ti->stream_id = p->stream->id;
+		ti->engine = t->engine;
+		/* Pairs with smp_store_release() in hcclt_thread_grow(). */
+		ti->notify_num = smp_load_acquire(&p->notify_num);
+		ti->queue_depth = depth;
+		ti->state = state;
+		ti->wait_notify = wait_notify;
+		ti->flags = t->flags;
+	}
+	b->thread_n++;
+}
+
+/* Caller holds file->lock. */
+static void hcclt_info_file(struct hcclt_info_buf *b, struct hcclt_file *file)
+{
+	struct hcclt_comm *comm;
+	struct hcclt_thread *t;
+	unsigned long idx;
+	int e;
+
+	xa_for_each(&file->comms.xa, idx, comm) {
+		mutex_lock(&comm->lock);
+		if (b->comm_n < b->comm_cap) {
+			struct drm_hcclt_comm_info *ci = &b->comms[b->comm_n];
+
+			ci->comm_id = comm->id;
+			ci->pid = pid_vnr(file->pid);
+			ci->threads_used = comm->threads_used;
+			ci->notifies_used = comm->notifies_used;
+			ci->thread_count = comm->thread_count;
+		}
+		b->comm_n++;
+		list_for_each_entry(t, &comm->threads, node) {
+			hcclt_info_thread(b, t, comm->id);
+			for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
+				if (t->views[e])
+					hcclt_info_thread(b, t->views[e],
+							  comm->id);
+		}
+		mutex_unlock(&comm->lock);
+	}
+}
+
+static int hcclt_info_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df)
+{
+	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct hcclt_file *self = df->driver_priv;
+	struct drm_hcclt_info *args = data;
+	struct hcclt_info_buf b = {};
+	struct hcclt_file *file;
+	kuid_t euid = current_euid();
+	bool root = uid_eq(euid, GLOBAL_ROOT_UID);
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+	if (args->scope != HCCLT_INFO_SCOPE_FILE &&
+	    args->scope != HCCLT_INFO_SCOPE_USER)
+		return -EINVAL;
+
+	b.comm_cap = min_t(u32, args->comm_count, HCCLT_INFO_MAX_ENTRIES);
+	b.thread_cap = min_t(u32, args->thread_count, HCCLT_INFO_MAX_ENTRIES);
+	if (b.comm_cap) {
+		b.comms = kvcalloc(b.comm_cap, sizeof(*b.comms), GFP_KERNEL);
+		if (!b.comms)
+			return -ENOMEM;
+	}
+	if (b.thread_cap) {
+		b.threads = kvcalloc(b.thread_cap, sizeof(*b.threads),
+				     GFP_KERNEL);
+		if (!b.threads) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+
+	if (args->scope == HCCLT_INFO_SCOPE_FILE) {
+		mutex_lock(&self->lock);
+		hcclt_info_file(&b, self);
+		mutex_unlock(&self->lock);
+	} else {
+		mutex_lock(&hdev->files_lock);
+		list_for_each_entry(file, &hdev->files, node) {
+			if (!root && !uid_eq(file->euid, euid))
+				continue;
+			mutex_lock(&file->lock);
+			hcclt_info_file(&b, file);
+			mutex_unlock(&file->lock);
+		}
+		mutex_unlock(&hdev->files_lock);
+	}
+
+	if (b.comm_cap &&
+	    copy_to_user(u64_to_user_ptr(args->comms_ptr), b.comms,
+			 min(b.comm_n, b.comm_cap) * sizeof(*b.comms))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (b.thread_cap &&
+	    copy_to_user(u64_to_user_ptr(args->threads_ptr), b.threads,
+			 min(b.thread_n, b.thread_cap) * sizeof(*b.threads))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	args->comm_count = b.comm_n;
+	args->thread_count = b.thread_n;
+out:
+	kvfree(b.comms);
+	kvfree(b.threads);
+	return ret;
+}
+
+/* ---- file lifetime ---- */
+
+static int hcclt_open(struct drm_device *drm, struct drm_file *df)
+{
+	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct hcclt_file *file;
+	int idx;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
+	if (!file) {
+		drm_dev_exit(idx);
+		return -ENOMEM;
+	}
+	file->hdev = hdev;
+	file->pid = get_task_pid(current, PIDTYPE_TGID);
+	file->euid = current_euid();
+	mutex_init(&file->lock);
+	hcclt_ids_init(&file->comms);
+	hcclt_ids_init(&file->streams);
+	hcclt_ids_init(&file->threads);
+
+	mutex_lock(&hdev->files_lock);
+	list_add_tail(&file->node, &hdev->files);
+	atomic_inc(&hdev->nfiles);
+	mutex_unlock(&hdev->files_lock);
+
+	df->driver_priv = file;
+	drm_dev_exit(idx);
+	return 0;
+}
+
+/*
+ * Destroys every communicator and stream of the file. Never waits for
+ * tasks: queued work is cancelled, parked streams are released.
+ */
+static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
+{
+	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct hcclt_file *file = df->driver_priv;
+
+	if (!file)
+		return;
+
+	mutex_lock(&hdev->files_lock);
+	list_del(&file->node);
+	atomic_dec(&hdev->nfiles);
+	mutex_unlock(&hdev->files_lock);
+
+	hcclt_file_destroy_comms(file);
+	hcclt_file_destroy_streams(file);
+
+	xa_destroy(&file->comms.xa);
+	xa_destroy(&file->streams.xa);
+	xa_destroy(&file->threads.xa);
+	mutex_destroy(&file->lock);
+	put_pid(file->pid);
+	kfree(file);
+	df->driver_priv = NULL;
+}
+
+/* ---- ioctl table ---- */
+
+/*
+ * Every ioctl but STREAM_SYNC runs inside drm_dev_enter()/drm_dev_exit():
+ * after unplug it answers -ENODEV. STREAM_SYNC enters only around its
+ * lookup, because drm_dev_unplug() waits for every entered section and a
+ * sync may block for a long time.
+ */
+#define HCCLT_GUARDED(fn)						\
+static int fn##_guarded(struct drm_device *drm, void *data,		\
+			struct drm_file *df)				\
+{									\
+	int idx, ret;							\
+									\
+	if (!drm_dev_enter(drm, &idx))					\
+		return -ENODEV;						\
+	ret = fn(drm, data, df);					\
+	drm_dev_exit(idx);						\
+	return ret;							\
+}
+
+HCCLT_GUARDED(hcclt_query_ioctl)
+HCCLT_GUARDED(hcclt_comm_create_ioctl)
+HCCLT_GUARDED(hcclt_comm_destroy_ioctl)
+HCCLT_GUARDED(hcclt_stream_create_ioctl)
+HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
+HCCLT_GUARDED(hcclt_thread_acquire_ioctl)
+HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
+HCCLT_GUARDED(hcclt_thread_export_ioctl)
+HCCLT_GUARDED(hcclt_submit_ioctl)
+HCCLT_GUARDED(hcclt_info_ioctl)
+
+#define HCCLT_IOCTL(n, fn) \
+	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
+
+static const struct drm_ioctl_desc hcclt_ioctls[] = {
+	HCCLT_IOCTL(QUERY, hcclt_query_ioctl_guarded),
+	HCCLT_IOCTL(COMM_CREATE, hcclt_comm_create_ioctl_guarded),
+	HCCLT_IOCTL(COMM_DESTROY, hcclt_comm_destroy_ioctl_guarded),
+	HCCLT_IOCTL(STREAM_CREATE, hcclt_stream_create_ioctl_guarded),
+	HCCLT_IOCTL(STREAM_DESTROY, hcclt_stream_destroy_ioctl_guarded),
+	HCCLT_IOCTL(THREAD_ACQUIRE, hcclt_thread_acquire_ioctl_guarded),
+	HCCLT_IOCTL(THREAD_ACQUIRE_WITH_STREAM,
+		    hcclt_thread_acquire_with_stream_ioctl_guarded),
+	HCCLT_IOCTL(THREAD_EXPORT, hcclt_thread_export_ioctl_guarded),
+	HCCLT_IOCTL(SUBMIT, hcclt_submit_ioctl_guarded),
+	HCCLT_IOCTL(STREAM_SYNC, hcclt_stream_sync_ioctl),
+	HCCLT_IOCTL(INFO, hcclt_info_ioctl_guarded),
+};
+
+HCCLT_DEFINE_FOPS(hcclt_fops);
+
+static const struct drm_driver hcclt_drm_driver = {
+	.driver_features = HCCLT_DRIVER_FEATURES,
+	.open = hcclt_open,
+	.postclose = hcclt_postclose,
+	.ioctls = hcclt_ioctls,
+	.num_ioctls = ARRAY_SIZE(hcclt_ioctls),
+	.fops = &hcclt_fops,
+	.name = HCCLT_DRV_NAME,
+	.desc = HCCLT_DRV_DESC,
+	.date = HCCLT_DRV_DATE,
+	.major = HCCLT_UAPI_MAJOR,
+	.minor = HCCLT_UAPI_MINOR,
+};
+
+/* ---- platform device ---- */
+
+static void hcclt_hw_fini_action(struct drm_device *drm, void *arg)
+{
+	struct hcclt_device *hdev = arg;
+
+	hdev->hw->dev_fini(hdev);
+}
+
+static int hcclt_probe(struct platform_device *pdev)
+{
+	struct hcclt_device *hdev;
+	int ret;
+
+	hdev = devm_drm_dev_alloc(&pdev->dev, &hcclt_drm_driver,
+				  struct hcclt_device, drm);
+	if (IS_ERR(hdev))
+		return PTR_ERR(hdev);
+
+	hdev->index = pdev->id;
+	hdev->hw = &hcclt_sim_ops;
+	spin_lock_init(&hdev->pool_lock);
+	mutex_init(&hdev->files_lock);
+	INIT_LIST_HEAD(&hdev->files);
+	atomic_set(&hdev->nfiles, 0);
+	atomic_set(&hdev->ncomms, 0);
+
+	ret = hdev->hw->dev_init(hdev);
+	if (ret)
+		return ret;
+	ret = drmm_add_action_or_reset(&hdev->drm, hcclt_hw_fini_action, hdev);
+	if (ret)
+		return ret;
+
+	ret = hcclt_sched_init(hdev);
+	if (ret)
+		return ret;
+
+	platform_set_drvdata(pdev, hdev);
+	ret = drm_dev_register(&hdev->drm, 0);
+	if (ret) {
+		hcclt_sched_unplug(hdev);
+		return ret;
+	}
+	hcclt_debugfs_dev_init(hdev);
+
+	drm_info(&hdev->drm,
+		 "%s NPU %u: %s node, %u streams, %u notifies\n",
+		 hdev->hw->name, hdev->index, HCCLT_NODE_KIND,
+		 hdev->streams_total, hdev->notifies_total);
+	return 0;
+}
+
+static hcclt_remove_ret hcclt_remove(struct platform_device *pdev)
+{
+	struct hcclt_device *hdev = platform_get_drvdata(pdev);
+
+	hcclt_debugfs_dev_fini(hdev);
+	drm_dev_unplug(&hdev->drm);
+	hcclt_sched_unplug(hdev);
+	return HCCLT_REMOVE_DONE;
+}
+
+static struct platform_driver hcclt_platform_driver = {
+	.probe = hcclt_probe,
+	.remove = hcclt_remove,
+	.driver = {
+		.name = HCCLT_DRV_NAME,
+	},
+};
+
+/* ---- module ---- */
+
+static int hcclt_check_params(void)
+{
+	if (sim_devices > HCCLT_MAX_DEVICES) {
+		pr_err("hcclthread: sim_devices=%u out of range 0-%u\n",
+		       sim_devices, HCCLT_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (hcclt_sim_streams < 1 ||
+	    hcclt_sim_streams > HCCLT_MAX_SIM_STREAMS) {
+		pr_err("hcclthread: sim_streams=%u out of range 1-%u\n",
+		       hcclt_sim_streams, HCCLT_MAX_SIM_STREAMS);
+		return -EINVAL;
+	}
+	if (hcclt_sim_notifies > HCCLT_MAX_SIM_NOTIFIES) {
+		pr_err("hcclthread: sim_notifies=%u out of range 0-%u\n",
+		       hcclt_sim_notifies, HCCLT_MAX_SIM_NOTIFIES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void hcclt_unregister_devices(void)
+{
+	int i;
+
+	for (i = HCCLT_MAX_DEVICES - 1; i >= 0; i--) {
+		if (hcclt_pdevs[i]) {
+			platform_device_unregister(hcclt_pdevs[i]);
+			hcclt_pdevs[i] = NULL;
+		}
+	}
+}
+
+static int __init hcclt_init(void)
+{
+	struct platform_device *pdev;
+	unsigned int i;
+	int ret;
+
+	ret = hcclt_check_params();
+	if (ret)
+		return ret;
+
+	hcclt_debugfs_module_init();
+	ret = platform_driver_register(&hcclt_platform_driver);
+	if (ret)
+		goto err_debugfs;
+
+	for (i = 0; i < sim_devices; i++) {
+		pdev = platform_device_register_simple(HCCLT_DRV_NAME, i,
+						       NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			pr_err("hcclthread: cannot register device %u: %d\n",
+			       i, ret);
+			goto err_devices;
+		}
+		hcclt_pdevs[i] = pdev;
+		if (!platform_get_drvdata(pdev)) {
+			pr_err("hcclthread: device %u failed to probe\n", i);
+			ret = -ENODEV;
+			goto err_devices;
+		}
+	}
+	return 0;
+
+err_devices:
+	hcclt_unregister_devices();
+	platform_driver_unregister(&hcclt_platform_driver);
+err_debugfs:
+	hcclt_debugfs_module_exit();
+	return ret;
+}
+
+static void __exit hcclt_exit(void)
+{
+	hcclt_unregister_devices();
+	platform_driver_unregister(&hcclt_platform_driver);
+	hcclt_debugfs_module_exit();
+}
+
+module_init(hcclt_init);
+module_exit(hcclt_exit);
+
+MODULE_DESCRIPTION(HCCLT_DRV_DESC);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("hcclthread developers");

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: core objects.
+ *
+ * Object model (one DRM device per NPU):
+ *
+ *   hcclt_device
+ *     +- hcclt_file (one per open file)
+ *          +- comms   (id -> hcclt_comm)
+ *          |    +- threads (primaries, each owns or wraps one stream and
+ *          |       owns its notifies; exported views hang off views[])
+ *          +- streams (id -> hcclt_stream, created and thread-owned ones)
+ *          +- threads (id -> hcclt_thread, primaries and views)
+ *
+ * Lock order (outer to inner):
+ *   hdev->files_lock -> file->lock -> comm->lock -> hdev->pool_lock
+ *   comm->lock -> hdev->sched_lock -> fence lock
+ * hdev->sched_lock is taken with spin_lock_bh() (the wait-timeout timer
+ * takes it in softirq context). Nothing sleeps under it.
+ *
+ * Lifetime: the file's id tables hold one reference on every object they
+ * name; lookups take a temporary reference under RCU with
+ * kref_get_unless_zero(). Queued tasks hold references on the notifies they
+ * name, so a record into a destroyed thread's notify touches only a dead
+ * notify, never freed memory.
+ */
+#ifndef _HCCLT_DRV_H_
+#define _HCCLT_DRV_H_
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <drm/drm_device.h>
+
+#include "hcclthread_accel.h"
+#include "hcclt_hw.h"
+
+#define HCCLT_MAX_DEVICES	16
+#define HCCLT_ID_KIND_MASK	0xffULL
+#define HCCLT_ID_GEN_SHIFT	32
+
+struct dentry;
+struct drm_file;
+struct hcclt_comm;
+
+/**
+ * struct hcclt_device - one (simulated) NPU.
+ * @drm: the DRM device; hcclt_device is embedded (devm_drm_dev_alloc()).
+ * @index: device number (platform device id).
+ * @hw: backend ops; immutable after probe.
+ * @hw_priv: backend state.
+ * @pool_lock: protects @streams_used and @notifies_used.
+ * @streams_total: size of the stream pool; immutable after probe.
+ * @notifies_total: size of the notify pool; immutable after probe.
+ * @streams_used: stream slots in use.
+ * @notifies_used: notify slots in use.
+ * @files_lock: protects @files.
+ * @files: every open hcclt_file of the device.
+ * @nfiles: open files (for QUERY without the lock).
+ * @ncomms: live communicators, all files.
+ * @sched_lock: the scheduler lock. Protects, for every stream of the
+ *	device, its task queue and everything marked "sched_lock" in
+ *	struct hcclt_stream; every notify's @set and @dead; every thread's
+ *	@dead; @runlist, @streams and @unplugged.
+ * @runlist: streams that have a runnable task at the head of their queue.
+ * @streams: every stream of the device (for unplug).
+ * @unplugged: set once on removal; no work is queued afterwards.
+ * @wq: the device's scheduler workqueue.
+ * @run_work: runs @runlist when the submitter's inline budget ran out.
+ * @debugfs: the device's debugfs directory.
+ */
+struct hcclt_device {
+	struct drm_device drm;
+	unsigned int index;
+	const struct hcclt_hw_ops *hw;
+	void *hw_priv;
+
+	/* protects streams_used, notifies_used */
+	spinlock_t pool_lock;
+	u32 streams_total;
+	u32 notifies_total;
+	u32 streams_used;
+	u32 notifies_used;
+
+	/* protects files */
+	struct mutex files_lock;
+	struct list_head files;
+	atomic_t nfiles;
+	atomic_t ncomms;
+
+	/* the scheduler lock, see @sched_lock above */
+	spinlock_t sched_lock;
+	struct list_head runlist;
+	struct list_head streams;
+	bool unplugged;
+	struct workqueue_struct *wq;
+	struct work_struct run_work;
+
+	struct dentry *debugfs;
+};
+
+static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
+{
+	return container_of(drm, struct hcclt_device, drm);
+}
+
+/**
+ * struct hcclt_ids - one id namespace of a file.
+ * @xa: index -> object (XA_FLAGS_ALLOC1); reserved (NULL) until published.
+ * @next: cursor of xa_alloc_cyclic(); protected by the xa_lock of @xa.
+ * @gen: bumped each time the cursor wraps, so that an id is never reused
+ *	while the file is open; protected by the xa_lock of @xa.
+ */
+struct hcclt_ids {
+	struct xarray xa;
+	u32 next;
+	u16 gen;
+};
+
+/**
+ * struct hcclt_file - per open file state (drm_file.driver_priv).
+ * @hdev: the device.
+ * @pid: process that opened the file (reference held).
+ * @euid: effective uid of the opener (INFO with HCCLT_INFO_SCOPE_USER).
+ * @node: entry in hdev->files, protected by hdev->files_lock.
+ * @lock: serialises communicator and stream destruction with the INFO and
+ *	debugfs walks over this file and with postclose.
+ * @comms: communicator ids.
+ * @streams: stream ids (created streams and streams owned by threads).
+ * @threads: thread ids (threads and exported views).
+ */
+struct hcclt_file {
+	struct hcclt_device *hdev;
+	struct pid *pid;
+	kuid_t euid;
+	struct list_head node;
+	/* serialises destruction with the INFO/debugfs walks and postclose */
+	struct mutex lock;
+	struct hcclt_ids comms;
+	struct hcclt_ids streams;
+	struct hcclt_ids threads;
+};
+
+/**
+ * struct hcclt_notify - a binary notify flag.
+ * @ref: held by the owning thread and by every queued task naming it.
+ * @hdev: the device.
+ * @owner_id: id of the thread owning it (for tracing).
+ * @idx: index within the owning thread.
+ * @slot: backend slot; valid until @dead.
+ * @set: the flag; sched_lock.
+ * @dead: its thread is gone; records are no-ops; sched_lock.
+ * @waiter: the stream parked on this notify, or NULL; sched_lock. Only the
+ *	owning thread's stream ever waits on a notify, so there is at most one.
+ */
+struct hcclt_notify {
+	struct kref ref;
+	struct hcclt_device *hdev;
+	u64 owner_id;
+	u32 idx;
+	u32 slot;
+	bool set;
+	bool dead;
+	struct hcclt_stream *waiter;
+};
+
+/**
+ * struct hcclt_task - one queued stream task.
+ * @node: entry in stream->tasks (sched_lock).
+ * @seqno: stream sequence number.
+ * @op: enum drm_hcclt_task_op.
+ * @timeout_s: wait timeout in seconds, 0 = none.
+ * @notify: the notify set (record) or waited for (wait); reference held.
+ * @started: the task_start tracepoint fired; sched_lock.
+ */
+struct hcclt_task {
+	struct list_head node;
+	u64 seqno;
+	u32 op;
+	u32 timeout_s;
+	struct hcclt_notify *notify;
+	bool started;
+};
+
+/**
+ * struct hcclt_stream - a stream (task queue) of the device.
+ * @ref: held by the file's id table (until destroyed), by each thread
+ *	running on it, and temporarily by ioctls. The pool slot is given back
+ *	when the last reference goes.
+ * @rcu: deferred free (lockless id lookups).
+ * @hdev: the device.
+ * @id: id in file->streams.
+ * @slot: backend stream slot.
+ * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
+ *	thread that acquired it); immutable.
+ * @fence_ctx: dma_fence context of the stream; immutable.
+ * @tasks: queued tasks, head first; sched_lock.
+ * @depth: number of @tasks; sched_lock.
+ * @submit_seqno: seqno of the last queued task; sched_lock (written),
+ *	READ_ONCE elsewhere.
+ * @done_seqno: seqno of the last completed task; sched_lock (written),
+ *	READ_ONCE in sync's wait condition.
+ * @fail_seqno: seqno of the last task that failed or was dropped;
+ *	sched_lock.
+ * @fail_err: the error of that task (fence error); sched_lock.
+ * @error: error the next sync reports (-ETIME, -ECANCELED), 0 if none;
+ *	sched_lock.
+ * @dead: destroyed (owner gone or device unplugged): no more tasks, sync
+ *	waiters return at once; sched_lock.
+ * @on_runlist: linked on hdev->runlist; sched_lock.
+ * @parked: notify the head wait task waits for, or NULL; sched_lock.
+ * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.
+ * @timed: the parked wait has a timeout; sched_lock.
+ * @run_node: entry in hdev->runlist; sched_lock.
+ * @dev_node: entry in hdev->streams; sched_lock.
+ * @fences: pending out-fences, oldest first; sched_lock.
+ * @timer: fires when the parked wait times out.
+ * @wq: sync waiters.
+ */
+struct hcclt_stream {
+	struct kref ref;
+	struct rcu_head rcu;
+	struct hcclt_device *hdev;
+	u64 id;
+	u32 slot;
+	bool created;
+	u64 fence_ctx;
+
+	struct list_head tasks;
+	u32 depth;
+	u64 submit_seqno;
+	u64 done_seqno;
+	u64 fail_seqno;
+	int fail_err;
+	int error;
+	bool dead;
+	bool on_runlist;
+	struct hcclt_notify *parked;
+	unsigned long deadline;
+	bool timed;
+	struct list_head run_node;
+	struct list_head dev_node;
+	struct list_head fences;
+	struct timer_list timer;
+	wait_queue_head_t wq;
+};
+
+/**
+ * struct hcclt_thread - a thread (stream + notifies) or an exported view.
+ * @ref: held by the file's id table and by lookups; a view holds one on
+ *	its primary.
+ * @rcu: deferred free (lockless id lookups).
+ * @id: id in file->threads.
+ * @comm: the communicator (reference held).
+ * @primary: for a view, the thread it views (reference held); NULL for a
+ *	thread.
+ * @stream: the stream it runs on (reference held); a view uses its
+ *	primary's.
+ * @engine: enum drm_hcclt_engine; immutable.
+ * @flags: HCCLT_THREAD_* bits; immutable.
+ * @dead: destroyed with its communicator; sched_lock.
+ * @notify_num: notifies of the thread (primaries); written under comm->lock
+ *	with smp_store_release() after @notifies, read with smp_load_acquire().
+ * @notifies: the notifies (primaries); entries below @notify_num are
+ *	immutable once published.
+ * @views: exported views by engine (primaries); comm->lock.
+ * @node: entry in comm->threads (primaries); comm->lock.
+ */
+struct hcclt_thread {
+	struct kref ref;
+	struct rcu_head rcu;
+	u64 id;
+	struct hcclt_comm *comm;
+	struct hcclt_thread *primary;
+	struct hcclt_stream *stream;
+	u32 engine;
+	u32 flags;
+	bool dead;
+	u32 notify_num;
+	struct hcclt_notify *notifies[HCCLT_MAX_NOTIFIES_PER_COMM];
+	struct hcclt_thread *views[HCCLT_ENGINE_COUNT];
+	struct list_head node;
+};
+
+/**
+ * struct hcclt_comm - a communicator.
+ * @ref: held by the file's id table, by its threads and by lookups.
+ * @rcu: deferred free (lockless id lookups).
+ * @id: id in file->comms.
+ * @file: the file; immutable, valid while the communicator is alive.
+ * @lock: protects @threads, @threads_used, @notifies_used, @thread_count,
+ *	@dead, and the views[] and notify growth of its threads. Held across
+ *	quota check, creation and commit, which makes acquire all-or-nothing
+ *	under concurrency.
+ * @threads: primaries, acquired and wrapping.
+ * @threads_used: threads counted against HCCLT_MAX_THREADS_PER_COMM.
+ * @notifies_used: notifies counted against HCCLT_MAX_NOTIFIES_PER_COMM.
+ * @thread_count: primaries, wrapping ones included.
+ * @dead: destroyed; every call on it fails with -ENOENT.
+ */
+struct hcclt_comm {
+	struct kref ref;
+	struct rcu_head rcu;
+	u64 id;
+	struct hcclt_file *file;
+	/* protects threads, quota counters, dead, views[], notify growth */
+	struct mutex lock;
+	struct list_head threads;
+	u32 threads_used;
+	u32 notifies_used;
+	u32 thread_count;
+	bool dead;
+};
+
+/**
+ * struct hcclt_resv - device pool units reserved by a call and not yet
+ * taken over by an object.
+ * @streams: stream units.
+ * @notifies: notify units.
+ *
+ * A call reserves every unit it needs up front (hcclt_pool_reserve(), all
+ * or nothing); each stream or notify it creates takes one unit over and
+ * gives it back when destroyed; the call gives back what is left.
+ */
+struct hcclt_resv {
+	u32 streams;
+	u32 notifies;
+};
+
+static inline u32 hcclt_id_kind(u64 id)
+{
+	return (id >> HCCLT_ID_KIND_SHIFT) & HCCLT_ID_KIND_MASK;
+}
+
+/* hcclt_drv.c */
+extern unsigned int hcclt_sim_streams;
+extern unsigned int hcclt_sim_notifies;
+int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id);
+void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj);
+void hcclt_id_remove(struct hcclt_ids *ids, u64 id);
+void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);
+int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
+void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
+
+/* hcclt_stream.c */
+struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
+				      struct hcclt_resv *resv);
+void hcclt_stream_put(struct hcclt_stream *stream);
+struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id);
+struct hcclt_stream *hcclt_stream_by_handle(struct hcclt_file *file,
+					    u64 handle);
+void hcclt_file_destroy_streams(struct hcclt_file *file);
+int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df);
+int hcclt_stream_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df);
+
+/* hcclt_comm.c */
+struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id);
+void hcclt_thread_put(struct hcclt_thread *thread);
+struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);
+void hcclt_comm_put(struct hcclt_comm *comm);
+void hcclt_file_destroy_comms(struct hcclt_file *file);
+void hcclt_notify_put(struct hcclt_notify *notify);
+int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df);
+int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df);
+int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df);
+int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
+					   void *data, struct drm_file *df);
+int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df);
+
+/* hcclt_sched.c */
+int hcclt_sched_init(struct hcclt_device *hdev);
+void hcclt_sched_unplug(struct hcclt_device *hdev);
+void hcclt_sched_stream_init(struct hcclt_stream *stream);
+void hcclt_sched_stream_fini(struct hcclt_stream *stream);
+void hcclt_sched_stream_cancel(struct hcclt_stream *stream, bool kill);
+void hcclt_sched_thread_kill(struct hcclt_thread *thread);
+void hcclt_sched_task_done(struct hcclt_stream *stream, int err);
+u32 hcclt_sched_stream_state(struct hcclt_stream *stream, u32 *wait_notify,
+			     u32 *depth);
+int hcclt_submit_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *df);
+int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df);
+
+/* hcclt_debugfs.c */
+void hcclt_debugfs_module_init(void);
+void hcclt_debugfs_module_exit(void);
+void hcclt_debugfs_dev_init(struct hcclt_device *hdev);
+void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
+
+#endif /* _HCCLT_DRV_H_ */

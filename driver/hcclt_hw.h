@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: the hardware backend contract.
+ *
+ * The core (communicators, quota, ids, task queues) never touches hardware;
+ * everything device-specific sits behind struct hcclt_hw_ops. The simulated
+ * NPU (hcclt_sim.c) is the only backend today. A real backend provides its
+ * own ops table and is selected in hcclt_probe(); no communicator, stream or
+ * scheduler code changes.
+ */
+#ifndef _HCCLT_HW_H_
+#define _HCCLT_HW_H_
+
+#include <linux/types.h>
+
+struct hcclt_device;
+struct hcclt_stream;
+
+/**
+ * struct hcclt_hw_ops - what a backend provides.
+ *
+ * Pool accounting (how many stream and notify slots are in use, -ENOSPC)
+ * is done by the core before any slot callback is called, against the
+ * totals the backend wrote to hdev->streams_total / notifies_total in
+ * @dev_init. The slot callbacks therefore only pick which hardware slot
+ * backs an object; they are never asked for more slots than the totals.
+ *
+ * @name: backend name, shown in debugfs.
+ * @features: HCCLT_FEATURE_* bits the backend adds to DRM_IOCTL_HCCLT_QUERY
+ *	(e.g. HCCLT_FEATURE_SIMULATED).
+ * @dev_init: called once in probe before the DRM device is registered.
+ *	Sets hdev->streams_total and hdev->notifies_total and may allocate
+ *	backend state in hdev->hw_priv. May sleep. Returns 0 or -errno.
+ * @dev_fini: called once on removal, after every object of the device is
+ *	gone and no callback can run any more. May sleep.
+ * @stream_slot_alloc: pick a hardware stream slot for a new stream, store
+ *	it in *@slot. Process context, may sleep. 0 or -errno (-ENOMEM).
+ * @stream_slot_free: give a stream slot back. Process context; the stream
+ *	has no queued task and is not running.
+ * @notify_slot_alloc: as @stream_slot_alloc, for a notify.
+ * @notify_slot_free: as @stream_slot_free, for a notify. The notify will
+ *	never be recorded or waited on by the hardware again.
+ * @submit: tasks were appended to @stream's queue. Called with
+ *	hdev->sched_lock held (must not sleep). Returns true when the backend
+ *	executes them itself; it must then report each task, in order, with
+ *	hcclt_sched_task_done() (under sched_lock). Returns false to have the
+ *	software executor of hcclt_sched.c run them, which is what the
+ *	simulated NPU does. May be NULL (same as returning false).
+ */
+struct hcclt_hw_ops {
+	const char *name;
+	u64 features;
+	int (*dev_init)(struct hcclt_device *hdev);
+	void (*dev_fini)(struct hcclt_device *hdev);
+	int (*stream_slot_alloc)(struct hcclt_device *hdev, u32 *slot);
+	void (*stream_slot_free)(struct hcclt_device *hdev, u32 slot);
+	int (*notify_slot_alloc)(struct hcclt_device *hdev, u32 *slot);
+	void (*notify_slot_free)(struct hcclt_device *hdev, u32 slot);
+	bool (*submit)(struct hcclt_device *hdev, struct hcclt_stream *stream);
+};
+
+extern const struct hcclt_hw_ops hcclt_sim_ops;
+
+#endif /* _HCCLT_HW_H_ */

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: stream task queues, the notify state machine, the software
+ * executor of the simulated NPU, stream synchronize and out-fences.
+ *
+ * Execution is event driven; there is no kernel thread per stream. A
+ * stream with a runnable task at the head of its queue is on the device's
+ * runlist. A wait that finds its notify clear parks the stream on the
+ * notify (notify->waiter) and takes it off the runlist; the record that
+ * sets the notify puts it back. Runnable streams are executed inline by
+ * the submitting ioctl, iteratively and within a task budget (no
+ * recursion); whatever is left when the budget runs out is executed by
+ * the device's workqueue. A parked wait with a timeout arms the stream's
+ * timer; when it fires (softirq) the wait fails with -ETIME, every task
+ * queued behind it is dropped, and the next sync reports -ETIME once.
+ *
+ * All state here is protected by hdev->sched_lock (see hcclt_drv.h); each
+ * task costs O(1) under it, so one device-wide lock keeps the notify state
+ * machine simple and still lets many streams make progress.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/file.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/sync_file.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "hcclt_drv.h"
+
+#define CREATE_TRACE_POINTS
+#include "hcclt_trace.h"
+
+/* Tasks run inline by one submit before the rest goes to the workqueue. */
+#define HCCLT_INLINE_BUDGET	(2 * HCCLT_MAX_BATCH)
+/* Tasks run by one pass of the work item before it requeues itself. */
+#define HCCLT_WORK_BUDGET	4096
+
+/**
+ * struct hcclt_fence - out-fence of one submit.
+ * @base: the fence; seqno is the last stream seqno it covers.
+ * @lock: the fence's lock.
+ * @first: first stream seqno it covers; a failure at or after it is the
+ *	fence's error.
+ * @node: entry in stream->fences; sched_lock.
+ */
+struct hcclt_fence {
+	struct dma_fence base;
+	/* the fence's lock (dma_fence core state) */
+	spinlock_t lock;
+	u64 first;
+	struct list_head node;
+};
+
+static const char *hcclt_fence_driver_name(struct dma_fence *fence)
+{
+	return "hcclthread";
+}
+
+static const char *hcclt_fence_timeline_name(struct dma_fence *fence)
+{
+	return "stream";
+}
+
+static const struct dma_fence_ops hcclt_fence_ops = {
+	.use_64bit_seqno = true,
+	.get_driver_name = hcclt_fence_driver_name,
+	.get_timeline_name = hcclt_fence_timeline_name,
+};
+
+/* ---- executor core (sched_lock held) ---- */
+
+static void hcclt_trace_task(struct hcclt_stream *s, struct hcclt_task *task,
+			     bool start, int err)
+{
+	struct hcclt_notify *n = task->notify;
+
+	if (start)
+		trace_hcclt_task_start(s->hdev->index, s->slot, s->id,
+				       task->seqno, task->op, n->owner_id,
+				       n->idx, n->slot, 0);
+	else
+		trace_hcclt_task_complete(s->hdev->index, s->slot, s->id,
+					  task->seqno, task->op, n->owner_id,
+					  n->idx, n->slot, err);
+}
+
+static void hcclt_signal_fences(struct hcclt_stream *s)
+{
+	struct hcclt_fence *f, *tmp;
+
+	list_for_each_entry_safe(f, tmp, &s->fences, node) {
+		if (f->base.seqno > s->done_seqno)
+			break;
+		list_del_init(&f->node);
+		if (s->fail_seqno && s->fail_seqno >= f->first)
+			dma_fence_set_error(&f->base, s->fail_err);
+		dma_fence_signal(&f->base);
+		dma_fence_put(&f->base);
+	}
+}
+
+/**
+ * hcclt_sched_task_done - complete the task at the head of @s.
+ * @s: the stream.
+ * @err: 0, or why the task failed or was dropped.
+ *
+ * Called by the software executor, and by a hardware backend that took
+ * the tasks over (struct hcclt_hw_ops.submit), with hdev->sched_lock held.
+ */
+void hcclt_sched_task_done(struct hcclt_stream *s, int err)
+{
+	struct hcclt_task *task;
+
+	lockdep_assert_held(&s->hdev->sched_lock);
+	task = list_first_entry_or_null(&s->tasks, struct hcclt_task, node);
+	if (WARN_ON(!task))
+		return;
+	list_del(&task->node);
+	s->depth--;
+	WRITE_ONCE(s->done_seqno, task->seqno);
+	if (err) {
+		s->fail_seqno = task->seqno;
+		s->fail_err = err;
+	}
+	hcclt_trace_task(s, task, false, err);
+	hcclt_notify_put(task->notify);
+	kfree(task);
+	hcclt_signal_fences(s);
+}
+
+static void hcclt_stream_wake(struct hcclt_stream *s)
+{
+	if (wq_has_sleeper(&s->wq))
+		wake_up_all(&s->wq);
+}
+
+static void hcclt_stream_unpark(struct hcclt_stream *s)
+{
+	if (!s->parked)
+		return;
+	s->parked->waiter = NULL;
+	s->parked = NULL;
+	if (s->timed) {
+		s->timed = false;
+		timer_delete(&s->timer);
+	}
+}
+
+static void hcclt_make_runnable(struct hcclt_device *hdev,
+				struct hcclt_stream *s)
+{
+	if (s->on_runlist || s->parked || s->dead || list_empty(&s->tasks))
+		return;
+	list_add_tail(&s->run_node, &hdev->runlist);
+	s->on_runlist = true;
+}
+
+/* Drop every queued task of @s with @err and unpark it. */
+static void hcclt_stream_flush(struct hcclt_stream *s, int err)
+{
+	hcclt_stream_unpark(s);
+	if (s->on_runlist) {
+		list_del_init(&s->run_node);
+		s->on_runlist = false;
+	}
+	while (!list_empty(&s->tasks))
+		hcclt_sched_task_done(s, err);
+}
+
+/* Set a notify and make the stream parked on it runnable. */
+static void hcclt_notify_record(struct hcclt_device *hdev,
+				struct hcclt_notify *n)
+{
+	struct hcclt_stream *waiter = n->waiter;
+
+	if (n->dead)
+		return;
+	n->set = true;
+	if (waiter) {
+		hcclt_stream_unpark(waiter);
+		hcclt_make_runnable(hdev, waiter);
+	}
+}
+
+/* Run tasks of @s until it parks, empties or @budget runs out. */
+static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
+			    int budget)
+{
+	struct hcclt_task *task;
+	struct hcclt_notify *n;
+	bool progress = false;
+
+	while (budget > 0 && !s->parked) {
+		task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
+						node);
+		if (!task)
+			break;
+		n = task->notify;
+		if (!task->started) {
+			task->started = true;
+			hcclt_trace_task(s, task, true, 0);
+		}
+		budget--;
+		if (task->op == HCCLT_TASK_NOTIFY_RECORD) {
+			hcclt_notify_record(hdev, n);
+			hcclt_sched_task_done(s, 0);
+		} else if (n->set) {
+			n->set = false;
+			hcclt_sched_task_done(s, 0);
+		} else if (n->dead) {
+			s->error = -ECANCELED;
+			hcclt_stream_flush(s, -ECANCELED);
+		} else {
+			s->parked = n;
+			n->waiter = s;
+			if (task->timeout_s) {
+				s->timed = true;
+				s->deadline = jiffies +
+					(unsigned long)task->timeout_s * HZ;
+				mod_timer(&s->timer, s->deadline);
+			}
+			break;
+		}
+		progress = true;
+	}
+	if (progress)
+		hcclt_stream_wake(s);
+	return budget;
+}
+
+/* Run the runlist; return true when runnable streams are left. */
+static bool hcclt_run_locked(struct hcclt_device *hdev, int budget)
+{
+	struct hcclt_stream *s;
+
+	while (budget > 0 && !list_empty(&hdev->runlist)) {
+		s = list_first_entry(&hdev->runlist, struct hcclt_stream,
+				     run_node);
+		list_del_init(&s->run_node);
+		s->on_runlist = false;
+		budget = hcclt_stream_run(hdev, s, budget);
+		hcclt_make_runnable(hdev, s);
+	}
+	return !list_empty(&hdev->runlist);
+}
+
+static void hcclt_run_kick_locked(struct hcclt_device *hdev, int budget)
+{
+	if (hcclt_run_locked(hdev, budget) && !hdev->unplugged)
+		queue_work(hdev->wq, &hdev->run_work);
+}
+
+static void hcclt_run_work(struct work_struct *work)
+{
+	struct hcclt_device *hdev = container_of(work, struct hcclt_device,
+						 run_work);
+
+	spin_lock_bh(&hdev->sched_lock);
+	hcclt_run_kick_locked(hdev, HCCLT_WORK_BUDGET);
+	spin_unlock_bh(&hdev->sched_lock);
+}
+
+static void hcclt_stream_timeout(struct timer_list *timer)
+{
+	struct hcclt_stream *s = from_timer(s, timer, timer);
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_task *task;
+	struct hcclt_notify *n;
+
+	spin_lock(&hdev->sched_lock);
+	if (s->parked && s->timed && time_after_eq(jiffies, s->deadline)) {
+		task = list_first_entry(&s->tasks, struct hcclt_task, node);
+		n = task->notify;
+		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
+					 task->seqno, task->op, n->owner_id,
+					 n->idx, n->slot, -ETIME);
+		s->error = -ETIME;
+		hcclt_stream_flush(s, -ETIME);
+		hcclt_stream_wake(s);
+	}
+	spin_unlock(&hdev->sched_lock);
+}
+
+/* ---- stream and thread lifetime ---- */
+
+void hcclt_sched_stream_init(struct hcclt_stream *s)
+{
+	struct hcclt_device *hdev = s->hdev;
+
+	INIT_LIST_HEAD(&s->tasks);
+	INIT_LIST_HEAD(&s->run_node);
+	INIT_LIST_HEAD(&s->fences);
+	init_waitqueue_head(&s->wq);
+	timer_setup(&s->timer, hcclt_stream_timeout, 0);
+
+	spin_lock_bh(&hdev->sched_lock);
+	list_add_tail(&s->dev_node, &hdev->streams);
+	if (hdev->unplugged)
+		s->dead = true;
+	spin_unlock_bh(&hdev->sched_lock);
+}
+
+/* Last reference gone: nothing can queue on @s any more. */
+void hcclt_sched_stream_fini(struct hcclt_stream *s)
+{
+	struct hcclt_device *hdev = s->hdev;
+
+	spin_lock_bh(&hdev->sched_lock);
+	s->dead = true;
+	hcclt_stream_flush(s, -ECANCELED);
+	list_del(&s->dev_node);
+	spin_unlock_bh(&hdev->sched_lock);
+	/* The timer cannot be re-armed now; wait for a running callback. */
+	timer_delete_sync(&s->timer);
+	WARN_ON(!list_empty(&s->fences));
+}
+
+/**
+ * hcclt_sched_stream_cancel - cancel the work queued on a stream.
+ * @s: the stream.
+ * @kill: also mark it dead (no more tasks; sync returns at once).
+ *
+ * Queued tasks are dropped with -ECANCELED, a parked wait is released,
+ * out-fences signal with -ECANCELED, and the next sync (or a sync already
+ * waiting) reports -ECANCELED. Never blocks.
+ */
+void hcclt_sched_stream_cancel(struct hcclt_stream *s, bool kill)
+{
+	struct hcclt_device *hdev = s->hdev;
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (kill)
+		s->dead = true;
+	if (!list_empty(&s->tasks)) {
+		s->error = -ECANCELED;
+		hcclt_stream_flush(s, -ECANCELED);
+	}
+	spin_unlock_bh(&hdev->sched_lock);
+	wake_up_all(&s->wq);
+}
+
+/**
+ * hcclt_sched_thread_kill - a thread and its views die with their
+ * communicator.
+ * @p: the primary thread.
+ *
+ * Its notifies go dead (later records into them are no-ops), its stream is
+ * killed if it owns it, and the work queued on its stream is cancelled
+ * either way. Caller holds the communicator's lock.
+ */
+void hcclt_sched_thread_kill(struct hcclt_thread *p)
+{
+	struct hcclt_stream *s = p->stream;
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_notify *n;
+	int e;
+	u32 i;
+
+	lockdep_assert_held(&p->comm->lock);
+	spin_lock_bh(&hdev->sched_lock);
+	p->dead = true;
+	for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
+		if (p->views[e])
+			p->views[e]->dead = true;
+	for (i = 0; i < p->notify_num; i++) {
+		n = p->notifies[i];
+		n->dead = true;
+		n->set = false;
+		if (n->waiter) {
+			struct hcclt_stream *w = n->waiter;
+
+			hcclt_stream_unpark(w);
+			hcclt_make_runnable(hdev, w);
+		}
+	}
+	if (!s->created)
+		s->dead = true;
+	if (!list_empty(&s->tasks)) {
+		s->error = -ECANCELED;
+		hcclt_stream_flush(s, -ECANCELED);
+	}
+	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	spin_unlock_bh(&hdev->sched_lock);
+	wake_up_all(&s->wq);
+}
+
+/**
+ * hcclt_sched_stream_state - what a stream is doing, for INFO and debugfs.
+ * @s: the stream.
+ * @wait_notify: set to the index of the notify it is parked on (else 0).
+ * @depth: set to the number of tasks pending.
+ *
+ * Return: enum drm_hcclt_thread_state.
+ */
+u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
+			     u32 *depth)
+{
+	u32 state;
+
+	spin_lock_bh(&s->hdev->sched_lock);
+	*depth = s->depth;
+	*wait_notify = 0;
+	if (s->parked) {
+		state = HCCLT_STATE_PARKED;
+		*wait_notify = s->parked->idx;
+	} else if (s->error) {
+		state = HCCLT_STATE_ERROR;
+	} else if (s->depth) {
+		state = HCCLT_STATE_RUNNING;
+	} else {
+		state = HCCLT_STATE_IDLE;
+	}
+	spin_unlock_bh(&s->hdev->sched_lock);
+	return state;
+}
+
+/* ---- device ---- */
+
+int hcclt_sched_init(struct hcclt_device *hdev)
+{
+	spin_lock_init(&hdev->sched_lock);
+	INIT_LIST_HEAD(&hdev->runlist);
+	INIT_LIST_HEAD(&hdev->streams);
+	INIT_WORK(&hdev->run_work, hcclt_run_work);
+	hdev->wq = alloc_workqueue("hcclt%u", WQ_HIGHPRI | WQ_UNBOUND, 0,
+				   hdev->index);
+	return hdev->wq ? 0 : -ENOMEM;
+}
+
+/**
+ * hcclt_sched_unplug - the device is gone.
+ * @hdev: the device.
+ *
+ * Kills every stream (sync waiters return -ENODEV), stops the timers'
+ * effects and the workqueue. Called after drm_dev_unplug(), so no ioctl
+ * can queue anything any more.
+ */
+void hcclt_sched_unplug(struct hcclt_device *hdev)
+{
+	struct hcclt_stream *s;
+
+	spin_lock_bh(&hdev->sched_lock);
+	hdev->unplugged = true;
+	list_for_each_entry(s, &hdev->streams, dev_node) {
+		s->dead = true;
+		hcclt_stream_flush(s, -ENODEV);
+		wake_up_all(&s->wq);
+	}
+	spin_unlock_bh(&hdev->sched_lock);
+
+	cancel_work_sync(&hdev->run_work);
+	destroy_workqueue(hdev->wq);
+	hdev->wq = NULL;
+}
+
+/* ---- SUBMIT ---- */
+
+static void hcclt_tasks_free(struct hcclt_task **tasks, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		hcclt_notify_put(tasks[i]->notify);
+		kfree(tasks[i]);
+	}
+}
+
+/*
+ * Validate one user task and turn it into a kernel task holding a notify
+ * reference. @thread is the submitting thread (NULL for a stream handle).
+ */
+static int hcclt_task_prepare(struct hcclt_file *file,
+			      struct hcclt_thread *thread,
+			      const struct drm_hcclt_task *ut,
+			      struct hcclt_task **out)
+{
+	struct hcclt_thread *dst = NULL, *p;
+	struct hcclt_notify *n;
+	struct hcclt_task *task;
+	int ret = -EINVAL;
+
+	if (ut->pad)
+		return -EINVAL;
+	switch (ut->op) {
+	case HCCLT_TASK_NOTIFY_RECORD:
+		if (ut->timeout_s)
+			return -EINVAL;
+		dst = hcclt_thread_lookup(file, ut->dst_thread);
+		if (!dst)
+			return -ENOENT;
+		if (thread && dst->engine != thread->engine)
+			goto out;
+		p = dst->primary ?: dst;
+		break;
+	case HCCLT_TASK_NOTIFY_WAIT:
+		if (ut->dst_thread || !thread)
+			return -EINVAL;
+		p = thread->primary ?: thread;
+		break;
+	default:
+		return -EINVAL;
+	}
+	/* Pairs with smp_store_release() in hcclt_thread_grow(). */
+	if (ut->notify_idx >= smp_load_acquire(&p->notify_num))
+		goto out;
+	n = p->notifies[ut->notify_idx];
+
+	task = kzalloc(sizeof(*task), GFP_KERNEL_ACCOUNT);
+	if (!task) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	kref_get(&n->ref);
+	task->notify = n;
+	task->op = ut->op;
+	task->timeout_s = ut->timeout_s;
+	*out = task;
+	ret = 0;
+out:
+	hcclt_thread_put(dst);
+	return ret;
+}
+
+int hcclt_submit_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_device *hdev = file->hdev;
+	struct drm_hcclt_submit *args = data;
+	struct drm_hcclt_task *utasks = NULL;
+	struct hcclt_task **tasks = NULL;
+	struct hcclt_thread *thread = NULL;
+	struct sync_file *sync_file = NULL;
+	struct hcclt_fence *fence = NULL;
+	struct hcclt_stream *s;
+	u32 n = args->task_count, made = 0, i;
+	bool want_fence = args->flags & HCCLT_SUBMIT_FENCE_OUT;
+	int fd = -1, ret;
+
+	args->fence_fd = -1;
+	if (args->flags & ~HCCLT_SUBMIT_FENCE_OUT)
+		return -EINVAL;
+	if (n > HCCLT_MAX_BATCH || (!n && !want_fence) ||
+	    args->task_size != sizeof(struct drm_hcclt_task))
+		return -EINVAL;
+
+	if (hcclt_id_kind(args->handle) == HCCLT_ID_KIND_THREAD) {
+		thread = hcclt_thread_lookup(file, args->handle);
+		if (!thread)
+			return -ENOENT;
+		s = thread->stream;
+		kref_get(&s->ref);
+	} else {
+		s = hcclt_stream_lookup(file, args->handle);
+		if (!s)
+			return -ENOENT;
+	}
+
+	if (n) {
+		utasks = kmalloc_array(n, sizeof(*utasks), GFP_KERNEL);
+		tasks = kcalloc(n, sizeof(*tasks), GFP_KERNEL);
+		if (!utasks || !tasks) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (copy_from_user(utasks, u64_to_user_ptr(args->tasks_ptr),
+				   n * sizeof(*utasks))) {
+			ret = -EFAULT;
+			goto out;
+		}
+		for (made = 0; made < n; made++) {
+			ret = hcclt_task_prepare(file, thread, &utasks[made],
+						 &tasks[made]);
+			if (ret)
+				goto out;
+		}
+	}
+
+	if (want_fence) {
+		fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+		if (!fence) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		spin_lock_init(&fence->lock);
+		INIT_LIST_HEAD(&fence->node);
+		/* The seqno is set under sched_lock, before anyone sees it. */
+		dma_fence_init(&fence->base, &hcclt_fence_ops, &fence->lock,
+			       s->fence_ctx, 0);
+		sync_file = sync_file_create(&fence->base);
+		if (!sync_file) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		fd = get_unused_fd_flags(O_CLOEXEC);
+		if (fd < 0) {
+			ret = fd;
+			goto out;
+		}
+	}
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (s->dead || (thread && thread->dead)) {
+		spin_unlock_bh(&hdev->sched_lock);
+		ret = -ENOENT;
+		goto out;
+	}
+	if (n > HCCLT_MAX_QUEUE_DEPTH - s->depth) {
+		spin_unlock_bh(&hdev->sched_lock);
+		ret = -EBUSY;
+		goto out;
+	}
+	if (n)
+		trace_hcclt_submit(hdev->index, s->slot, s->id, args->handle,
+				   s->submit_seqno + 1, n);
+	for (i = 0; i < n; i++) {
+		tasks[i]->seqno = ++s->submit_seqno;
+		list_add_tail(&tasks[i]->node, &s->tasks);
+	}
+	s->depth += n;
+	made = 0;
+	args->seqno = s->submit_seqno;
+	if (fence) {
+		fence->base.seqno = s->submit_seqno;
+		fence->first = n ? s->submit_seqno - n + 1 : s->submit_seqno;
+		if (s->done_seqno >= s->submit_seqno) {
+			dma_fence_signal(&fence->base);
+		} else {
+			dma_fence_get(&fence->base);
+			list_add_tail(&fence->node, &s->fences);
+		}
+	}
+	if (n && (!hdev->hw->submit || !hdev->hw->submit(hdev, s)))
+		hcclt_make_runnable(hdev, s);
+	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	spin_unlock_bh(&hdev->sched_lock);
+
+	if (fence) {
+		fd_install(fd, sync_file->file);
+		args->fence_fd = fd;
+		fd = -1;
+		sync_file = NULL;
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		put_unused_fd(fd);
+	if (sync_file)
+		fput(sync_file->file);
+	if (fence)
+		dma_fence_put(&fence->base);
+	if (tasks)
+		hcclt_tasks_free(tasks, made);
+	kfree(tasks);
+	kfree(utasks);
+	hcclt_thread_put(thread);
+	hcclt_stream_put(s);
+	return ret;
+}
+
+/* ---- STREAM_SYNC ---- */
+
+static bool hcclt_sync_done(struct hcclt_stream *s, u64 target)
+{
+	return READ_ONCE(s->done_seqno) >= target || READ_ONCE(s->dead);
+}
+
+int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_stream_sync *args = data;
+	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct hcclt_stream *s;
+	unsigned long deadline = 0;
+	long left;
+	u64 target;
+	int idx, ret = 0;
+
+	if (args->flags || args->timeout_ms < -1)
+		return -EINVAL;
+
+	/* Not entered while blocking: drm_dev_unplug() waits for entries. */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	s = hcclt_stream_by_handle(file, args->handle);
+	drm_dev_exit(idx);
+	if (!s)
+		return -ENOENT;
+
+	spin_lock_bh(&hdev->sched_lock);
+	target = s->submit_seqno;
+	spin_unlock_bh(&hdev->sched_lock);
+
+	if (args->timeout_ms == -1) {
+		ret = wait_event_interruptible(s->wq, hcclt_sync_done(s, target));
+	} else if (!hcclt_sync_done(s, target)) {
+		if (!args->timeout_ms) {
+			ret = -ETIMEDOUT;
+			goto out;
+		}
+		deadline = jiffies + msecs_to_jiffies(args->timeout_ms);
+		left = msecs_to_jiffies(args->timeout_ms);
+		left = wait_event_interruptible_timeout(s->wq,
+							hcclt_sync_done(s, target),
+							left);
+		if (left == -ERESTARTSYS) {
+			left = (long)(deadline - jiffies);
+			args->timeout_ms = left > 0 ?
+				min_t(unsigned int, jiffies_to_msecs(left),
+				      INT_MAX) : 0;
+			ret = -ERESTARTSYS;
+		} else if (!left) {
+			args->timeout_ms = 0;
+			ret = -ETIMEDOUT;
+		}
+	}
+	if (ret)
+		goto out;
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (s->dead) {
+		ret = hdev->unplugged ? -ENODEV : -ECANCELED;
+	} else if (s->error) {
+		ret = s->error;
+		s->error = 0;
+	}
+	spin_unlock_bh(&hdev->sched_lock);
+out:
+	hcclt_stream_put(s);
+	return ret;
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: streams (aclrtCreateStream / aclrtDestroyStream) and stream
+ * ids.
+ *
+ * A stream is either created by DRM_IOCTL_HCCLT_STREAM_CREATE (owned by the
+ * file's id table, may be wrapped by threads of communicators) or owned by
+ * the thread that acquired it. Both kinds have an id in file->streams so
+ * that STREAM_SYNC and INFO can name them; only created streams can be
+ * destroyed or wrapped by id. The pool slot is returned when the last
+ * reference goes.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/slab.h>
+#include <drm/drm_file.h>
+
+#include "hcclt_drv.h"
+
+static void hcclt_stream_release(struct kref *ref)
+{
+	struct hcclt_stream *stream = container_of(ref, struct hcclt_stream,
+						   ref);
+	struct hcclt_device *hdev = stream->hdev;
+
+	hcclt_sched_stream_fini(stream);
+	hdev->hw->stream_slot_free(hdev, stream->slot);
+	hcclt_pool_unreserve(hdev, 1, 0);
+	kfree_rcu(stream, rcu);
+}
+
+void hcclt_stream_put(struct hcclt_stream *stream)
+{
+	if (stream)
+		kref_put(&stream->ref, hcclt_stream_release);
+}
+
+/**
+ * hcclt_stream_new - make a stream from a reserved pool unit.
+ * @file: the file.
+ * @created: made by STREAM_CREATE (else owned by a thread).
+ * @resv: the caller's reservation; the stream takes one stream unit.
+ *
+ * The stream's id is reserved in file->streams but not yet published; to
+ * undo, the caller removes the id and puts the stream, which gives the
+ * unit back to the pool.
+ *
+ * Return: the stream with one reference, or an ERR_PTR (@resv unchanged).
+ */
+struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
+				      struct hcclt_resv *resv)
+{
+	struct hcclt_device *hdev = file->hdev;
+	struct hcclt_stream *stream;
+	int ret;
+
+	if (WARN_ON(!resv->streams))
+		return ERR_PTR(-ENOSPC);
+	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
+	if (!stream)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&stream->ref);
+	stream->hdev = hdev;
+	stream->created = created;
+	ret = hdev->hw->stream_slot_alloc(hdev, &stream->slot);
+	if (ret)
+		goto err_free;
+	ret = hcclt_id_reserve(&file->streams, HCCLT_ID_KIND_STREAM,
+			       &stream->id);
+	if (ret) {
+		ret = -ENOMEM;
+		goto err_slot;
+	}
+	stream->fence_ctx = dma_fence_context_alloc(1);
+	hcclt_sched_stream_init(stream);
+	resv->streams--;
+	return stream;
+
+err_slot:
+	hdev->hw->stream_slot_free(hdev, stream->slot);
+err_free:
+	kfree(stream);
+	return ERR_PTR(ret);
+}
+
+/**
+ * hcclt_stream_lookup - find a stream (created or thread-owned) by id.
+ * @file: the file.
+ * @id: stream id.
+ *
+ * Return: the stream with a reference held, or NULL.
+ */
+struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
+{
+	struct hcclt_stream *stream;
+
+	rcu_read_lock();
+	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
+	if (stream && (stream->id != id || !kref_get_unless_zero(&stream->ref)))
+		stream = NULL;
+	rcu_read_unlock();
+	return stream;
+}
+
+/**
+ * hcclt_stream_by_handle - the stream of a stream id or of a thread id.
+ * @file: the file.
+ * @handle: stream id or thread id (views included).
+ *
+ * Return: the stream with a reference held, or NULL.
+ */
+struct hcclt_stream *hcclt_stream_by_handle(struct hcclt_file *file,
+					    u64 handle)
+{
+	struct hcclt_stream *stream;
+	struct hcclt_thread *thread;
+
+	if (hcclt_id_kind(handle) == HCCLT_ID_KIND_STREAM)
+		return hcclt_stream_lookup(file, handle);
+
+	thread = hcclt_thread_lookup(file, handle);
+	if (!thread)
+		return NULL;
+	stream = thread->stream;
+	kref_get(&stream->ref);
+	hcclt_thread_put(thread);
+	return stream;
+}
+
+int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_stream_create *args = data;
+	struct hcclt_resv resv = { .streams = 1 };
+	struct hcclt_stream *stream;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	ret = hcclt_pool_reserve(file->hdev, 1, 0);
+	if (ret)
+		return ret;
+	stream = hcclt_stream_new(file, true, &resv);
+	if (IS_ERR(stream)) {
+		hcclt_pool_unreserve(file->hdev, resv.streams, 0);
+		return PTR_ERR(stream);
+	}
+
+	args->stream_id = stream->id;
+	hcclt_id_publish(&file->streams, stream->id, stream);
+	return 0;
+}
+
+/*
+ * Take a created stream out of the id table; only one caller wins. Return
+ * the table's reference, or NULL.
+ */
+static struct hcclt_stream *hcclt_stream_unpublish(struct hcclt_file *file,
+						   u64 id)
+{
+	struct hcclt_stream *stream;
+	void *old;
+
+	rcu_read_lock();
+	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
+	if (stream && (stream->id != id || !stream->created))
+		stream = NULL;
+	rcu_read_unlock();
+	if (!stream)
+		return NULL;
+	old = xa_cmpxchg(&file->streams.xa, lower_32_bits(id), stream, NULL,
+			 0);
+	return old == stream ? stream : NULL;
+}
+
+int hcclt_stream_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_stream_destroy *args = data;
+	struct hcclt_stream *stream;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	/* file->lock: the INFO and debugfs walks see the table stable. */
+	mutex_lock(&file->lock);
+	stream = hcclt_stream_unpublish(file, args->stream_id);
+	if (stream) {
+		hcclt_sched_stream_cancel(stream, false);
+		hcclt_stream_put(stream);
+	}
+	mutex_unlock(&file->lock);
+	return stream ? 0 : -ENOENT;
+}
+
+/*
+ * postclose, after the communicators are gone: only created streams are
+ * left in the table.
+ */
+void hcclt_file_destroy_streams(struct hcclt_file *file)
+{
+	struct hcclt_stream *stream;
+	unsigned long idx;
+
+	mutex_lock(&file->lock);
+	xa_for_each(&file->streams.xa, idx, stream) {
+		xa_erase(&file->streams.xa, idx);
+		hcclt_sched_stream_cancel(stream, true);
+		hcclt_stream_put(stream);
+	}
+	mutex_unlock(&file->lock);
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread tracepoints (events/hcclthread/).
+ *
+ * Streams are named by device and stream slot (unique on the device while
+ * the stream lives) plus the stream id of their file; notifies by the id of
+ * the thread owning them, their index, and their slot. A record and the
+ * wait it releases name the same notify, which is what a timeline tool
+ * needs to draw an arrow from one to the other.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM hcclthread
+
+#if !defined(_HCCLT_TRACE_H_) || defined(TRACE_HEADER_MULTI_READ)
+#define _HCCLT_TRACE_H_
+
+#include <linux/tracepoint.h>
+
+TRACE_EVENT(hcclt_acquire,
+	    TP_PROTO(u32 dev, u64 comm, u64 thread, u64 stream, u32 engine,
+		     u32 notifies, u32 wrapped),
+	    TP_ARGS(dev, comm, thread, stream, engine, notifies, wrapped),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(u64, comm)
+			     __field(u64, thread)
+			     __field(u64, stream)
+			     __field(u32, engine)
+			     __field(u32, notifies)
+			     __field(u32, wrapped)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->comm = comm;
+			   __entry->thread = thread;
+			   __entry->stream = stream;
+			   __entry->engine = engine;
+			   __entry->notifies = notifies;
+			   __entry->wrapped = wrapped;),
+	    TP_printk("dev=%u comm=0x%llx thread=0x%llx stream=0x%llx engine=%u notifies=%u wrapped=%u",
+		      __entry->dev, __entry->comm, __entry->thread,
+		      __entry->stream, __entry->engine, __entry->notifies,
+		      __entry->wrapped)
+);
+
+TRACE_EVENT(hcclt_submit,
+	    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 handle, u64 first,
+		     u32 count),
+	    TP_ARGS(dev, slot, stream, handle, first, count),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(u32, slot)
+			     __field(u64, stream)
+			     __field(u64, handle)
+			     __field(u64, first)
+			     __field(u32, count)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->slot = slot;
+			   __entry->stream = stream;
+			   __entry->handle = handle;
+			   __entry->first = first;
+			   __entry->count = count;),
+	    TP_printk("dev=%u slot=%u stream=0x%llx handle=0x%llx first=%llu count=%u",
+		      __entry->dev, __entry->slot, __entry->stream,
+		      __entry->handle, __entry->first, __entry->count)
+);
+
+DECLARE_EVENT_CLASS(hcclt_task,
+		    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
+			     u64 owner, u32 idx, u32 nslot, int err),
+		    TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err),
+		    TP_STRUCT__entry(__field(u32, dev)
+				     __field(u32, slot)
+				     __field(u64, stream)
+				     __field(u64, seqno)
+				     __field(u32, op)
+				     __field(u64, owner)
+				     __field(u32, idx)
+				     __field(u32, nslot)
+				     __field(int, err)),
+		    TP_fast_assign(__entry->dev = dev;
+				   __entry->slot = slot;
+				   __entry->stream = stream;
+				   __entry->seqno = seqno;
+				   __entry->op = op;
+				   __entry->owner = owner;
+				   __entry->idx = idx;
+				   __entry->nslot = nslot;
+				   __entry->err = err;),
+		    TP_printk("dev=%u slot=%u stream=0x%llx seqno=%llu op=%s notify_owner=0x%llx notify_idx=%u notify_slot=%u err=%d",
+			      __entry->dev, __entry->slot, __entry->stream,
+			      __entry->seqno,
+			      __entry->op == 1 ? "record" : "wait",
+			      __entry->owner, __entry->idx, __entry->nslot, __entry->err)
+);
+
+DEFINE_EVENT(hcclt_task, hcclt_task_start,
+	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
+		      u64 owner, u32 idx, u32 nslot, int err),
+	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+);
+
+DEFINE_EVENT(hcclt_task, hcclt_task_complete,
+	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
+		      u64 owner, u32 idx, u32 nslot, int err),
+	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+);
+
+DEFINE_EVENT(hcclt_task, hcclt_wait_timeout,
+	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
+		      u64 owner, u32 idx, u32 nslot, int err),
+	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+);
+
+#endif /* _HCCLT_TRACE_H_ */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE hcclt_trace
+#include <trace/define_trace.h>
