@@ -40,16 +40,16 @@ static void *aicpu_side(void *p)
 	// 等待同步信号
 	uint32_t timeout = 1;
 	r = HcommThreadNotifyWaitOnThread(a->aicpuThread, 0, timeout);
-	say("AICPU", "wait for the host's signal on aicpuThread, notify 0", r);
+	say("AICPU", "queue: aicpuThread waits for its notify 0 (host's signal)", r);
 	a->ret |= r;
 	// 任务编排，将任务下发到aicpuThread
 	// ...
 	// 发送同步信号
 	r = HcommThreadNotifyRecordOnThread(a->aicpuThread, a->exportedAicpuThread, 0);
-	say("AICPU", "signal the host: record exportedAicpuThread, notify 0", r);
+	say("AICPU", "queue: aicpuThread records exportedAicpuThread notify 0", r);
 	a->ret |= r;
 	aclError s = hccltThreadSynchronize(a->aicpuThread, -1);
-	say("AICPU", "its stream ran both tasks (hccltThreadSynchronize)", s == ACL_SUCCESS ? 0 : HCCL_E_RUNTIME);
+	say("AICPU", "aicpuThread's stream ran both (hccltThreadSynchronize)", s == ACL_SUCCESS ? 0 : HCCL_E_RUNTIME);
 	a->ret |= s;
 	return NULL;
 }
@@ -91,10 +91,11 @@ int main(void)
 	print_thread("exportedCpuThread", exportedCpuThread);
 	print_thread("exportedAicpuThread", exportedAicpuThread);
 	print_comm(comm);
-	printf("Handshake:\n");
+	printf("Handshake (record and wait only queue a task; the streams block, not the\n"
+	       "callers; the synchronize at the end waits for the stream):\n");
 
 	// 发送同步信号
-	say("host", "signal the AICPU: record exportedCpuThread, notify 0",
+	say("host", "queue: cpuThread records exportedCpuThread notify 0",
 	    HcommThreadNotifyRecordOnThread(cpuThread, exportedCpuThread, 0));
 	// 下发kernel，把exportedAicpuThread，aicpuThread带到aicpu侧
 	args.aicpuThread = aicpuThread;
@@ -105,12 +106,12 @@ int main(void)
 	}
 	uint32_t timeout = 1;
 	// 等待同步信号
-	say("host", "wait for the AICPU's answer on cpuThread, notify 0",
+	say("host", "queue: cpuThread waits for its notify 0 (AICPU's answer)",
 	    HcommThreadNotifyWaitOnThread(cpuThread, 0, timeout));
 	// 流同步
 	aclError ret = aclrtSynchronizeStream(stream);
 	pthread_mutex_lock(&out_lock);
-	printf("  [host ] aclrtSynchronizeStream(stream)%31s -> %s (%d)\n", "",
+	printf("  [%-5s] %-58s -> %s (%d)\n", "host", "aclrtSynchronizeStream(stream): both waits were released",
 	       hccltAclErrorString(ret), ret);
 	pthread_mutex_unlock(&out_lock);
 	pthread_join(aicpu, NULL);
