@@ -102,6 +102,11 @@ static int scan_dir(const char *dir, const char *prefix,
 
 		if (ret == -EACCES || ret == -EPERM)
 			hcclt_dev_denied++;
+		/* Remember why a node failed, unless it is simply not ours. */
+		if (ret && ret != -ENODEV && !hcclt_dev_fail_err) {
+			hcclt_dev_fail_err = ret;
+			snprintf(hcclt_dev_fail_path, PATH_MAX, "%s", found[i]);
+		}
 		if (ret)
 			continue;
 		hcclt_dev_close(&d);
@@ -111,6 +116,8 @@ static int scan_dir(const char *dir, const char *prefix,
 }
 
 int hcclt_dev_denied;
+int hcclt_dev_fail_err;
+char hcclt_dev_fail_path[PATH_MAX];
 
 int hcclt_dev_list(char paths[][PATH_MAX], int max)
 {
@@ -118,6 +125,8 @@ int hcclt_dev_list(char paths[][PATH_MAX], int max)
 	int n = 0;
 
 	hcclt_dev_denied = 0;
+	hcclt_dev_fail_err = 0;
+	hcclt_dev_fail_path[0] = 0;
 	if (env && *env) {
 		if (max > 0)
 			snprintf(paths[n++], PATH_MAX, "%s", env);

@@ -32,6 +32,10 @@ struct hcclt_dev {
 int hcclt_dev_list(char paths[][PATH_MAX], int max);
 /* Nodes the last hcclt_dev_list() could not open (EACCES/EPERM). */
 extern int hcclt_dev_denied;
+/* First node the last hcclt_dev_list() could not open for another reason
+ * than not being an hcclthread device, and the -errno. */
+extern int hcclt_dev_fail_err;
+extern char hcclt_dev_fail_path[PATH_MAX];
 
 /*
  * Open @path and read its DRM version. Returns 0, -ENODEV when the node is

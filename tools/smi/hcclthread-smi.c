@@ -456,6 +456,11 @@ static int smi_once(const char *sel, int json, int watching)
 		else
 			fprintf(stderr, "hcclthread-smi: " HCCLT_NO_DEVICE_MSG
 				"\n");
+		if (hcclt_dev_fail_err && hcclt_dev_fail_err != -EACCES &&
+		    hcclt_dev_fail_err != -EPERM)
+			fprintf(stderr, "hcclthread-smi: %s could not be "
+				"opened: %s\n", hcclt_dev_fail_path,
+				strerror(-hcclt_dev_fail_err));
 		if (hcclt_dev_denied)
 			fprintf(stderr, "hcclthread-smi: %d device node%s "
 				"could not be opened (permission denied): is "
