@@ -25,7 +25,7 @@
 
 FIXTURE(core) {
 	int fd;
-	struct drm_hcclt_query q0;	/* device state before the test */
+	struct drm_hcclt_query q0;	/* device state with the fixture's comm */
 	__u64 comm;
 };
 
@@ -33,8 +33,8 @@ FIXTURE_SETUP(core)
 {
 	self->fd = hcclt_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
 	ASSERT_EQ(0, hcclt_comm_create(self->fd, &self->comm));
+	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
 }
 
 FIXTURE_TEARDOWN(core)
@@ -235,17 +235,19 @@ TEST_F(core, comm_destroy_enoent)
 
 TEST_F(core, comm_destroy_frees_quota_objects)
 {
+	struct drm_hcclt_query q, want;
 	__u64 th[40];
-	struct drm_hcclt_query q;
 
 	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU,
 				   32, 2, th));
 	EXPECT_POOLS(self->fd, self->q0, 32, 64);
 	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
-	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 5000)) {
+	want = self->q0;
+	want.comms--;
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &want, &q, 5000)) {
 		TH_LOG("streams_used %u (want %u) notifies_used %u (want %u) comms %u (want %u)",
-		       q.streams_used, self->q0.streams_used, q.notifies_used,
-		       self->q0.notifies_used, q.comms, self->q0.comms);
+		       q.streams_used, want.streams_used, q.notifies_used,
+		       want.notifies_used, q.comms, want.comms);
 	}
 	/* the threads are gone with it */
 	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, th[0], 0));
@@ -1599,7 +1601,7 @@ TEST_F_TIMEOUT(core, close_with_resources_returns_pools, 60)
 	ASSERT_EQ(0, hcclt_acquire_ws(fd2, c[1], s[0], HCCLT_ENGINE_CPU, 7, &t));
 	ASSERT_EQ(0, hcclt_acquire_ws(fd2, c[2], s[0], HCCLT_ENGINE_CCU, 1,
 				      NULL));
-	ASSERT_EQ(0, hcclt_acquire(fd2, c[2], HCCLT_ENGINE_CPU_TS, 8, 8, th));
+	ASSERT_EQ(0, hcclt_acquire(fd2, c[2], HCCLT_ENGINE_CPU_TS, 8, 7, th));
 	/* parked forever (no timeout) and queued work behind it */
 	for (i = 0; i < 8; i++) {
 		tk[0] = hcclt_wait(0, 0);
@@ -1616,7 +1618,7 @@ TEST_F_TIMEOUT(core, close_with_resources_returns_pools, 60)
 	}
 	ASSERT_EQ(0, hcclt_query(self->fd, &q));
 	EXPECT_EQ(q0.streams_used + 32 + 4 + 8, q.streams_used);
-	EXPECT_EQ(q0.notifies_used + 64 + 7 + 1 + 64, q.notifies_used);
+	EXPECT_EQ(q0.notifies_used + 64 + 7 + 1 + 56, q.notifies_used);
 	EXPECT_EQ(q0.files + 1, q.files);
 	EXPECT_EQ(q0.comms + 3, q.comms);
 	close(fd2);

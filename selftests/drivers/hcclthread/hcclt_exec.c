@@ -920,8 +920,7 @@ static void kill_parked_child(struct __test_metadata *_metadata,
 	close(p[0]);
 	hcclt_msleep(300);
 	EXPECT_EQ('S', proc_state(pid));
-	fd = hcclt_open();
-	ASSERT_LE(0, fd);
+	fd = self->fd;
 	ASSERT_EQ(0, hcclt_query(fd, &q));
 	EXPECT_EQ(q0->streams_used + 161, q.streams_used);
 	EXPECT_EQ(q0->notifies_used + 162, q.notifies_used);
@@ -936,7 +935,6 @@ static void kill_parked_child(struct __test_metadata *_metadata,
 		       q0->notifies_used, q.comms, q0->comms, q.files,
 		       q0->files);
 	}
-	close(fd);
 }
 
 TEST_F_TIMEOUT(exec, sigkill_blocked_in_sync, 60)
