@@ -16,6 +16,7 @@
 #ifndef _HCCLT_COMPAT_H_
 #define _HCCLT_COMPAT_H_
 
+#include <linux/fs.h>
 #include <linux/platform_device.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -34,6 +35,16 @@
 #endif
 
 /*
+ * 6.12 made drm_open_helper() refuse file operations without
+ * FOP_UNSIGNED_OFFSET (a #define, where it exists).
+ */
+#ifdef FOP_UNSIGNED_OFFSET
+#define HCCLT_FOPS_FLAGS	.fop_flags = FOP_UNSIGNED_OFFSET,
+#else
+#define HCCLT_FOPS_FLAGS
+#endif
+
+/*
  * DEFINE_DRM_ACCEL_FOPS / DEFINE_DRM_GEM_FOPS without .mmap: drm_gem_mmap()
  * dereferences the GEM offset manager, which a driver without DRIVER_GEM
  * does not have.
@@ -48,6 +59,7 @@
 		.poll		= drm_poll,			\
 		.read		= drm_read,			\
 		.llseek		= noop_llseek,			\
+		HCCLT_FOPS_FLAGS				\
 	}
 
 /*
