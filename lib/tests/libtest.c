@@ -503,6 +503,114 @@ static void test_pools(void)
 	       v.streamsUsed, v.streamsTotal, v.notifiesUsed, v.notifiesTotal);
 }
 
+/* ---- ping-pong from several user threads at once --------------------------- */
+
+#define PP_PAIRS 4
+#define PP_ROUNDS 250
+
+struct pp_side {
+	ThreadHandle self, peer;	/* peer: the other's handle, same engine */
+	aclrtStream stream;
+	int first, errors;
+	pthread_barrier_t *bar;
+};
+
+static void *pp_main(void *arg)
+{
+	struct pp_side *p = arg;
+	int i;
+
+	pthread_barrier_wait(p->bar);
+	for (i = 0; i < PP_ROUNDS; i++) {
+		if (p->first && HcommThreadNotifyRecordOnThread(p->self, p->peer, 0) != HCCL_SUCCESS)
+			p->errors++;
+		if (HcommThreadNotifyWaitOnThread(p->self, 0, 30) != HCCL_SUCCESS)
+			p->errors++;
+		if (!p->first && HcommThreadNotifyRecordOnThread(p->self, p->peer, 0) != HCCL_SUCCESS)
+			p->errors++;
+		if (aclrtSynchronizeStream(p->stream) != ACL_SUCCESS)
+			p->errors++;
+	}
+	return NULL;
+}
+
+static void test_pingpong(void)
+{
+	struct pp_side side[2 * PP_PAIRS];
+	pthread_t t[2 * PP_PAIRS];
+	pthread_barrier_t bar;
+	HcclComm c = new_comm();
+	int i, errors = 0;
+	double t0, dt;
+
+	pthread_barrier_init(&bar, NULL, 2 * PP_PAIRS);
+	for (i = 0; i < 2 * PP_PAIRS; i++) {
+		memset(&side[i], 0, sizeof(side[i]));
+		aclrtCreateStream(&side[i].stream);
+		if (HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, side[i].stream, 1, &side[i].self))
+			errors++;
+		side[i].first = !(i & 1);
+		side[i].bar = &bar;
+	}
+	for (i = 0; i < 2 * PP_PAIRS; i++)
+		side[i].peer = side[i ^ 1].self;
+	t0 = now_ms();
+	for (i = 0; i < 2 * PP_PAIRS; i++)
+		pthread_create(&t[i], NULL, pp_main, &side[i]);
+	for (i = 0; i < 2 * PP_PAIRS; i++) {
+		pthread_join(t[i], NULL);
+		errors += side[i].errors;
+	}
+	dt = now_ms() - t0;
+	pthread_barrier_destroy(&bar);
+	TAP_EQ(errors, 0, "%d pairs of user threads x %d ping-pong rounds (record, wait, sync): no error "
+	       "(%.1f us per round trip)", PP_PAIRS, PP_ROUNDS, dt * 1000.0 / PP_ROUNDS);
+	HcclCommDestroy(c);
+	for (i = 0; i < 2 * PP_PAIRS; i++)
+		aclrtDestroyStream(side[i].stream);
+}
+
+/* ---- two devices ------------------------------------------------------------- */
+
+static void test_multidev(uint32_t n)
+{
+	HcclComm comms[2] = { NULL, NULL };
+	int32_t devs[2] = { 0, 1 };
+	ThreadHandle a = 0, b = 0, x = 0;
+	aclrtStream s1 = NULL;
+	hccltDeviceUsage u1;
+	int32_t d = -1;
+
+	if (n < 2) {
+		tap_skip("two devices (load with sim_devices=2)");
+		return;
+	}
+	CHECK_HCCL(HcclCommInitAll(2, devs, comms), HCCL_SUCCESS, "HcclCommInitAll(2, {0, 1})");
+	TAP_EQ(hccltGetDeviceUsage(1, &u1), ACL_SUCCESS, "device 1 usage (%s)", u1.node);
+	tap_ok(strcmp(u1.node, dev0.node) != 0, "devices 0 and 1 are different nodes");
+	CHECK_HCCL(HcclThreadAcquire(comms[0], COMM_ENGINE_CPU, 1, 1, &a), HCCL_SUCCESS, "thread on device 0");
+	CHECK_HCCL(HcclThreadAcquire(comms[1], COMM_ENGINE_CPU, 1, 1, &b), HCCL_SUCCESS, "thread on device 1");
+	tap_ok((a >> 56 & 0xf) == 0 && (b >> 56 & 0xf) == 1, "handles carry their device index");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(a, b, 0), HCCL_E_PARA, "record across devices -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadExportToCommEngine(comms[0], 1, &b, COMM_ENGINE_CPU_TS, &x), HCCL_E_PARA,
+		   "export of a device-1 handle via a device-0 communicator -> HCCL_E_PARA");
+	TAP_EQ(aclrtSetDevice(1), ACL_SUCCESS, "aclrtSetDevice(1)");
+	aclrtGetDevice(&d);
+	TAP_EQ(d, 1, "current device 1");
+	TAP_EQ(aclrtCreateStream(&s1), ACL_SUCCESS, "stream on device 1");
+	CHECK_HCCL(HcclThreadAcquireWithStream(comms[0], COMM_ENGINE_CPU_TS, s1, 1, &x), HCCL_E_PARA,
+		   "wrapping a device-1 stream on a device-0 communicator -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquireWithStream(comms[1], COMM_ENGINE_CPU_TS, s1, 1, &x), HCCL_SUCCESS,
+		   "wrapping it on the device-1 communicator");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(x, x, 0), HCCL_SUCCESS, "record on device 1");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(x, 0, 5), HCCL_SUCCESS, "wait on device 1");
+	TAP_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS, "sync on device 1");
+	HcclCommDestroy(comms[0]);
+	HcclCommDestroy(comms[1]);
+	aclrtDestroyStream(s1);
+	aclrtSetDevice(0);
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -533,6 +641,8 @@ int main(void)
 		test_with_stream_export();
 		test_record_wait();
 		test_fork();
+		test_pingpong();
+		test_multidev(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
 	end = devusage();
