@@ -9,6 +9,10 @@
  *   hcclt_soak [SEED]
  *   env: HCCLT_SOAK_SEED, HCCLT_SOAK_PROCS (4), HCCLT_SOAK_THREADS (3),
  *        HCCLT_SOAK_ROUNDS (6), HCCLT_SOAK_ITERS (8, per thread)
+ *
+ * Even-numbered processes run HCCLT_SOAK_ITERS iterations per thread and
+ * must exit cleanly; odd-numbered ones loop until the parent SIGKILLs them
+ * 50-300 ms after the start, at a random point of their work.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -22,6 +26,7 @@ static unsigned int nprocs = 4, nthreads = 3, nrounds = 6, niters = 8;
 
 struct tctx {
 	int fd;
+	int forever;		/* loop until SIGKILLed */
 	unsigned int seed;
 	int err;		/* first unexpected result */
 	char what[160];
@@ -65,7 +70,7 @@ static void *soak_thread(void *p)
 	struct tctx *c = p;
 	unsigned int it;
 
-	for (it = 0; it < niters && !c->err; it++) {
+	for (it = 0; (c->forever || it < niters) && !c->err; it++) {
 		__u32 e = eng[rand_r(&c->seed) % 5];
 		__u32 n = 2 + rand_r(&c->seed) % 6;
 		__u32 nn = 1 + rand_r(&c->seed) % 3;
@@ -118,7 +123,7 @@ destroy:
 	return NULL;
 }
 
-static void child(unsigned int seed)
+static void child(unsigned int seed, int forever)
 {
 	struct tctx c[16];
 	pthread_t pt[16];
@@ -133,6 +138,7 @@ static void child(unsigned int seed)
 		c[i].fd = fd;
 		c[i].seed = seed * 31 + i;
 		c[i].err = 0;
+		c[i].forever = forever;
 		pthread_create(&pt[i], NULL, soak_thread, &c[i]);
 	}
 	for (i = 0; i < nthreads; i++) {
@@ -184,20 +190,18 @@ int main(int argc, char **argv)
 		pid_t pids[64];
 		unsigned int i;
 
+		/* odd children work until they are SIGKILLed mid-way */
 		for (i = 0; i < nprocs; i++) {
 			pids[i] = fork();
 			if (pids[i] < 0)
 				ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 			if (!pids[i]) {
 				close(fd);
-				child(seed + round * 1000 + i);
+				child(seed + round * 1000 + i, i % 2);
 			}
 		}
-		/* kill about half of them at random points */
-		for (i = 0; i < nprocs; i++) {
-			if (rand() % 2)
-				continue;
-			hcclt_msleep(rand() % 400);
+		for (i = 1; i < nprocs; i += 2) {
+			hcclt_msleep(50 + rand() % 250);
 			kill(pids[i], SIGKILL);
 		}
 		for (i = 0; i < nprocs; i++) {
@@ -206,9 +210,10 @@ int main(int argc, char **argv)
 			if (waitpid(pids[i], &st, 0) != pids[i])
 				ksft_exit_fail_msg("waitpid: %s\n",
 						   strerror(errno));
-			if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {
+			if (i % 2 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {
 				killed++;
-			} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			} else if (!(i % 2) && WIFEXITED(st) &&
+				   WEXITSTATUS(st) == 0) {
 				exited++;
 			} else {
 				failed++;
