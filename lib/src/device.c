@@ -97,12 +97,15 @@ static void cand_add(struct cand *c, int *n, int max, const char *path)
 	struct stat st;
 	int i;
 
-	if (*n >= max || stat(path, &st) || !S_ISCHR(st.st_mode))
+	size_t len = strlen(path);
+
+	if (*n >= max || len >= sizeof(c[0].path) || stat(path, &st) ||
+	    !S_ISCHR(st.st_mode))
 		return;
 	for (i = 0; i < *n; i++)
 		if (!strcmp(c[i].path, path))
 			return;
-	snprintf(c[*n].path, sizeof(c[*n].path), "%s", path);
+	memcpy(c[*n].path, path, len + 1);
 	c[*n].minor = minor(st.st_rdev);
 	(*n)++;
 }
@@ -111,7 +114,8 @@ static void scan_dir(struct cand *c, int *n, int max, const char *dir,
 		     const char *prefix, const char *devdir)
 {
 	struct dirent *de;
-	char path[64];
+	size_t dl, nl;
+	char path[320];
 	DIR *d;
 
 	d = opendir(dir);
@@ -120,9 +124,13 @@ static void scan_dir(struct cand *c, int *n, int max, const char *dir,
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
-		if (strlen(de->d_name) > 32)
+		dl = strlen(devdir);
+		nl = strlen(de->d_name);
+		if (dl + 1 + nl + 1 > sizeof(path))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", devdir, de->d_name);
+		memcpy(path, devdir, dl);
+		path[dl] = '/';
+		memcpy(path + dl + 1, de->d_name, nl + 1);
 		cand_add(c, n, max, path);
 	}
 	closedir(d);
@@ -135,8 +143,7 @@ static void take(struct cand *c, int n)
 	qsort(c, n, sizeof(*c), cand_cmp);
 	for (i = 0; i < n && ndevs < HCCLT_MAX_DEVICES; i++)
 		if (node_is_ours(c[i].path))
-			snprintf(devs[ndevs++].node, sizeof(devs[0].node), "%s",
-				 c[i].path);
+			memcpy(devs[ndevs++].node, c[i].path, sizeof(c[i].path));
 }
 
 static void atfork_prepare(void)

@@ -439,19 +439,19 @@ static void test_record_wait(void)
 
 static void test_fork(void)
 {
-	ThreadHandle th = 0, x, many[40];
+	ThreadHandle th[2] = { 0, 0 }, x, many[40];
 	HcclComm c = new_comm(), cc = NULL;
 	int status, bits;
 	int32_t d = 0;
 	pid_t pid;
 
-	HcclThreadAcquire(c, COMM_ENGINE_CPU, 2, 1, &th);
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 2, 1, th), HCCL_SUCCESS, "parent: 2 threads before fork");
 	pid = fork();
 	if (pid == 0) {
 		bits = 0;
 		if (HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &x) != HCCL_E_PTR)
 			bits |= 1;
-		if (HcommThreadNotifyWaitOnThread(th, 0, 1) != HCCL_E_PTR)
+		if (HcommThreadNotifyWaitOnThread(th[0], 0, 1) != HCCL_E_PTR)
 			bits |= 2;
 		if (HcclCommInitAll(1, &d, &cc) != HCCL_SUCCESS ||
 		    HcclThreadAcquire(cc, COMM_ENGINE_CPU, 40, 1, many) != HCCL_SUCCESS ||
