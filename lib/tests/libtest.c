@@ -611,6 +611,66 @@ static void test_multidev(uint32_t n)
 	aclrtSetDevice(0);
 }
 
+/* ---- the first open of a device, from 16 threads at once -------------------- */
+
+struct opener {
+	pthread_barrier_t *bar;
+	int bad;
+};
+
+static void *open_main(void *arg)
+{
+	struct opener *o = arg;
+	ThreadHandle t;
+	HcclComm c = NULL;
+	int32_t d = 0;
+
+	pthread_barrier_wait(o->bar);
+	if (HcclCommInitAll(1, &d, &c) != HCCL_SUCCESS ||
+	    HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 1, &t) != HCCL_SUCCESS ||
+	    HcommThreadNotifyRecordOnThread(t, t, 0) != HCCL_SUCCESS ||
+	    HcommThreadNotifyWaitOnThread(t, 0, 5) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(t, -1) != ACL_SUCCESS ||
+	    HcclCommDestroy(c) != HCCL_SUCCESS)
+		o->bad = 1;
+	return NULL;
+}
+
+static void test_open_race(void)
+{
+	uint32_t files = devusage().files;
+	int status, rc;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		/* The child closed the inherited file: the threads race to open. */
+		struct opener o[16];
+		pthread_barrier_t bar;
+		pthread_t t[16];
+		int i, bad = 0;
+
+		pthread_barrier_init(&bar, NULL, 16);
+		for (i = 0; i < 16; i++) {
+			o[i].bar = &bar;
+			o[i].bad = 0;
+			pthread_create(&t[i], NULL, open_main, &o[i]);
+		}
+		for (i = 0; i < 16; i++) {
+			pthread_join(t[i], NULL);
+			bad |= o[i].bad;
+		}
+		if (bad)
+			_exit(200);
+		_exit((int)devusage().files);
+	}
+	waitpid(pid, &status, 0);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	tap_ok(rc != 200 && rc != 255, "16 threads opening the device at once: every call succeeds");
+	TAP_EQ(rc, files + 1, "one process opens one file per device, however many threads race");
+	TAP_EQ(devusage().files, files, "the child's file is gone with the child");
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -642,6 +702,7 @@ int main(void)
 		test_record_wait();
 		test_fork();
 		test_pingpong();
+		test_open_race();
 		test_multidev(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
