@@ -24,7 +24,8 @@
  *   child (HCCL_E_PTR, or ACL_ERROR_RT_INVALID_HANDLE for streams;
  *   HcclThreadExportToCommEngine() says HCCL_E_PARA for unknown handles)
  *   and never reaches the parent's kernel objects. The child opens its own
- *   device files on first use and creates its own objects. Only fork()
+ *   device files on first use and creates its own objects; the forking
+ *   thread keeps its current device (aclrtSetDevice()). Only fork()
  *   through the C library is detected (pthread_atfork); a raw clone() that
  *   shares nothing is not.
  *
