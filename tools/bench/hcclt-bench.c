@@ -30,6 +30,7 @@
 #include <getopt.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -269,6 +270,7 @@ enum pp_kind { PP_NOTIFY, PP_EVENTFD, PP_FUTEX };
 
 struct pingpong {
 	enum pp_kind kind;
+	int pin;		/* -1: no pinning; 0: both on CPU 0; 1: CPU 0/1 */
 	int rounds;
 	pthread_barrier_t bar;
 	double *samples;
@@ -337,10 +339,26 @@ static int pp_recv(struct pingpong *p, int me)
 	return -EINVAL;
 }
 
+/* Pin the calling thread to @cpu; -1: to every CPU. */
+static void pin_self(int cpu)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_ONLN), c;
+
+	CPU_ZERO(&set);
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		if (cpu < 0 || c == cpu)
+			CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void *pp_peer(void *arg)
 {
 	struct pingpong *p = arg;
 	int i, ret = 0;
+
+	if (p->pin >= 0)
+		pin_self(p->pin);
 
 	pthread_barrier_wait(&p->bar);
 	for (i = 0; i < p->rounds && !ret; i++) {
@@ -354,8 +372,8 @@ static void *pp_peer(void *arg)
 }
 
 /* One block of @n timed rounds (after a warm-up), samples into @out. */
-static int bench_pingpong(enum pp_kind kind, uint64_t th0, uint64_t th1,
-			  double *out, int n)
+static int bench_pingpong(enum pp_kind kind, int pin, uint64_t th0,
+			  uint64_t th1, double *out, int n)
 {
 	struct pingpong p;
 	pthread_t peer;
@@ -363,6 +381,9 @@ static int bench_pingpong(enum pp_kind kind, uint64_t th0, uint64_t th1,
 
 	memset(&p, 0, sizeof(p));
 	p.kind = kind;
+	p.pin = pin;
+	if (pin >= 0)
+		pin_self(0);
 	p.rounds = n + warm;
 	p.th[0] = th0;
 	p.th[1] = th1;
@@ -398,6 +419,8 @@ static int bench_pingpong(enum pp_kind kind, uint64_t th0, uint64_t th1,
 	}
 	pthread_join(peer, NULL);
 	pthread_barrier_destroy(&p.bar);
+	if (pin >= 0)
+		pin_self(-1);
 	if (!ret)
 		ret = p.err;
 	if (!ret && i == p.rounds)
@@ -624,9 +647,12 @@ int main(int argc, char **argv)
 		    "QUERY ioctl (same loop)", q_med, 2.0, "<= 2x");
 
 	/*
-	 * 2. ping-pong: two threads of one comm, one notify each. The three
-	 * kinds run in alternating blocks, so that each sees the same share
-	 * of a busy host.
+	 * 2. ping-pong: two threads of one comm, one notify each, against
+	 * eventfd and futex ping-pongs. The kinds run in alternating blocks
+	 * so that each sees the same share of a busy host. Twice: both user
+	 * threads on CPU 0 (the comparison: it measures the wake-up paths,
+	 * not the IPI), and on CPUs 0 and 1 (for information: in a TCG guest
+	 * a cross-CPU wake-up costs up to a timer tick whatever the API).
 	 */
 	ret = comm_create(&comm);
 	if (!ret)
@@ -634,38 +660,67 @@ int main(int argc, char **argv)
 	if (ret) {
 		row_failed("ping-pong setup (comm, 2 threads)", ret);
 	} else {
+		static const enum pp_kind kinds[3] = {
+			PP_EVENTFD, PP_FUTEX, PP_NOTIFY };
 		int per = scaled(2000) / 10 < 5 ? 5 : scaled(2000) / 10;
-		double *pv[3];
-		int k, blk, done = 0;
+		int per_split = per / 4 < 5 ? 5 : per / 4;
+		double *pv[2][3], med[2][3];
+		int k, blk, pin, done[2] = { 0, 0 };
 
-		for (k = 0; k < 3; k++)
-			pv[k] = calloc((size_t)per * 10, sizeof(double));
-		ret = pv[0] && pv[1] && pv[2] ? 0 : -ENOMEM;
+		ret = 0;
+		for (pin = 0; pin < 2; pin++)
+			for (k = 0; k < 3; k++) {
+				pv[pin][k] = calloc((size_t)per * 10,
+						    sizeof(double));
+				if (!pv[pin][k])
+					ret = -ENOMEM;
+			}
+		if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+			per_split = 0;
 		for (blk = 0; blk < 10 && !ret; blk++) {
-			ret = bench_pingpong(PP_EVENTFD, 0, 0,
-					     pv[0] + blk * per, per);
-			if (!ret)
-				ret = bench_pingpong(PP_FUTEX, 0, 0,
-						     pv[1] + blk * per, per);
-			if (!ret)
-				ret = bench_pingpong(PP_NOTIFY, th[0], th[1],
-						     pv[2] + blk * per, per);
-			if (!ret)
-				done += per;
+			for (pin = 0; pin < 2 && !ret; pin++) {
+				int cnt = pin ? per_split : per;
+
+				if (!cnt)
+					continue;
+				for (k = 0; k < 3 && !ret; k++)
+					ret = bench_pingpong(kinds[k], pin,
+						k == 2 ? th[0] : 0,
+						k == 2 ? th[1] : 0,
+						pv[pin][k] + done[pin], cnt);
+				if (!ret)
+					done[pin] += cnt;
+			}
 		}
 		if (ret) {
 			row_failed("notify/eventfd/futex ping-pong", ret);
 		} else {
-			pp_e = median(pv[0], done);
-			pp_f = median(pv[1], done);
-			pp_n = median(pv[2], done);
-			row("notify ping-pong round trip (record, wait, sync)",
-			    pp_n, "eventfd ping-pong", pp_e, 1.2, "<= 1.2x");
-			row("notify ping-pong round trip (record, wait, sync)",
-			    pp_n, "futex ping-pong", pp_f, 0, "(info)");
+			for (pin = 0; pin < 2; pin++)
+				for (k = 0; k < 3; k++)
+					med[pin][k] = median(pv[pin][k],
+							     done[pin]);
+			pp_e = med[0][0];
+			pp_f = med[0][1];
+			pp_n = med[0][2];
+			row("notify ping-pong round trip (record, wait, sync), "
+			    "both threads on CPU 0", pp_n,
+			    "eventfd ping-pong, same", pp_e, 1.2, "<= 1.2x");
+			row("notify ping-pong round trip, both threads on CPU 0",
+			    pp_n, "futex ping-pong, same", pp_f, 0, "(info)");
+			if (done[1]) {
+				row("notify ping-pong round trip, threads on "
+				    "CPUs 0 and 1", med[1][2],
+				    "eventfd ping-pong, same", med[1][0], 0,
+				    "(info)");
+				row("notify ping-pong round trip, threads on "
+				    "CPUs 0 and 1", med[1][2],
+				    "futex ping-pong, same", med[1][1], 0,
+				    "(info)");
+			}
 		}
-		for (k = 0; k < 3; k++)
-			free(pv[k]);
+		for (pin = 0; pin < 2; pin++)
+			for (k = 0; k < 3; k++)
+				free(pv[pin][k]);
 		/* 3. batched submit, on the same threads. */
 		ret = bench_batch(th[0], th[1], &per_task, &qb_med);
 		if (ret)
