@@ -78,6 +78,33 @@ has "--json: quota numbers" "$tmp/json" \
 has "--json: parked thread" "$tmp/json" '"state":"parked","wait_notify":1'
 has "--json: wrapped and view flags" "$tmp/json" '"wrapped":true,"view":false'
 
+# Another user: no access to a 0600 node, then only its own communicators.
+if command -v su > /dev/null && grep -q '^nobody:' /etc/passwd; then
+	node=$(ls /dev/accel/accel* /dev/dri/renderD* 2>/dev/null | head -n 1)
+	mode=$(stat -c %a "$node" 2>/dev/null)
+	chmod 600 "$node"
+	su nobody -s /bin/sh -c 'hcclthread-smi' > "$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 3 ] && grep -q 'permission denied): is your user in group render' "$tmp/out"; then
+		ok "unprivileged user, 0600 node: says permission denied, exit 3"
+	else
+		notok "unprivileged user, 0600 node (exit $rc)"; show "$tmp/out"
+	fi
+	chmod 666 "$node"
+	hcclt-smi-fixture -- su nobody -s /bin/sh -c 'hcclthread-smi' > "$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -q ': 0 communicators of this user' "$tmp/out" &&
+	   grep -Eq ' 4/[0-9]+ +7/[0-9]+ +1 ' "$tmp/out"; then
+		ok "unprivileged user sees the pools but not root's communicator"
+	else
+		notok "unprivileged user sees the pools but not root's communicator (exit $rc)"
+		show "$tmp/out"
+	fi
+	[ -n "$mode" ] && chmod "$mode" "$node"
+else
+	skip "unprivileged user" "no su or no user nobody"
+fi
+
 # --watch refreshes: run it for a while, count the headers.
 hcclthread-smi --watch 0.2 > "$tmp/watch" 2>&1 &
 wpid=$!

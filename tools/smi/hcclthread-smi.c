@@ -453,6 +453,12 @@ static int smi_once(const char *sel, int json, int watching)
 	if (!n) {
 		if (sel)
 			fprintf(stderr, "hcclthread-smi: no device %s\n", sel);
+		else if (hcclt_dev_denied)
+			fprintf(stderr, "hcclthread-smi: no hcclthread device "
+				"could be opened: %d device node%s refused "
+				"access (permission denied): is your user in "
+				"group render?\n", hcclt_dev_denied,
+				hcclt_dev_denied == 1 ? "" : "s");
 		else
 			fprintf(stderr, "hcclthread-smi: " HCCLT_NO_DEVICE_MSG
 				"\n");
@@ -461,12 +467,6 @@ static int smi_once(const char *sel, int json, int watching)
 			fprintf(stderr, "hcclthread-smi: %s could not be "
 				"opened: %s\n", hcclt_dev_fail_path,
 				strerror(-hcclt_dev_fail_err));
-		if (hcclt_dev_denied)
-			fprintf(stderr, "hcclthread-smi: %d device node%s "
-				"could not be opened (permission denied): is "
-				"your user in group render?\n",
-				hcclt_dev_denied,
-				hcclt_dev_denied == 1 ? "" : "s");
 		if (json && !watching)
 			printf("{\"devices\":[],\"error\":\"no hcclthread "
 			       "device found\"}\n");
