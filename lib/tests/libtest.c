@@ -735,6 +735,30 @@ static void test_open_race(void)
 	TAP_EQ(devusage().files, files, "the child's file is gone with the child");
 }
 
+/* ---- a wrapped stream outlives aclrtDestroyStream ---------------------------- */
+
+static void test_wrapped_destroy(void)
+{
+	hccltDeviceUsage before = devusage(), mid, after;
+	HcclComm c = new_comm();
+	aclrtStream s = NULL;
+	ThreadHandle t = 0;
+
+	aclrtCreateStream(&s);
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU, s, 1, &t), HCCL_SUCCESS, "wrap a stream");
+	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "aclrtDestroyStream of a wrapped stream");
+	mid = devusage();
+	TAP_EQ(mid.streamsUsed, before.streamsUsed + 1, "the wrapping thread keeps the stream's pool slot");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(t, t, 0), HCCL_SUCCESS, "record on the thread after the stream's destroy");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(t, 0, 5), HCCL_SUCCESS, "wait on it");
+	TAP_EQ(hccltThreadSynchronize(t, 10000), ACL_SUCCESS, "the thread's stream still runs");
+	HcclCommDestroy(c);
+	after = devusage();
+	tap_ok(after.streamsUsed == before.streamsUsed && after.notifiesUsed == before.notifiesUsed,
+	       "destroying the communicator returns the slot");
+	TAP_EQ(hccltThreadSynchronize(t, 0), ACL_ERROR_RT_INVALID_HANDLE, "the thread handle is dead with its communicator");
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -765,6 +789,7 @@ int main(void)
 		test_with_stream_export();
 		test_record_wait();
 		test_fork();
+		test_wrapped_destroy();
 		test_pingpong();
 		test_open_race();
 		test_multidev(n);
