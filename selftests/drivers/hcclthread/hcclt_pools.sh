@@ -59,10 +59,10 @@ check_clean_log() {
 
 unload() {
 	loaded || return 0
-	i=0
+	_tries=0
 	while ! rmmod $MODNAME 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -ge 50 ] && return 1
+		_tries=$((_tries + 1))
+		[ $_tries -ge 50 ] && return 1
 		sleep 0.1 2>/dev/null || sleep 1
 	done
 	return 0
@@ -100,7 +100,8 @@ restore() {
 trap restore EXIT
 
 # 1. nonsense parameters are refused at load time, with a log line
-for args in "sim_streams=0" "sim_notifies=0" "sim_streams=4294967295" \
+# (sim_notifies=0 is a valid device: threads with no notifies only)
+for args in "sim_streams=0" "sim_streams=4294967295" \
 	    "sim_notifies=4294967295" "sim_streams=-1" "sim_devices=-1"; do
 	pname=${args%%=*}
 	mark "$args"
@@ -158,13 +159,13 @@ for n in 2 0; do
 done
 
 # 4. unload / reload with defaults, a few times
-i=0
+n=0
 reload_ok=1
-while [ $i -lt 3 ]; do
+while [ $n -lt 3 ]; do
 	insmod "$MOD" || reload_ok=0
 	[ "$("$HELPER" --count-devices)" = 1 ] || reload_ok=0
 	unload || reload_ok=0
-	i=$((i + 1))
+	n=$((n + 1))
 done
 if [ $reload_ok = 1 ]; then ok "reload with defaults x3"; else nok "reload with defaults x3"; fi
 
