@@ -316,10 +316,36 @@ static int need(const struct jv *e, int idx, const char *k, enum jt t)
 	return 1;
 }
 
-struct flow {
+struct flowev {
 	char id[64];
-	int s, f;		/* event index or -1 */
+	int idx;		/* event index */
+	int is_s;
 };
+
+struct xbox {
+	double pid, tid, ts, end;
+};
+
+static int cmp_flow(const void *a, const void *b)
+{
+	const struct flowev *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : x->idx - y->idx;
+}
+
+static int cmp_box(const void *a, const void *b)
+{
+	const struct xbox *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return 0;
+}
 
 /* Flow ids may be numbers or strings; compare as text. */
 static void id_text(const struct jv *v, char *buf, size_t len)
@@ -332,21 +358,29 @@ static void id_text(const struct jv *v, char *buf, size_t len)
 		buf[0] = 0;
 }
 
-static int inside_x(const struct jv *evs, double pid, double tid, double ts)
+/*
+ * Is @ts inside an X box of row (@pid, @tid)? @boxes is sorted; boxes of a
+ * row rarely overlap, so looking back from the last box starting at or
+ * before @ts finds it (a bounded number of steps covers nesting).
+ */
+static int inside_x(const struct xbox *boxes, int n, double pid, double tid,
+		    double ts)
 {
-	int i;
+	struct xbox key = { pid, tid, ts, 0 };
+	int lo = 0, hi = n, steps;
 
-	for (i = 0; i < evs->n; i++) {
-		const struct jv *e = &evs->kids[i], *ph = jget(e, "ph");
-		const struct jv *p = jget(e, "pid"), *t = jget(e, "tid");
-		const struct jv *s = jget(e, "ts"), *d = jget(e, "dur");
+	while (lo < hi) {	/* first box > key */
+		int mid = lo + (hi - lo) / 2;
 
-		if (!ph || ph->t != J_STR || strcmp(ph->str, "X") || !p ||
-		    !t || !s || !d || p->t != J_NUM || t->t != J_NUM ||
-		    s->t != J_NUM || d->t != J_NUM)
-			continue;
-		if (p->num == pid && t->num == tid && ts >= s->num &&
-		    ts <= s->num + d->num)
+		if (cmp_box(&boxes[mid], &key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (steps = 0, lo--; lo >= 0 && steps < 64; lo--, steps++) {
+		if (boxes[lo].pid != pid || boxes[lo].tid != tid)
+			break;
+		if (ts >= boxes[lo].ts && ts <= boxes[lo].end)
 			return 1;
 	}
 	return 0;
@@ -358,8 +392,9 @@ int main(int argc, char **argv)
 	int json_only = 0;
 	long ntasks = 0, nflows = 0, nstreams = 0;
 	const struct jv *evs;
-	struct flow *flows = NULL;
-	int nfl = 0, capfl = 0, i, j;
+	struct flowev *flows = NULL;
+	struct xbox *boxes = NULL;
+	int nfl = 0, nbox = 0, i, j;
 	const char *path = NULL;
 	struct parser p;
 	struct jv root;
@@ -438,6 +473,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tids = calloc((size_t)evs->n + 1, sizeof(*tids));
+	flows = calloc((size_t)evs->n + 1, sizeof(*flows));
+	boxes = calloc((size_t)evs->n + 1, sizeof(*boxes));
+	if (!tids || !flows || !boxes) {
+		fprintf(stderr, "hcclt-trace-check: out of memory\n");
+		return 2;
+	}
 	for (i = 0; i < evs->n; i++) {
 		const struct jv *e = &evs->kids[i], *ph, *v;
 
@@ -462,6 +503,12 @@ int main(int argc, char **argv)
 			if (ok) {
 				double tid = jget(e, "tid")->num;
 
+				boxes[nbox].pid = jget(e, "pid")->num;
+				boxes[nbox].tid = tid;
+				boxes[nbox].ts = jget(e, "ts")->num;
+				boxes[nbox].end = boxes[nbox].ts +
+						  jget(e, "dur")->num;
+				nbox++;
 				ntasks++;
 				for (j = 0; j < nstreams; j++)
 					if (tids[j] == tid)
@@ -478,7 +525,6 @@ int main(int argc, char **argv)
 			need(e, i, "name", J_STR);
 			need(e, i, "args", J_OBJ);
 		} else if (!strcmp(ph->str, "s") || !strcmp(ph->str, "f")) {
-			char id[64];
 			int is_s = ph->str[0] == 's';
 
 			if (!(need(e, i, "ts", J_NUM) & need(e, i, "pid", J_NUM) &
@@ -489,35 +535,10 @@ int main(int argc, char **argv)
 				bad(i, "%s", "flow event without \"id\"");
 				continue;
 			}
-			if (!inside_x(evs, jget(e, "pid")->num,
-				      jget(e, "tid")->num, jget(e, "ts")->num))
-				bad(i, "%s", "flow end not inside an X event "
-				    "of its pid/tid");
-			id_text(v, id, sizeof(id));
-			for (j = 0; j < nfl; j++)
-				if (!strcmp(flows[j].id, id))
-					break;
-			if (j == nfl) {
-				if (nfl == capfl) {
-					capfl = capfl ? capfl * 2 : 64;
-					flows = realloc(flows, (size_t)capfl *
-							sizeof(*flows));
-					if (!flows)
-						return 2;
-				}
-				snprintf(flows[nfl].id, sizeof(flows[0].id),
-					 "%s", id);
-				flows[nfl].s = -1;
-				flows[nfl].f = -1;
-				nfl++;
-			}
-			if (is_s ? flows[j].s >= 0 : flows[j].f >= 0)
-				bad(i, "duplicate flow %s for this id",
-				    is_s ? "start" : "finish");
-			if (is_s)
-				flows[j].s = i;
-			else
-				flows[j].f = i;
+			id_text(v, flows[nfl].id, sizeof(flows[0].id));
+			flows[nfl].idx = i;
+			flows[nfl].is_s = is_s;
+			nfl++;
 		} else if (!strcmp(ph->str, "B") || !strcmp(ph->str, "E") ||
 			   !strcmp(ph->str, "C") || !strcmp(ph->str, "t")) {
 			need(e, i, "ts", J_NUM);
@@ -526,15 +547,37 @@ int main(int argc, char **argv)
 			bad(i, "unknown ph \"%s\"", ph->str);
 		}
 	}
+	qsort(boxes, (size_t)nbox, sizeof(*boxes), cmp_box);
 	for (j = 0; j < nfl; j++) {
-		if (flows[j].s < 0)
-			bad(flows[j].f, "flow finish id %s has no start",
-			    flows[j].id);
-		else if (flows[j].f < 0)
-			bad(flows[j].s, "flow start id %s has no finish",
-			    flows[j].id);
-		else
+		const struct jv *e = &evs->kids[flows[j].idx];
+
+		if (!inside_x(boxes, nbox, jget(e, "pid")->num,
+			      jget(e, "tid")->num, jget(e, "ts")->num))
+			bad(flows[j].idx, "%s", "flow end not inside an X event "
+			    "of its pid/tid");
+	}
+	/* Group by id: exactly one start and one finish each. */
+	qsort(flows, (size_t)nfl, sizeof(*flows), cmp_flow);
+	for (i = 0; i < nfl; i = j) {
+		int ns = 0, nf = 0, first = flows[i].idx;
+
+		for (j = i; j < nfl && !strcmp(flows[j].id, flows[i].id); j++) {
+			if (flows[j].is_s)
+				ns++;
+			else
+				nf++;
+		}
+		if (ns == 1 && nf == 1)
 			nflows++;
+		else if (!ns)
+			bad(first, "flow finish id %s has no start",
+			    flows[i].id);
+		else if (!nf)
+			bad(first, "flow start id %s has no finish",
+			    flows[i].id);
+		else
+			bad(first, "flow id %s has more than one start or "
+			    "finish", flows[i].id);
 	}
 	if (ntasks < min_tasks || nflows < min_flows ||
 	    nstreams < min_streams) {

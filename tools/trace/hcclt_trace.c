@@ -77,7 +77,16 @@ struct pend {
 	int task;
 };
 
+/* Open-addressing map from a key string to an entry index. */
+struct strmap {
+	int *slot;		/* entry index + 1; 0 = empty */
+	unsigned int cap;	/* power of two */
+	unsigned int n;
+};
+
 struct conv {
+	struct strmap streammap;	/* stream key -> streams[] */
+	struct strmap pendmap;		/* notify key -> pend[] */
 	struct task *tasks;
 	int ntasks, captasks;
 	struct stream *streams;
@@ -283,6 +292,73 @@ static int parse_line(char *line, struct ev *e)
 	return 1;
 }
 
+static unsigned int hash_str(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+typedef const char *(*keyof_fn)(const struct conv *c, int idx);
+
+static int map_find(const struct strmap *m, const char *key, keyof_fn keyof,
+		    const struct conv *c)
+{
+	unsigned int h;
+
+	if (!m->cap)
+		return -1;
+	for (h = hash_str(key) & (m->cap - 1); m->slot[h];
+	     h = (h + 1) & (m->cap - 1))
+		if (!strcmp(keyof(c, m->slot[h] - 1), key))
+			return m->slot[h] - 1;
+	return -1;
+}
+
+static void map_put(struct strmap *m, const char *key, int idx)
+{
+	unsigned int h;
+
+	for (h = hash_str(key) & (m->cap - 1); m->slot[h];
+	     h = (h + 1) & (m->cap - 1))
+		;
+	m->slot[h] = idx + 1;
+	m->n++;
+}
+
+static int map_add(struct strmap *m, const char *key, int idx, keyof_fn keyof,
+		   const struct conv *c)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		struct strmap nm = { NULL, m->cap ? m->cap * 2 : 256, 0 };
+		unsigned int i;
+
+		nm.slot = calloc(nm.cap, sizeof(*nm.slot));
+		if (!nm.slot)
+			return -ENOMEM;
+		for (i = 0; i < m->cap; i++)
+			if (m->slot[i])
+				map_put(&nm, keyof(c, m->slot[i] - 1),
+					m->slot[i] - 1);
+		free(m->slot);
+		*m = nm;
+	}
+	map_put(m, key, idx);
+	return 0;
+}
+
+static const char *stream_key(const struct conv *c, int idx)
+{
+	return c->streams[idx].id;
+}
+
+static const char *pend_key(const struct conv *c, int idx)
+{
+	return c->pend[idx].key;
+}
+
 static int stream_get(struct conv *c, const struct ev *e, const char *sid)
 {
 	const char *dev = fget(e, "dev"), *slot = fget(e, "slot");
@@ -295,9 +371,10 @@ static int stream_get(struct conv *c, const struct ev *e, const char *sid)
 	 */
 	snprintf(id, sizeof(id), "%s:%s:%s", dev ? dev : "", slot ? slot : "",
 		 sid);
-	for (i = 0; i < c->nstreams; i++)
-		if (!strcmp(c->streams[i].id, id))
-			return i;
+	i = map_find(&c->streammap, id, stream_key, c);
+	if (i >= 0)
+		return i;
+	i = c->nstreams;
 	GROW(c->streams, c->nstreams, c->capstreams);
 	memset(&c->streams[i], 0, sizeof(c->streams[i]));
 	scpy(c->streams[i].id, sizeof(c->streams[i].id), id);
@@ -310,6 +387,8 @@ static int stream_get(struct conv *c, const struct ev *e, const char *sid)
 			 "stream %s", sid);
 	c->streams[i].tid = i + 1;
 	c->nstreams++;
+	if (map_add(&c->streammap, c->streams[i].id, i, stream_key, c))
+		return -ENOMEM;
 	return i;
 }
 
@@ -391,34 +470,31 @@ static int add_inst(struct conv *c, const struct ev *e, int pid, int tid,
 
 static int pend_set(struct conv *c, const char *key, int task)
 {
-	int i;
+	int i = map_find(&c->pendmap, key, pend_key, c);
 
-	for (i = 0; i < c->npend; i++) {
-		if (!strcmp(c->pend[i].key, key)) {
-			/* Binary notify: a second record changes nothing. */
-			if (c->pend[i].task < 0)
-				c->pend[i].task = task;
-			return 0;
-		}
+	if (i >= 0) {
+		/* Binary notify: a second record changes nothing. */
+		if (c->pend[i].task < 0)
+			c->pend[i].task = task;
+		return 0;
 	}
 	GROW(c->pend, c->npend, c->cappend);
 	scpy(c->pend[c->npend].key, sizeof(c->pend[0].key), key);
-	c->pend[c->npend++].task = task;
-	return 0;
+	c->pend[c->npend].task = task;
+	c->npend++;
+	return map_add(&c->pendmap, c->pend[c->npend - 1].key, c->npend - 1,
+		       pend_key, c);
 }
 
 static int pend_take(struct conv *c, const char *key)
 {
-	int i, t;
+	int i = map_find(&c->pendmap, key, pend_key, c), t;
 
-	for (i = 0; i < c->npend; i++) {
-		if (!strcmp(c->pend[i].key, key)) {
-			t = c->pend[i].task;
-			c->pend[i].task = -1;
-			return t;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	t = c->pend[i].task;
+	c->pend[i].task = -1;
+	return t;
 }
 
 static int handle_event(struct conv *c, const struct ev *e,
@@ -602,6 +678,8 @@ static void conv_free(struct conv *c)
 	free(c->flows);
 	free(c->pend);
 	free(c->hosts);
+	free(c->streammap.slot);
+	free(c->pendmap.slot);
 }
 
 int hcclt_trace_convert(FILE *in, FILE *out, struct hcclt_trace_stats *st)
