@@ -46,6 +46,7 @@ tools: lib
 	$(MAKE) -C tools/smi O=$(BUILD)
 	$(MAKE) -C tools/trace O=$(BUILD)
 	$(MAKE) -C tools/bench O=$(BUILD)
+	install -m 0644 tools/vm/guest/* $(BUILD)/bin/
 
 linux-source: $(LINUX_SRC)/Makefile
 
