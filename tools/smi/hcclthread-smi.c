@@ -552,8 +552,11 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct timespec ts;
 
-		if (!json)
+		/* Clear the screen on a terminal; separate frames otherwise. */
+		if (!json && isatty(STDOUT_FILENO))
 			printf("\033[H\033[2J");
+		else if (!json)
+			printf("\n");
 		rc = smi_once(sel, json, 1);
 		(void)rc;
 		ts.tv_sec = (time_t)watch;
