@@ -840,6 +840,78 @@ TEST_F_TIMEOUT(exec, stream_destroy_cancels_wrapped_queue, 60)
 	EXPECT_EQ(0, hcclt_sync(self->fd, t, 5000));
 }
 
+TEST_F_TIMEOUT(exec, sync_waits_only_for_earlier_tasks, 60)
+{
+	struct sync_arg sa = { self->fd, 0, 1 };
+	pthread_t pt;
+
+	sa.h = self->b;
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	ASSERT_EQ(0, pthread_create(&pt, NULL, sync_thread, &sa));
+	hcclt_msleep(200);
+	/* queued after the sync started: not waited for */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 1, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	pthread_join(pt, NULL);
+	EXPECT_EQ(0, sa.ret);
+	EXPECT_EQ(1, depth_of(self->fd, self->b));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+TEST_F_TIMEOUT(exec, fence_signalled_on_cancel_and_timeout, 60)
+{
+	struct drm_hcclt_task t = hcclt_wait(0, 0);
+	int f1 = -1, f2 = -1;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT");
+	/* a wait that times out completes its batch's fence */
+	t.timeout_s = 1;
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->a, &t, 1,
+				     HCCLT_SUBMIT_FENCE_OUT, &f1, NULL));
+	ASSERT_LE(0, f1);
+	EXPECT_EQ(1, fence_ready(f1, 10000));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->a, 5000));
+	/* cancelled work signals its fence */
+	t.timeout_s = 0;
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, &t, 1,
+				     HCCLT_SUBMIT_FENCE_OUT, &f2, NULL));
+	ASSERT_LE(0, f2);
+	EXPECT_EQ(0, fence_ready(f2, 50));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_EQ(1, fence_ready(f2, 5000));
+	close(f1);
+	close(f2);
+}
+
+TEST_F_TIMEOUT(exec, record_to_thread_of_other_comm_then_destroyed, 60)
+{
+	struct drm_hcclt_task t[2] = { hcclt_wait(0, 0), hcclt_rec(0, 0) };
+	__u64 c2, x;
+	int ret;
+
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, c2, HCCLT_ENGINE_CPU, 1, 1, &x));
+	/* records may cross communicators of the file (same engine) */
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, x, 0));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, x, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, x, 5000));
+	/* a queued record whose destination dies before it runs */
+	t[1].dst_thread = x;
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->a, t, 2));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c2));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->b, self->a, 0));
+	ret = hcclt_sync(self->fd, self->a, 5000);
+	/* not specified by the uAPI: completes or is cancelled, never hangs */
+	EXPECT_TRUE(ret == 0 || ret == -ECANCELED) {
+		TH_LOG("sync after the destination died: %d", ret);
+	}
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
 /* ------------------------------------------------------------------ */
 /* Process death                                                      */
 
