@@ -738,7 +738,10 @@ int main(int argc, char **argv)
 	 * at 1), which cancels a change of machine speed between phases.
 	 */
 	bg = calloc(1024, sizeof(*bg));
-	ret = bg ? bench_acquire(scaled(1000), &a1, &q1) : -ENOMEM;
+	/* A discarded warm-up round first: slab caches grow on first use. */
+	ret = bg ? bench_acquire(scaled(500), &a1, &q1) : -ENOMEM;
+	if (!ret)
+		ret = bench_acquire(scaled(1000), &a1, &q1);
 	for (i = 0; !ret && i < 1023; i++) {
 		uint64_t tid;
 
@@ -756,7 +759,28 @@ int main(int argc, char **argv)
 		snprintf(buf, sizeof(buf), "acquire with many comms open "
 			 "(stopped at %d)", nbg + 1);
 		row_failed(buf, ret);
-	} else if (a1 > 0 && q1 > 0 && q64 > 0 && q1024 > 0) {
+	}
+	for (i = 0; bg && i < 1023; i++)
+		if (bg[i])
+			comm_destroy(bg[i]);
+	free(bg);
+	/*
+	 * With 1 comm open again, after the others are gone: the baseline is
+	 * the cheaper of the two 1-comm phases (the stricter comparison).
+	 */
+	if (!ret) {
+		double a1b = 0, q1b = 0;
+
+		settle();
+		ret = bench_acquire(scaled(1000), &a1b, &q1b);
+		if (ret)
+			row_failed("acquire with 1 comm open (again)", ret);
+		else if (q1b > 0 && q1 > 0 && a1b / q1b < a1 / q1) {
+			a1 = a1b;
+			q1 = q1b;
+		}
+	}
+	if (!ret && a1 > 0 && q1 > 0 && q64 > 0 && q1024 > 0) {
 		row_ratio("acquire with 64 comms open", a64,
 			  "acquire with 1 comm open", a1,
 			  (a64 / q64) / (a1 / q1), 1.1,
@@ -766,10 +790,6 @@ int main(int argc, char **argv)
 			  (a1024 / q1024) / (a1 / q1), 1.1,
 			  "<= 1.1x (QUERY-normalised)");
 	}
-	for (i = 0; bg && i < 1023; i++)
-		if (bg[i])
-			comm_destroy(bg[i]);
-	free(bg);
 
 	/* 5. memory */
 	ret = bench_memory(&mt, &mn, &src);
