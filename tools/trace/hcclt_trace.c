@@ -500,7 +500,7 @@ static int pend_take(struct conv *c, const char *key)
 static int handle_event(struct conv *c, const struct ev *e,
 			struct hcclt_trace_stats *st)
 {
-	const char *sid = fany(e, K_STREAM);
+	const char *sid = fany(e, K_STREAM), *seq;
 	struct stream *s;
 	struct task *t;
 	int si, ti, op;
@@ -541,8 +541,28 @@ static int handle_event(struct conv *c, const struct ev *e,
 			return -ENOMEM;
 		return stream_push(s, ti);
 	}
-	/* task_complete: tasks of a stream complete in order. */
-	if (s->headopen == s->nopen) {
+	/*
+	 * task_complete: tasks of a stream complete in order. With seqnos,
+	 * open tasks before the one completing lost their task_complete
+	 * (ftrace dropped it): close them here, marked "lost".
+	 */
+	seq = fany(e, K_SEQ);
+	if (seq && s->headopen < s->nopen &&
+	    strcmp(c->tasks[s->open[s->headopen]].seq, seq)) {
+		int k;
+
+		for (k = s->headopen; k < s->nopen; k++)
+			if (!strcmp(c->tasks[s->open[k]].seq, seq))
+				break;
+		while (k < s->nopen && s->headopen < k) {
+			t = &c->tasks[s->open[s->headopen++]];
+			t->end = e->ts;
+			t->done = 1;
+			scpy(t->status, sizeof(t->status), "lost");
+		}
+	}
+	if (s->headopen == s->nopen ||
+	    (seq && strcmp(c->tasks[s->open[s->headopen]].seq, seq))) {
 		/* Started before the trace: a task of zero length. */
 		GROW(c->tasks, c->ntasks, c->captasks);
 		ti = c->ntasks++;
@@ -551,6 +571,7 @@ static int handle_event(struct conv *c, const struct ev *e,
 		t->tid = s->tid;
 		t->op = op;
 		t->start = e->ts;
+		scpy(t->seq, sizeof(t->seq), seq ? seq : "");
 		notify_key(e, op, t->key, sizeof(t->key));
 		args_all(t->args, sizeof(t->args), e);
 		if (op == OP_RECORD && t->key[0] && pend_set(c, t->key, ti))

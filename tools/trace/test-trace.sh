@@ -39,6 +39,18 @@ for s in handshake generic; do
 	if grep -q "lost 2 events" "$tmp/out"; then ok "$s.txt: lost events reported"; else
 		notok "$s.txt: lost events reported"; fi
 done
+t "convert lost.txt (a lost task_complete, a dropped task)" \
+	"$BIN/hcclthread-trace" -i "$td/lost.txt" -o "$tmp/lost.json"
+summary=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
+want=$(cat "$td/lost.expected")
+if [ "$summary" = "$want" ] &&
+   grep -q '"seqno":1,.*"end_status":"lost"' "$tmp/lost.json" &&
+   grep -q '"seqno":2,.*"end_status":"-62"' "$tmp/lost.json" &&
+   grep -q '"ts":5000301.000,"dur":0.002,"args":{.*"seqno":3' "$tmp/lost.json"; then
+	ok "seqnos pair starts and completes: lost one closed, dropped one zero-length"
+else
+	notok "seqnos pair starts and completes"; echo "# got: $summary"; sed 's/^/# /' "$tmp/lost.json"
+fi
 t "driver-format trace is valid: 11 tasks, 4 flows, 5 rows (slots split equal stream ids)" \
 	"$BIN/hcclt-trace-check" --min-tasks 11 --min-flows 4 --min-streams 5 "$tmp/handshake.json"
 cp "$tmp/generic.json" "$tmp/hs.json"
