@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -873,6 +874,331 @@ TEST_F_TIMEOUT(core, race_4_procs_separate_files, 120)
 		EXPECT_EQ(0, WEXITSTATUS(st));
 	}
 	EXPECT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 5000));
+}
+
+static int count_threads(int fd);
+
+struct ws_race_arg {
+	int fd;
+	__u64 comm, stream, thread;
+	__u32 engine, nn;
+	int ret;
+	pthread_barrier_t *bar;
+};
+
+static void *ws_race(void *p)
+{
+	struct ws_race_arg *a = p;
+
+	pthread_barrier_wait(a->bar);
+	a->ret = hcclt_acquire_ws(a->fd, a->comm, a->stream, a->engine, a->nn,
+				  &a->thread);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(core, race_ws_same_stream, 120)
+{
+	pthread_barrier_t bar;
+	int round;
+
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 8));
+	for (round = 0; round < 10; round++) {
+		struct drm_hcclt_thread_info ti;
+		struct ws_race_arg a[8];
+		pthread_t pt[8];
+		__u64 c, s;
+		__u32 tc = 0;
+		int i;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+		for (i = 0; i < 8; i++) {
+			a[i] = (struct ws_race_arg){ self->fd, c, s, 0,
+				HCCLT_ENGINE_CPU_TS, 1 + i, 1, &bar };
+			ASSERT_EQ(0, pthread_create(&pt[i], NULL, ws_race, &a[i]));
+		}
+		for (i = 0; i < 8; i++)
+			pthread_join(pt[i], NULL);
+		for (i = 0; i < 8; i++) {
+			EXPECT_EQ(0, a[i].ret);
+			EXPECT_EQ(a[0].thread, a[i].thread);
+		}
+		/* one thread, grown to the largest request */
+		EXPECT_USAGE(self->fd, c, 0, 8);
+		EXPECT_EQ(0, hcclt_comm_usage(self->fd, c, NULL, NULL, &tc));
+		EXPECT_EQ(1, tc);
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, a[0].thread, &ti));
+		EXPECT_EQ(8, ti.notify_num);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+		ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	}
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+	pthread_barrier_destroy(&bar);
+}
+
+TEST_F_TIMEOUT(core, race_ws_engines_same_stream, 120)
+{
+	static const __u32 eng[] = { HCCLT_ENGINE_CPU, HCCLT_ENGINE_CPU_TS,
+		HCCLT_ENGINE_CCU };
+	pthread_barrier_t bar;
+	int round;
+
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 6));
+	for (round = 0; round < 10; round++) {
+		struct ws_race_arg a[6];
+		pthread_t pt[6];
+		int i, ok = 0, winner = -1;
+		__u64 c, s;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+		for (i = 0; i < 6; i++) {
+			a[i] = (struct ws_race_arg){ self->fd, c, s, 0,
+				eng[i % 3], 2, 1, &bar };
+			ASSERT_EQ(0, pthread_create(&pt[i], NULL, ws_race, &a[i]));
+		}
+		for (i = 0; i < 6; i++)
+			pthread_join(pt[i], NULL);
+		/* exactly one engine wins; the others get -EINVAL */
+		for (i = 0; i < 6; i++) {
+			if (!a[i].ret) {
+				ok++;
+				if (winner < 0)
+					winner = i;
+				EXPECT_EQ(a[winner].engine, a[i].engine);
+				EXPECT_EQ(a[winner].thread, a[i].thread);
+			} else {
+				EXPECT_EQ(-EINVAL, a[i].ret);
+			}
+		}
+		EXPECT_EQ(2, ok);
+		EXPECT_USAGE(self->fd, c, 0, 2);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+		ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	}
+	pthread_barrier_destroy(&bar);
+}
+
+struct ex_race_arg {
+	int fd;
+	__u64 comm, th[4], out[4];
+	int ret;
+	pthread_barrier_t *bar;
+};
+
+static void *export_race(void *p)
+{
+	struct ex_race_arg *a = p;
+
+	pthread_barrier_wait(a->bar);
+	a->ret = hcclt_export(a->fd, a->comm, HCCLT_ENGINE_CPU_TS, 4, a->th,
+			      a->out);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(core, race_export_same_threads, 120)
+{
+	pthread_barrier_t bar;
+	int round;
+
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 8));
+	for (round = 0; round < 10; round++) {
+		struct ex_race_arg a[8];
+		pthread_t pt[8];
+		__u64 c, th[4];
+		int i, j;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		ASSERT_EQ(0, hcclt_acquire(self->fd, c, HCCLT_ENGINE_AICPU_TS,
+					   4, 1, th));
+		for (i = 0; i < 8; i++) {
+			memset(&a[i], 0, sizeof(a[i]));
+			a[i].fd = self->fd;
+			a[i].comm = c;
+			a[i].bar = &bar;
+			for (j = 0; j < 4; j++)
+				a[i].th[j] = th[(i + j) % 4];
+			ASSERT_EQ(0, pthread_create(&pt[i], NULL, export_race,
+						    &a[i]));
+		}
+		for (i = 0; i < 8; i++)
+			pthread_join(pt[i], NULL);
+		for (i = 0; i < 8; i++) {
+			EXPECT_EQ(0, a[i].ret);
+			for (j = 0; j < 4; j++)
+				EXPECT_EQ(a[0].out[(i + j) % 4], a[i].out[j]);
+		}
+		/* one view per thread, no more */
+		EXPECT_EQ(8, count_threads(self->fd));
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+	}
+	pthread_barrier_destroy(&bar);
+}
+
+struct mix_arg {
+	int fd;
+	__u64 comm;
+	int idx;
+	int threads_got, notifies_got, bad;
+	pthread_barrier_t *bar;
+};
+
+/* acquire (1, idx % 3) until -EDQUOT, or grow a wrapped stream by 1 */
+static void *mix_race(void *p)
+{
+	struct mix_arg *a = p;
+	__u64 s = 0, t;
+	__u32 nn = 0;
+
+	if (a->idx % 2 && hcclt_stream_create(a->fd, &s))
+		a->bad = -1;
+	pthread_barrier_wait(a->bar);
+	while (!a->bad) {
+		int ret;
+
+		if (a->idx % 2) {
+			ret = hcclt_acquire_ws(a->fd, a->comm, s,
+					       HCCLT_ENGINE_CPU, nn + 1, &t);
+			if (!ret) {
+				nn++;
+				a->notifies_got++;
+			}
+		} else {
+			__u32 k = a->idx % 3;
+
+			ret = hcclt_acquire(a->fd, a->comm, HCCLT_ENGINE_CPU,
+					    1, k, &t);
+			if (!ret) {
+				a->threads_got++;
+				a->notifies_got += k;
+			}
+		}
+		if (ret == -EDQUOT)
+			break;
+		if (ret)
+			a->bad = ret;
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(core, race_acquire_and_ws_growth_share_quota, 120)
+{
+	pthread_barrier_t bar;
+	int round;
+
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 8));
+	for (round = 0; round < 5; round++) {
+		struct mix_arg a[8];
+		pthread_t pt[8];
+		int i, t = 0, n = 0;
+		__u64 c;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+		for (i = 0; i < 8; i++) {
+			a[i] = (struct mix_arg){ self->fd, c, i, 0, 0, 0, &bar };
+			ASSERT_EQ(0, pthread_create(&pt[i], NULL, mix_race,
+						    &a[i]));
+		}
+		for (i = 0; i < 8; i++)
+			pthread_join(pt[i], NULL);
+		for (i = 0; i < 8; i++) {
+			EXPECT_EQ(0, a[i].bad);
+			t += a[i].threads_got;
+			n += a[i].notifies_got;
+		}
+		EXPECT_LE(t, 40);
+		EXPECT_LE(n, 64);
+		/* growers stop only at -EDQUOT: the notify quota is full */
+		EXPECT_EQ(64, n);
+		EXPECT_USAGE(self->fd, c, t, n);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+	}
+	pthread_barrier_destroy(&bar);
+}
+
+struct churn_arg {
+	int fd;
+	_Atomic unsigned long long *latest;
+	int stop_after;
+	int bad;
+	char what[96];
+};
+
+static void *churn_user(void *p)
+{
+	struct churn_arg *a = p;
+	int i;
+
+	for (i = 0; i < a->stop_after && !a->bad; i++) {
+		__u64 c = atomic_load(a->latest), th[2], v[2];
+		struct drm_hcclt_task t[2];
+		int r;
+
+		r = hcclt_acquire(a->fd, c, HCCLT_ENGINE_CPU, 2, 1, th);
+		if (r == -ENOENT || r == -EDQUOT)
+			continue;
+		if (r) {
+			a->bad = r;
+			snprintf(a->what, sizeof(a->what), "acquire %d", r);
+			break;
+		}
+		t[0] = hcclt_rec(th[1], 0);
+		t[1] = hcclt_wait(0, 0);
+		r = hcclt_submit(a->fd, th[0], t, 2);
+		if (r && r != -ENOENT) {
+			a->bad = r;
+			snprintf(a->what, sizeof(a->what), "submit %d", r);
+		}
+		r = hcclt_export(a->fd, c, HCCLT_ENGINE_CCU, 2, th, v);
+		if (r && r != -ENOENT) {
+			a->bad = r;
+			snprintf(a->what, sizeof(a->what), "export %d", r);
+		}
+		r = hcclt_sync(a->fd, th[1], 1);
+		if (r && r != -ENOENT && r != -ETIMEDOUT && r != -ECANCELED) {
+			a->bad = r;
+			snprintf(a->what, sizeof(a->what), "sync %d", r);
+		}
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(core, race_destroy_while_in_use, 120)
+{
+	_Atomic unsigned long long latest;
+	struct churn_arg a[3];
+	struct drm_hcclt_query q;
+	pthread_t pt[3];
+	int i, fd2;
+	__u64 c;
+
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+	atomic_store(&latest, c);
+	for (i = 0; i < 3; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].fd = fd2;
+		a[i].latest = &latest;
+		a[i].stop_after = 300;
+		ASSERT_EQ(0, pthread_create(&pt[i], NULL, churn_user, &a[i]));
+	}
+	/* destroy and replace the communicator under their feet */
+	for (i = 0; i < 150; i++) {
+		__u64 n, old = atomic_load(&latest);
+
+		ASSERT_EQ(0, hcclt_comm_create(fd2, &n));
+		atomic_store(&latest, n);
+		ASSERT_EQ(0, hcclt_comm_destroy(fd2, old));
+	}
+	for (i = 0; i < 3; i++) {
+		pthread_join(pt[i], NULL);
+		EXPECT_EQ(0, a[i].bad) {
+			TH_LOG("thread %d: %s", i, a[i].what);
+		}
+	}
+	close(fd2);
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 10000));
 }
 
 /* ------------------------------------------------------------------ */
