@@ -759,6 +759,97 @@ static void test_wrapped_destroy(void)
 	TAP_EQ(hccltThreadSynchronize(t, 0), ACL_ERROR_RT_INVALID_HANDLE, "the thread handle is dead with its communicator");
 }
 
+/* ---- random handles and arguments: only documented results ------------------- */
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* A handle that is sometimes valid, sometimes almost valid, sometimes junk. */
+static ThreadHandle rnd_handle(const ThreadHandle *valid, int nvalid)
+{
+	ThreadHandle h = valid[rnd() % nvalid];
+
+	switch (rnd() % 6) {
+	case 0: return h;
+	case 1: return h + 1 + rnd() % 64;			/* near id */
+	case 2: return h ^ (UINT64_C(1) << (rnd() % 64));	/* one bit off */
+	case 3: return (h & ~UINT64_C(0xffffffffffff)) | (rnd() & 0xffff); /* same kind */
+	case 4: return rnd();
+	default: return 0;
+	}
+}
+
+static void test_fuzz(void)
+{
+	hccltDeviceUsage before = devusage(), after;
+	ThreadHandle valid[8], out[40], in[40];
+	int bad = 0, i, k, calls = 20000;
+	HcclComm c = new_comm();
+	aclrtStream s = NULL;
+	int32_t r;
+
+	if (getenv("HCCLT_FUZZ_SEED"))
+		rnd_state = strtoull(getenv("HCCLT_FUZZ_SEED"), NULL, 0) | 1;
+	if (getenv("HCCLT_FUZZ_CALLS"))
+		calls = atoi(getenv("HCCLT_FUZZ_CALLS"));
+	printf("# fuzz seed 0x%llx, %d calls (HCCLT_FUZZ_SEED, HCCLT_FUZZ_CALLS)\n",
+	       (unsigned long long)rnd_state, calls);
+	aclrtCreateStream(&s);
+	HcclThreadAcquire(c, COMM_ENGINE_CPU_TS, 2, 2, valid);
+	HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 2, 1, valid + 2);
+	HcclThreadExportToCommEngine(c, 2, valid + 2, COMM_ENGINE_CPU_TS, valid + 4);
+	HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 3, valid + 6);
+	HcclThreadExportToCommEngine(c, 1, valid + 6, COMM_ENGINE_AICPU, valid + 7);
+	for (i = 0; i < calls && !bad; i++) {
+		switch (rnd() % 5) {
+		case 0:
+			r = HcommThreadNotifyRecordOnThread(rnd_handle(valid, 8), rnd_handle(valid, 8),
+							    (uint32_t)(rnd() % 5));
+			bad = r != HCCL_SUCCESS && r != HCCL_E_PTR && r != HCCL_E_PARA && r != HCCL_E_AGAIN;
+			break;
+		case 1:
+			/* waits with a 1 s limit: a stream never blocks long */
+			r = HcommThreadNotifyWaitOnThread(rnd_handle(valid, 8), (uint32_t)(rnd() % 5), 1);
+			bad = r != HCCL_SUCCESS && r != HCCL_E_PTR && r != HCCL_E_AGAIN;
+			break;
+		case 2:
+			k = 1 + (int)(rnd() % 40);
+			for (int j = 0; j < k; j++)
+				in[j] = rnd_handle(valid, 8);
+			r = HcclThreadExportToCommEngine(c, (uint32_t)k, in, (CommEngine)((int)(rnd() % 8) - 1), out);
+			bad = r != HCCL_SUCCESS && r != HCCL_E_PARA;
+			break;
+		case 3:
+			r = HcclThreadAcquire(c, (CommEngine)((int)(rnd() % 8) - 1), (uint32_t)(rnd() % 3),
+					      (uint32_t)(rnd() % 3), out);
+			bad = r != HCCL_SUCCESS && r != HCCL_E_PARA && r != HCCL_E_UNAVAIL;
+			break;
+		default:
+			r = hccltThreadSynchronize(rnd_handle(valid, 8), 0);
+			bad = r != ACL_SUCCESS && r != ACL_ERROR_RT_INVALID_HANDLE &&
+			      r != ACL_ERROR_RT_STREAM_SYNC_TIMEOUT && r != ACL_ERROR_RT_WAIT_TIMEOUT;
+			break;
+		}
+		if (bad)
+			printf("#   call %d returned %d\n", i, (int)r);
+	}
+	TAP_EQ(bad, 0, "%d random calls with near-valid and junk handles: only documented results", i);
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy the fuzzed communicator");
+	aclrtSynchronizeStreamWithTimeout(s, 10000);
+	aclrtSynchronizeStreamWithTimeout(s, 10000);
+	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "destroy the fuzzed stream");
+	after = devusage();
+	tap_ok(after.streamsUsed == before.streamsUsed && after.notifiesUsed == before.notifiesUsed,
+	       "pools back after the fuzz (%u streams, %u notifies)", after.streamsUsed, after.notifiesUsed);
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -792,6 +883,7 @@ int main(void)
 		test_wrapped_destroy();
 		test_pingpong();
 		test_open_race();
+		test_fuzz();
 		test_multidev(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
