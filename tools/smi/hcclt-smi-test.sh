@@ -67,6 +67,19 @@ has "exported view" "$tmp/busy" 'CPU_TS +0x[0-9a-f]+ +2 +[0-9]+ .* view$'
 has "device pool counts the fixture's streams" "$tmp/busy" \
 	'^/dev/[a-zA-Z0-9/]+ +hcclthread [0-9.]+ +1\.[0-9]+ +4/[0-9]+ +7/[0-9]+ +1 '
 
+# Two processes: equal communicator ids in two files, threads kept apart.
+hcclt-smi-fixture -- hcclt-smi-fixture -- hcclthread-smi > "$tmp/two" 2>&1
+rc=$?
+n2=$(grep -c 'COMM 0x1000000000001 .*threads 3/40  notifies 7/64' "$tmp/two")
+nt=$(awk '/COMM 0x/ { if (c) printf "%d ", c; c = 0; next }
+	/^ +0x[0-9a-f]+ +(AICPU_TS|CPU_TS) / { c++ } END { print c }' "$tmp/two")
+if [ $rc = 0 ] && [ "$n2" = 2 ] && [ "$nt" = "5 5" ] && ! grep -q 'not matched' "$tmp/two"; then
+	ok "two processes: 2 communicators with 5 thread rows each"
+else
+	notok "two processes: 2 communicators with 5 thread rows each (exit $rc, $n2 comms, $nt rows)"
+	show "$tmp/two"
+fi
+
 hcclt-smi-fixture -- hcclthread-smi --json > "$tmp/json" 2>"$tmp/err"
 rc=$?
 [ $rc = 0 ] && ok "--json: exit 0" || { notok "--json: exit 0 (got $rc)"; show "$tmp/err"; }
