@@ -4,7 +4,10 @@
  *
  * Both calls only queue a task on the thread's stream and return: the
  * stream blocks, never the caller. They take no lock and allocate nothing
- * (one ioctl); they are safe to call from any thread.
+ * (one ioctl); they are safe to call from any thread. Only a record that the
+ * kernel refuses as invalid costs more: the library then asks the kernel
+ * (DRM_IOCTL_HCCLT_INFO, with an allocation) whether the index or the
+ * engines were wrong.
  *
  * A notify is a binary flag: a record sets it, a wait that finds it set
  * resets it and lets the stream move on. Two records before a wait release
