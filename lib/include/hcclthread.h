@@ -10,6 +10,8 @@
  *   "hcclthread". HCCLT_DEVICE=/dev/x[:/dev/y...] replaces the search: the
  *   listed nodes are devices 0, 1, ... At most HCCLT_MAX_DEVICES devices.
  *   With HCCLT_DEBUG set, failures print a one-line hint on stderr.
+ *   Discovery runs once per process, at the first call that needs a
+ *   device: a module loaded later is seen by processes started later.
  *
  *   Each device is opened once per process (O_CLOEXEC), on first use, and
  *   stays open until the process exits; the kernel frees everything the
