@@ -17,7 +17,9 @@
 #              probability/task filter apply; may be given more than once
 #   -s         self-marking: do not mark CMD's tasks from outside; CMD
 #              writes 1 to /proc/self/make-it-fail itself once set up
-#              (HCCLT_FAULTINJECT=1 is exported to CMD in every mode)
+#              (HCCLT_FAULTINJECT=1 is exported to CMD in every mode,
+#              HCCLT_FAULTINJECT_SELF=1 with -s; a short CMD without -s
+#              should wait until its make-it-fail reads 1)
 #   -v N       failslab verbose: 0 quiet (default), 1 one line, 2 stack
 #   -Z         a run in which no fault was injected is not an error
 #
@@ -49,7 +51,7 @@ verbose=0
 allow_zero=0
 
 usage() {
-	sed -n '7,24p' "$0" >&2
+	sed -n '8,24p' "$0" >&2
 	exit 64
 }
 
@@ -169,6 +171,7 @@ mark_tree() {
 }
 
 export HCCLT_FAULTINJECT=1
+[ $self = 1 ] && export HCCLT_FAULTINJECT_SELF=1
 start=$(date +%s)
 "$@" &
 pid=$!

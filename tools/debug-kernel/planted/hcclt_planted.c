@@ -8,14 +8,22 @@
  *   kasan    slab out-of-bounds read       -> "BUG: KASAN: slab-out-of-bounds"
  *   uaf      use after free                -> "BUG: KASAN: use-after-free"
  *   lockdep  AB-BA lock order              -> "possible circular locking dependency"
- *   sleep    msleep() under a spinlock     -> "BUG: sleeping function called from invalid context"
+ *   sleep    mutex_lock() under a spinlock
+ *            -> "BUG: sleeping function called from invalid context"
  *   ubsan    shift by 40 of an int         -> "UBSAN: shift-out-of-bounds"
  *   leak     kmalloc'd at load, never freed at unload -> kmemleak report
  *            (its backtrace points into this module's freed text)
  *   list     list_add of an entry twice    -> "list_add double add"
+ *   errleak  the debugfs "alloc" file leaks its first allocation when the
+ *            second one fails: only fault injection finds it
+ *
+ * Every bug value also creates <debugfs>/hcclt_planted/alloc: each write
+ * allocates two objects and frees them, or fails with -ENOMEM; a stress
+ * target for faultinject.sh.
  */
 #include <linux/compiler.h>
-#include <linux/delay.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -24,15 +32,43 @@
 
 static char *bug = "none";
 module_param(bug, charp, 0444);
-MODULE_PARM_DESC(bug, "which bug to plant: none|kasan|uaf|lockdep|sleep|ubsan|leak|list");
+MODULE_PARM_DESC(bug, "which bug to plant: none|kasan|uaf|lockdep|sleep|ubsan|leak|list|errleak");
 
-/* hcclt_planted_a/b: protect nothing; only used to create a lock-order cycle */
+/* hcclt_planted_a/b: protect nothing; a lock-order cycle, a mutex in atomic */
 static DEFINE_MUTEX(hcclt_planted_a);
 static DEFINE_MUTEX(hcclt_planted_b);
 /* hcclt_planted_spin: protects nothing; held around a sleep on purpose */
 static DEFINE_SPINLOCK(hcclt_planted_spin);
 
 static void *hcclt_planted_kept;
+static struct dentry *hcclt_planted_dir;
+static atomic_long_t hcclt_planted_ok;
+static atomic_long_t hcclt_planted_enomem;
+
+static ssize_t hcclt_planted_alloc_write(struct file *file, const char __user *buf,
+					 size_t count, loff_t *ppos)
+{
+	void *a = kmalloc(64, GFP_KERNEL);
+	void *b = kmalloc(128, GFP_KERNEL);
+
+	if (!a || !b) {
+		if (strcmp(bug, "errleak"))
+			kfree(a);
+		kfree(b);
+		atomic_long_inc(&hcclt_planted_enomem);
+		return -ENOMEM;
+	}
+	kfree(b);
+	kfree(a);
+	atomic_long_inc(&hcclt_planted_ok);
+	return count;
+}
+
+static const struct file_operations hcclt_planted_alloc_fops = {
+	.owner = THIS_MODULE,
+	.write = hcclt_planted_alloc_write,
+	.llseek = noop_llseek,
+};
 
 static noinline void hcclt_planted_kasan(void)
 {
@@ -74,7 +110,8 @@ static noinline void hcclt_planted_lockdep(void)
 static noinline void hcclt_planted_sleep(void)
 {
 	spin_lock(&hcclt_planted_spin);
-	msleep(20);
+	mutex_lock(&hcclt_planted_a);
+	mutex_unlock(&hcclt_planted_a);
 	spin_unlock(&hcclt_planted_spin);
 }
 
@@ -120,15 +157,21 @@ static int __init hcclt_planted_init(void)
 		hcclt_planted_leak();
 	else if (!strcmp(bug, "list"))
 		hcclt_planted_list();
-	else if (strcmp(bug, "none"))
+	else if (strcmp(bug, "none") && strcmp(bug, "errleak"))
 		return -EINVAL;
+	hcclt_planted_dir = debugfs_create_dir("hcclt_planted", NULL);
+	debugfs_create_file("alloc", 0200, hcclt_planted_dir, NULL,
+			    &hcclt_planted_alloc_fops);
 	return 0;
 }
 
 static void __exit hcclt_planted_exit(void)
 {
 	/* bug=leak: hcclt_planted_kept is dropped here, never freed. */
-	pr_info("hcclt_planted: unloaded\n");
+	debugfs_remove_recursive(hcclt_planted_dir);
+	pr_info("hcclt_planted: unloaded (alloc: %ld ok, %ld -ENOMEM)\n",
+		atomic_long_read(&hcclt_planted_ok),
+		atomic_long_read(&hcclt_planted_enomem));
 }
 
 module_init(hcclt_planted_init);
