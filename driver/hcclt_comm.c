@@ -365,12 +365,12 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_device *hdev = file->hdev;
 	struct drm_hcclt_thread_acquire *args = data;
-	struct hcclt_thread **threads = NULL;
+	struct hcclt_thread *threads[HCCLT_MAX_THREADS_PER_COMM];
+	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
 	struct hcclt_resv resv = {};
 	struct hcclt_stream *stream;
 	struct hcclt_comm *comm;
 	u32 n, npt, i, made = 0;
-	u64 *ids = NULL;
 	int ret;
 
 	if (args->flags)
@@ -406,13 +406,6 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 		goto out_unlock;
 	resv.streams = n;
 	resv.notifies = n * npt;
-
-	threads = kcalloc(n, sizeof(*threads), GFP_KERNEL);
-	ids = kcalloc(n, sizeof(*ids), GFP_KERNEL);
-	if (!threads || !ids) {
-		ret = -ENOMEM;
-		goto out_undo;
-	}
 
 	for (made = 0; made < n; made++) {
 		struct hcclt_thread *thread;
@@ -456,15 +449,12 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	comm->notifies_used += n * npt;
 	comm->thread_count += n;
 	ret = 0;
-	goto out_free;
+	goto out_unlock;
 
 out_undo:
 	for (i = 0; i < made; i++)
 		hcclt_thread_discard(threads[i]);
 	hcclt_pool_unreserve(hdev, resv.streams, resv.notifies);
-out_free:
-	kfree(threads);
-	kfree(ids);
 out_unlock:
 	mutex_unlock(&comm->lock);
 out_put:
@@ -586,12 +576,12 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_thread_export *args = data;
-	struct hcclt_thread **fresh = NULL;
+	struct hcclt_thread *fresh[HCCLT_MAX_THREADS_PER_COMM];
+	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
 	struct hcclt_thread *t, *p, *v;
 	struct hcclt_comm *comm;
 	u32 n, i, nfresh = 0;
 	u32 dst = args->dst_engine;
-	u64 *ids = NULL;
 	int ret;
 
 	if (args->flags || args->pad)
@@ -605,16 +595,10 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 		ret = -EINVAL;
 		goto out_put;
 	}
-	ids = kcalloc(n, sizeof(*ids), GFP_KERNEL);
-	fresh = kcalloc(n, sizeof(*fresh), GFP_KERNEL);
-	if (!ids || !fresh) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
 	if (copy_from_user(ids, u64_to_user_ptr(args->threads_ptr),
 			   n * sizeof(*ids))) {
 		ret = -EFAULT;
-		goto out_free;
+		goto out_put;
 	}
 
 	mutex_lock(&comm->lock);
@@ -669,9 +653,6 @@ out_undo:
 	}
 out_unlock:
 	mutex_unlock(&comm->lock);
-out_free:
-	kfree(ids);
-	kfree(fresh);
 out_put:
 	hcclt_comm_put(comm);
 	return ret;

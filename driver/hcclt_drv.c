@@ -40,7 +40,7 @@ MODULE_PARM_DESC(sim_streams,
 unsigned int hcclt_sim_notifies = 8192;
 module_param_named(sim_notifies, hcclt_sim_notifies, uint, 0444);
 MODULE_PARM_DESC(sim_notifies,
-		 "Notify pool of each simulated NPU (1-1048576, default 8192)");
+		 "Notify pool of each simulated NPU (0-1048576, default 8192)");
 
 static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
 
@@ -541,9 +541,8 @@ static int hcclt_check_params(void)
 		       hcclt_sim_streams, HCCLT_MAX_SIM_STREAMS);
 		return -EINVAL;
 	}
-	if (hcclt_sim_notifies < 1 ||
-	    hcclt_sim_notifies > HCCLT_MAX_SIM_NOTIFIES) {
-		pr_err("hcclthread: sim_notifies=%u out of range 1-%u\n",
+	if (hcclt_sim_notifies > HCCLT_MAX_SIM_NOTIFIES) {
+		pr_err("hcclthread: sim_notifies=%u out of range 0-%u\n",
 		       hcclt_sim_notifies, HCCLT_MAX_SIM_NOTIFIES);
 		return -EINVAL;
 	}

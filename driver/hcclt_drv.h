@@ -173,22 +173,40 @@ struct hcclt_notify {
 	struct hcclt_stream *waiter;
 };
 
+struct hcclt_batch;
+
 /**
  * struct hcclt_task - one queued stream task.
  * @node: entry in stream->tasks (sched_lock).
  * @seqno: stream sequence number.
- * @op: enum drm_hcclt_task_op.
- * @timeout_s: wait timeout in seconds, 0 = none.
  * @notify: the notify set (record) or waited for (wait); reference held.
+ * @batch: the submission the task belongs to; freed with its last task.
+ * @timeout_s: wait timeout in seconds, 0 = none.
+ * @op: enum drm_hcclt_task_op.
  * @started: the task_start tracepoint fired; sched_lock.
+ * @last: last task of @batch.
  */
 struct hcclt_task {
 	struct list_head node;
 	u64 seqno;
-	u32 op;
-	u32 timeout_s;
 	struct hcclt_notify *notify;
+	struct hcclt_batch *batch;
+	u32 timeout_s;
+	u8 op;
 	bool started;
+	bool last;
+};
+
+/**
+ * struct hcclt_batch - the tasks of one DRM_IOCTL_HCCLT_SUBMIT, in one
+ * allocation. Tasks of a stream complete in order, so the batch is freed
+ * when its last task completes.
+ * @count: number of @tasks.
+ * @tasks: the tasks.
+ */
+struct hcclt_batch {
+	u32 count;
+	struct hcclt_task tasks[] __counted_by(count);
 };
 
 /**

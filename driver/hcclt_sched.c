@@ -127,7 +127,8 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	}
 	hcclt_trace_task(s, task, false, err);
 	hcclt_notify_put(task->notify);
-	kfree(task);
+	if (task->last)
+		kfree(task->batch);
 	hcclt_signal_fences(s);
 }
 
@@ -280,6 +281,9 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 		s->error = -ETIME;
 		hcclt_stream_flush(s, -ETIME);
 		hcclt_stream_wake(s);
+	} else if (s->parked && s->timed) {
+		/* The timer wheel capped a very long timeout: re-arm. */
+		mod_timer(&s->timer, s->deadline);
 	}
 	spin_unlock(&hdev->sched_lock);
 }
@@ -458,29 +462,32 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 
 /* ---- SUBMIT ---- */
 
-static void hcclt_tasks_free(struct hcclt_task **tasks, u32 n)
-{
-	u32 i;
+/* Tasks copied from userspace per chunk, on the stack. */
+#define HCCLT_TASK_CHUNK	16
 
-	for (i = 0; i < n; i++) {
-		hcclt_notify_put(tasks[i]->notify);
-		kfree(tasks[i]);
-	}
-}
+/**
+ * struct hcclt_prep - state of one submit's validation.
+ * @file: the file.
+ * @thread: the submitting thread, NULL for a stream handle.
+ * @dst: the last record destination looked up (reference held); batches
+ *	usually record into few threads.
+ */
+struct hcclt_prep {
+	struct hcclt_file *file;
+	struct hcclt_thread *thread;
+	struct hcclt_thread *dst;
+};
 
 /*
- * Validate one user task and turn it into a kernel task holding a notify
- * reference. @thread is the submitting thread (NULL for a stream handle).
+ * Validate one user task and fill in @task, which then holds a notify
+ * reference.
  */
-static int hcclt_task_prepare(struct hcclt_file *file,
-			      struct hcclt_thread *thread,
+static int hcclt_task_prepare(struct hcclt_prep *pp,
 			      const struct drm_hcclt_task *ut,
-			      struct hcclt_task **out)
+			      struct hcclt_task *task)
 {
-	struct hcclt_thread *dst = NULL, *p;
+	struct hcclt_thread *thread = pp->thread, *dst, *p;
 	struct hcclt_notify *n;
-	struct hcclt_task *task;
-	int ret = -EINVAL;
 
 	if (ut->pad)
 		return -EINVAL;
@@ -488,12 +495,16 @@ static int hcclt_task_prepare(struct hcclt_file *file,
 	case HCCLT_TASK_NOTIFY_RECORD:
 		if (ut->timeout_s)
 			return -EINVAL;
-		dst = hcclt_thread_lookup(file, ut->dst_thread);
-		if (!dst)
-			return -ENOENT;
-		if (thread && dst->engine != thread->engine)
-			goto out;
-		p = dst->primary ?: dst;
+		if (!pp->dst || pp->dst->id != ut->dst_thread) {
+			dst = hcclt_thread_lookup(pp->file, ut->dst_thread);
+			if (!dst)
+				return -ENOENT;
+			hcclt_thread_put(pp->dst);
+			pp->dst = dst;
+		}
+		if (thread && pp->dst->engine != thread->engine)
+			return -EINVAL;
+		p = pp->dst->primary ?: pp->dst;
 		break;
 	case HCCLT_TASK_NOTIFY_WAIT:
 		if (ut->dst_thread || !thread)
@@ -505,23 +516,57 @@ static int hcclt_task_prepare(struct hcclt_file *file,
 	}
 	/* Pairs with smp_store_release() in hcclt_thread_grow(). */
 	if (ut->notify_idx >= smp_load_acquire(&p->notify_num))
-		goto out;
+		return -EINVAL;
 	n = p->notifies[ut->notify_idx];
-
-	task = kzalloc(sizeof(*task), GFP_KERNEL_ACCOUNT);
-	if (!task) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	kref_get(&n->ref);
 	task->notify = n;
 	task->op = ut->op;
 	task->timeout_s = ut->timeout_s;
-	*out = task;
-	ret = 0;
-out:
-	hcclt_thread_put(dst);
-	return ret;
+	task->started = false;
+	return 0;
+}
+
+/* Copy and validate the whole batch; on error nothing is kept. */
+static int hcclt_batch_prepare(struct hcclt_prep *pp,
+			       const struct drm_hcclt_submit *args,
+			       struct hcclt_batch **out)
+{
+	struct drm_hcclt_task __user *utasks = u64_to_user_ptr(args->tasks_ptr);
+	struct drm_hcclt_task buf[HCCLT_TASK_CHUNK];
+	u32 n = args->task_count, made = 0, c, i;
+	struct hcclt_batch *batch;
+	int ret = 0;
+
+	batch = kmalloc(struct_size(batch, tasks, n), GFP_KERNEL_ACCOUNT);
+	if (!batch)
+		return -ENOMEM;
+	batch->count = n;
+	while (made < n) {
+		c = min_t(u32, n - made, HCCLT_TASK_CHUNK);
+		if (copy_from_user(buf, utasks + made, c * sizeof(*buf))) {
+			ret = -EFAULT;
+			break;
+		}
+		for (i = 0; i < c; i++) {
+			ret = hcclt_task_prepare(pp, &buf[i],
+						 &batch->tasks[made]);
+			if (ret)
+				break;
+			batch->tasks[made].batch = batch;
+			batch->tasks[made].last = made == n - 1;
+			made++;
+		}
+		if (ret)
+			break;
+	}
+	if (ret) {
+		for (i = 0; i < made; i++)
+			hcclt_notify_put(batch->tasks[i].notify);
+		kfree(batch);
+		return ret;
+	}
+	*out = batch;
+	return 0;
 }
 
 int hcclt_submit_ioctl(struct drm_device *drm, void *data,
@@ -530,13 +575,12 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_device *hdev = file->hdev;
 	struct drm_hcclt_submit *args = data;
-	struct drm_hcclt_task *utasks = NULL;
-	struct hcclt_task **tasks = NULL;
-	struct hcclt_thread *thread = NULL;
+	struct hcclt_prep pp = { .file = file };
 	struct sync_file *sync_file = NULL;
 	struct hcclt_fence *fence = NULL;
+	struct hcclt_batch *batch = NULL;
 	struct hcclt_stream *s;
-	u32 n = args->task_count, made = 0, i;
+	u32 n = args->task_count, i;
 	bool want_fence = args->flags & HCCLT_SUBMIT_FENCE_OUT;
 	int fd = -1, ret;
 
@@ -548,10 +592,10 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	if (hcclt_id_kind(args->handle) == HCCLT_ID_KIND_THREAD) {
-		thread = hcclt_thread_lookup(file, args->handle);
-		if (!thread)
+		pp.thread = hcclt_thread_lookup(file, args->handle);
+		if (!pp.thread)
 			return -ENOENT;
-		s = thread->stream;
+		s = pp.thread->stream;
 		kref_get(&s->ref);
 	} else {
 		s = hcclt_stream_lookup(file, args->handle);
@@ -560,23 +604,9 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	}
 
 	if (n) {
-		utasks = kmalloc_array(n, sizeof(*utasks), GFP_KERNEL);
-		tasks = kcalloc(n, sizeof(*tasks), GFP_KERNEL);
-		if (!utasks || !tasks) {
-			ret = -ENOMEM;
+		ret = hcclt_batch_prepare(&pp, args, &batch);
+		if (ret)
 			goto out;
-		}
-		if (copy_from_user(utasks, u64_to_user_ptr(args->tasks_ptr),
-				   n * sizeof(*utasks))) {
-			ret = -EFAULT;
-			goto out;
-		}
-		for (made = 0; made < n; made++) {
-			ret = hcclt_task_prepare(file, thread, &utasks[made],
-						 &tasks[made]);
-			if (ret)
-				goto out;
-		}
 	}
 
 	if (want_fence) {
@@ -603,7 +633,7 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	}
 
 	spin_lock_bh(&hdev->sched_lock);
-	if (s->dead || (thread && thread->dead)) {
+	if (s->dead || (pp.thread && pp.thread->dead)) {
 		spin_unlock_bh(&hdev->sched_lock);
 		ret = -ENOENT;
 		goto out;
@@ -617,11 +647,11 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		trace_hcclt_submit(hdev->index, s->slot, s->id, args->handle,
 				   s->submit_seqno + 1, n);
 	for (i = 0; i < n; i++) {
-		tasks[i]->seqno = ++s->submit_seqno;
-		list_add_tail(&tasks[i]->node, &s->tasks);
+		batch->tasks[i].seqno = ++s->submit_seqno;
+		list_add_tail(&batch->tasks[i].node, &s->tasks);
 	}
 	s->depth += n;
-	made = 0;
+	batch = NULL;
 	args->seqno = s->submit_seqno;
 	if (fence) {
 		fence->base.seqno = s->submit_seqno;
@@ -652,11 +682,13 @@ out:
 		fput(sync_file->file);
 	if (fence)
 		dma_fence_put(&fence->base);
-	if (tasks)
-		hcclt_tasks_free(tasks, made);
-	kfree(tasks);
-	kfree(utasks);
-	hcclt_thread_put(thread);
+	if (batch) {
+		for (i = 0; i < batch->count; i++)
+			hcclt_notify_put(batch->tasks[i].notify);
+		kfree(batch);
+	}
+	hcclt_thread_put(pp.dst);
+	hcclt_thread_put(pp.thread);
 	hcclt_stream_put(s);
 	return ret;
 }
