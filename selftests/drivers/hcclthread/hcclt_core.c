@@ -1906,6 +1906,73 @@ TEST_F(core, info_scope_user)
 }
 
 /* ------------------------------------------------------------------ */
+/* Device pools at their loaded size                                  */
+
+TEST_F_TIMEOUT(core, stream_pool_exhaustion_enospc, 120)
+{
+	struct drm_hcclt_query q;
+	__u32 left = self->q0.streams_total - self->q0.streams_used;
+	__u64 th[40], c, s;
+	int fd2;
+
+	if (left > 8192)
+		SKIP(return, "stream pool too large (%u)", left);
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	while (left) {
+		__u32 n = left < 40 ? left : 40;
+
+		ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+		ASSERT_EQ(0, hcclt_acquire(fd2, c, HCCLT_ENGINE_CPU, n, 0, th));
+		left -= n;
+	}
+	ASSERT_EQ(0, hcclt_query(fd2, &q));
+	EXPECT_EQ(q.streams_total, q.streams_used);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+	EXPECT_EQ(-ENOSPC, hcclt_acquire(fd2, c, HCCLT_ENGINE_CPU, 1, 0, th));
+	EXPECT_EQ(-ENOSPC, hcclt_stream_create(fd2, &s));
+	EXPECT_EQ(-ENOSPC, hcclt_stream_create(self->fd, &s));
+	/* quota errors still win over the pool */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(fd2, c, HCCLT_ENGINE_CPU, 41, 0, th));
+	close(fd2);
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 10000));
+	EXPECT_EQ(0, hcclt_stream_create(self->fd, &s));
+}
+
+TEST_F_TIMEOUT(core, notify_pool_exhaustion_enospc, 120)
+{
+	struct drm_hcclt_query q;
+	__u32 left = self->q0.notifies_total - self->q0.notifies_used;
+	__u64 c, s, t;
+	int fd2;
+
+	if (left > 65536)
+		SKIP(return, "notify pool too large (%u)", left);
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	/* one stream, wrapped by many communicators with 64 notifies each */
+	ASSERT_EQ(0, hcclt_stream_create(fd2, &s));
+	while (left) {
+		__u32 n = left < 64 ? left : 64;
+
+		ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+		ASSERT_EQ(0, hcclt_acquire_ws(fd2, c, s, HCCLT_ENGINE_CPU, n,
+					      &t));
+		left -= n;
+	}
+	ASSERT_EQ(0, hcclt_query(fd2, &q));
+	EXPECT_EQ(q.notifies_total, q.notifies_used);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+	EXPECT_EQ(-ENOSPC, hcclt_acquire_ws(fd2, c, s, HCCLT_ENGINE_CPU, 1, &t));
+	EXPECT_EQ(-ENOSPC, hcclt_acquire(fd2, c, HCCLT_ENGINE_CPU, 1, 1, &t));
+	/* threads without notifies still fit */
+	EXPECT_EQ(0, hcclt_acquire(fd2, c, HCCLT_ENGINE_CPU, 1, 0, &t));
+	EXPECT_EQ(-EDQUOT, hcclt_acquire(fd2, c, HCCLT_ENGINE_CPU, 1, 65, &t));
+	close(fd2);
+	ASSERT_EQ(0, hcclt_wait_pools(self->fd, &self->q0, &q, 10000));
+}
+
+/* ------------------------------------------------------------------ */
 /* Teardown                                                           */
 
 TEST_F_TIMEOUT(core, close_with_resources_returns_pools, 60)

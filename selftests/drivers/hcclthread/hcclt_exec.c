@@ -246,7 +246,7 @@ TEST_F_TIMEOUT(exec, wait_timeout_reported_once, 60)
 				      &ti, 10000)) {
 		TH_LOG("state %u", ti.state);
 	}
-	EXPECT_LE(900, hcclt_now_ms() - t0);
+	EXPECT_LE(800, hcclt_now_ms() - t0);
 	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, 5000));
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
 	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->b, &ti));
@@ -267,7 +267,7 @@ TEST_F_TIMEOUT(exec, sync_blocks_until_wait_times_out, 60)
 	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 1));
 	t0 = hcclt_now_ms();
 	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, -1));
-	EXPECT_LE(900, hcclt_now_ms() - t0);
+	EXPECT_LE(800, hcclt_now_ms() - t0);
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, -1));
 }
 
@@ -286,7 +286,8 @@ TEST_F(exec, sync_timeout_100ms_then_success)
 	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
 	t0 = hcclt_now_ms();
 	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 100));
-	EXPECT_LE(95, hcclt_now_ms() - t0);
+	/* a jiffy early and TCG clock skew are tolerated */
+	EXPECT_LE(80, hcclt_now_ms() - t0);
 	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 0));
 	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
@@ -962,6 +963,43 @@ TEST_F_TIMEOUT(exec, record_to_thread_of_other_comm_then_destroyed, 60)
 	}
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
 	EXPECT_EQ(0, depth_of(self->fd, self->a));
+}
+
+TEST_F_TIMEOUT(exec, records_race_destination_destroy, 120)
+{
+	static struct drm_hcclt_task t[HCCLT_MAX_BATCH];
+	int round;
+
+	for (round = 0; round < 5; round++) {
+		__u64 c2, d[8];
+		int i, ret;
+
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+		ASSERT_EQ(0, hcclt_acquire(self->fd, c2, HCCLT_ENGINE_CPU, 8, 2,
+					   d));
+		/* a's stream: a wait, then 2048 records to c2's threads */
+		ASSERT_EQ(0, hcclt_waitq(self->fd, self->a, 0, 0));
+		for (i = 0; i < HCCLT_MAX_BATCH; i++)
+			t[i] = hcclt_rec(d[i % 8], i % 2);
+		for (i = 0; i < 8; i++)
+			ASSERT_EQ(0, hcclt_submit(self->fd, self->a, t,
+						  HCCLT_MAX_BATCH));
+		/* park half of c2's streams so their destroy cancels work */
+		for (i = 0; i < 4; i++)
+			ASSERT_EQ(0, hcclt_waitq(self->fd, d[i], 0, 0));
+		/* release a, and destroy the destinations while it runs */
+		ASSERT_EQ(0, hcclt_record(self->fd, self->b, self->a, 0));
+		if (round % 2)
+			hcclt_msleep(1);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c2));
+		ret = hcclt_sync(self->fd, self->a, 20000);
+		EXPECT_TRUE(ret == 0 || ret == -ECANCELED) {
+			TH_LOG("round %d: sync %d", round, ret);
+		}
+		EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 20000));
+		EXPECT_EQ(0, depth_of(self->fd, self->a));
+	}
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
 }
 
 /* ------------------------------------------------------------------ */
