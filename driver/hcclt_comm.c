@@ -40,7 +40,7 @@ static struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 
 	if (WARN_ON(!resv->notifies))
 		return ERR_PTR(-ENOSPC);
-	notify = kzalloc(sizeof(*notify), GFP_KERNEL_ACCOUNT);
+	notify = kzalloc(sizeof(*notify), GFP_KERNEL);
 	if (!notify)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&notify->ref);
@@ -117,7 +117,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 	struct hcclt_thread *thread;
 	int ret;
 
-	thread = kzalloc(sizeof(*thread), GFP_KERNEL_ACCOUNT);
+	thread = kzalloc(sizeof(*thread), GFP_KERNEL);
 	if (!thread)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&thread->ref);

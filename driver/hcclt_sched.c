@@ -647,7 +647,8 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		trace_hcclt_submit(hdev->index, s->slot, s->id, args->handle,
 				   s->submit_seqno + 1, n);
 	for (i = 0; i < n; i++) {
-		batch->tasks[i].seqno = ++s->submit_seqno;
+		batch->tasks[i].seqno = s->submit_seqno + 1;
+		WRITE_ONCE(s->submit_seqno, s->submit_seqno + 1);
 		list_add_tail(&batch->tasks[i].node, &s->tasks);
 	}
 	s->depth += n;
@@ -723,9 +724,8 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	if (!s)
 		return -ENOENT;
 
-	spin_lock_bh(&hdev->sched_lock);
-	target = s->submit_seqno;
-	spin_unlock_bh(&hdev->sched_lock);
+	/* Tasks queued before this call; submit_seqno only grows. */
+	target = READ_ONCE(s->submit_seqno);
 
 	if (args->timeout_ms == -1) {
 		ret = wait_event_interruptible(s->wq, hcclt_sync_done(s, target));
@@ -753,14 +753,17 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		goto out;
 
-	spin_lock_bh(&hdev->sched_lock);
-	if (s->dead) {
-		ret = hdev->unplugged ? -ENODEV : -ECANCELED;
-	} else if (s->error) {
-		ret = s->error;
-		s->error = 0;
+	/* Unlocked peek first: the common case has nothing to report. */
+	if (READ_ONCE(s->dead) || READ_ONCE(s->error)) {
+		spin_lock_bh(&hdev->sched_lock);
+		if (s->dead) {
+			ret = hdev->unplugged ? -ENODEV : -ECANCELED;
+		} else if (s->error) {
+			ret = s->error;
+			s->error = 0;
+		}
+		spin_unlock_bh(&hdev->sched_lock);
 	}
-	spin_unlock_bh(&hdev->sched_lock);
 out:
 	hcclt_stream_put(s);
 	return ret;

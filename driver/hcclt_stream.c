@@ -56,7 +56,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
 
 	if (WARN_ON(!resv->streams))
 		return ERR_PTR(-ENOSPC);
-	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
+	stream = kzalloc(sizeof(*stream), GFP_KERNEL);
 	if (!stream)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&stream->ref);
