@@ -11,7 +11,8 @@
  * and directions, random and boundary field values, live and stale ids
  * (of this and of earlier files), bad user pointers (NULL, unmapped,
  * read-only, kernel, non-canonical, unaligned, straddling a guard page);
- * meanwhile another thread closes and reopens the file. A watchdog
+ * meanwhile another thread replaces the open file with a new one (dup3
+ * onto the same fd number, so the old file is closed under the workers). A watchdog
  * interrupts long synchronize calls with a signal, and fails the run when
  * a call does not return.
  *
@@ -585,9 +586,15 @@ static void *closer_main(void *p)
 		nfd = hcclt_open();
 		if (nfd < 0)
 			continue;
-		old = atomic_exchange(&dev_fd, nfd);
-		if (old >= 0)
-			close(old);
+		/*
+		 * Replace the file behind the workers' fd number in one step:
+		 * close() then open() would let the number be reused by a
+		 * fence fd of another worker in between.
+		 */
+		old = atomic_load(&dev_fd);
+		if (dup3(nfd, old, O_CLOEXEC) < 0)
+			printf("# dup3: %s\n", strerror(errno));
+		close(nfd);
 		atomic_fetch_add(&reopens, 1);
 	}
 	return NULL;
