@@ -3,7 +3,7 @@
  * hcclt-bench: hcclthread micro-benchmarks with baselines measured in the
  * same run, printed as a Markdown table (stdout, and -o FILE).
  *
- *   hcclt-bench [-o FILE.md] [-d DEV] [-s SCALE] [-q]
+ *   hcclt-bench [-o FILE.md] [-d DEV] [-s SCALE] [-q] [-v]
  *
  * Rows (median of per-operation samples; ratio = median / baseline median).
  * Each baseline is timed in the same loop as, or in blocks alternating
@@ -478,13 +478,27 @@ static int bench_batch(uint64_t th0, uint64_t th1, double *per_task,
 
 /* ---- 5. memory ------------------------------------------------------ */
 
+#define SLAB_MAX 512
+
+/* A /proc/slabinfo snapshot: bytes (active objects * size) per cache. */
+struct slab_snap {
+	int n;
+	char name[SLAB_MAX][40];
+	long long bytes[SLAB_MAX];
+};
+
+static int g_verbose;
+static struct slab_snap g_snap[2];
+
 /* Bytes of all slab caches: active objects * object size. */
-static long long slab_bytes(const char **src)
+static long long slab_bytes(const char **src, struct slab_snap *snap)
 {
 	char line[512];
 	long long sum = 0;
 	FILE *f = fopen("/proc/slabinfo", "r");
 
+	if (snap)
+		snap->n = 0;
 	if (f) {
 		*src = "/proc/slabinfo";
 		while (fgets(line, sizeof(line), f)) {
@@ -494,8 +508,14 @@ static long long slab_bytes(const char **src)
 			if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
 				continue;
 			if (sscanf(line, "%127s %lld %lld %lld", name, &active,
-				   &total, &size) == 4)
-				sum += active * size;
+				   &total, &size) != 4)
+				continue;
+			sum += active * size;
+			if (snap && snap->n < SLAB_MAX) {
+				snprintf(snap->name[snap->n], 40, "%.39s",
+					 name);
+				snap->bytes[snap->n++] = active * size;
+			}
 		}
 		fclose(f);
 		if (sum > 0)
@@ -516,6 +536,29 @@ static long long slab_bytes(const char **src)
 	return sum;
 }
 
+/* -v: the caches that grew between two snapshots, per @per objects. */
+static void slab_diff(const char *what, const struct slab_snap *a,
+		      const struct slab_snap *b, int per)
+{
+	int i, j;
+
+	if (!g_verbose)
+		return;
+	fprintf(stderr, "  slab caches that grew, %s (bytes per object):\n",
+		what);
+	for (i = 0; i < b->n; i++) {
+		long long before = 0, d;
+
+		for (j = 0; j < a->n; j++)
+			if (!strcmp(a->name[j], b->name[i]))
+				before = a->bytes[j];
+		d = b->bytes[i] - before;
+		if (d >= (long long)per * 8)
+			fprintf(stderr, "    %-28s %+8.1f\n", b->name[i],
+				(double)d / per);
+	}
+}
+
 static void settle(void)
 {
 	/* Let deferred frees (RCU, workqueues) run before reading slabs. */
@@ -534,15 +577,18 @@ static int bench_memory(double *per_thread, double *per_notify,
 	if (ret)
 		goto out;
 	settle();
-	before = slab_bytes(src);
+	before = slab_bytes(src, &g_snap[0]);
 	for (i = 0; i < nt && !ret; i++)
 		ret = acquire(comms[i], 40, 0, ids + 40 * i);
 	settle();
-	mid = slab_bytes(src);
+	mid = slab_bytes(src, &g_snap[1]);
+	slab_diff("1,000 threads", &g_snap[0], &g_snap[1], nt * 40);
 	for (i = 0; i < nn && !ret; i++)
 		ret = acquire(comms[nt + i], 1, 64, ids);
 	settle();
-	after = slab_bytes(src);
+	after = slab_bytes(src, &g_snap[0]);
+	slab_diff("16 threads + 1,024 notifies (per notify)", &g_snap[1],
+		  &g_snap[0], nn * 64);
 	if (!ret) {
 		*per_thread = (double)(mid - before) / (nt * 40);
 		*per_notify = ((double)(after - mid) - nn * *per_thread) /
@@ -559,11 +605,12 @@ out:
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: hcclt-bench [-o FILE.md] [-d DEV] [-s SCALE] [-q]\n"
+	fprintf(f, "usage: hcclt-bench [-o FILE.md] [-d DEV] [-s SCALE] [-q] [-v]\n"
 		"  -o FILE   also write the Markdown table to FILE\n"
 		"  -d DEV    device node (default: first hcclthread device)\n"
 		"  -s SCALE  multiply the sample counts (default 1.0)\n"
-		"  -q        quick: -s 0.1\n");
+		"  -q        quick: -s 0.1\n"
+		"  -v        also list the slab caches that grew (stderr)\n");
 }
 
 int main(int argc, char **argv)
@@ -581,8 +628,9 @@ int main(int argc, char **argv)
 	time_t now = time(NULL);
 	int c, ret, nbg = 0, i;
 
-	while ((c = getopt(argc, argv, "o:d:s:qh")) != -1) {
+	while ((c = getopt(argc, argv, "o:d:s:qvh")) != -1) {
 		switch (c) {
+		case 'v': g_verbose = 1; break;
 		case 'o': out = optarg; break;
 		case 'd': dev = optarg; break;
 		case 's': g_scale = strtod(optarg, NULL); break;
