@@ -65,6 +65,15 @@ selftests: $(LINUX_SRC)/Makefile
 	rm -rf $(BUILD)/kselftest
 	$(MAKE) -C $(KSFT_DIR) TARGETS=drivers/hcclthread \
 		INSTALL_PATH=$(BUILD)/kselftest install
+	@# The least of a kernel tree that `make run_tests` needs, for the VM.
+	rm -rf $(BUILD)/ksft-tree
+	install -D -m 0644 $(LINUX_SRC)/scripts/subarch.include \
+		$(BUILD)/ksft-tree/scripts/subarch.include
+	mkdir -p $(BUILD)/ksft-tree/tools/testing/selftests/drivers
+	cp -a $(addprefix $(KSFT_DIR)/,Makefile lib.mk kselftest kselftest.h \
+		kselftest_harness.h) $(BUILD)/ksft-tree/tools/testing/selftests/
+	cp -a $(KSFT_DIR)/drivers/hcclthread \
+		$(BUILD)/ksft-tree/tools/testing/selftests/drivers/
 
 install: lib tools
 	$(MAKE) -C lib O=$(BUILD) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install

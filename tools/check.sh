@@ -11,7 +11,9 @@
 #   host:    library unit tests, trace converter test
 #   vm:      per kernel (6.1, 6.12, debug): the kselftests via
 #            run_kselftest.sh, the library device tests, the examples, the
-#            status tool; every VM run also fails on kernel log reports
+#            status tool; on 6.12 also the kselftests through a kernel
+#            tree's `make run_tests`; every VM run also fails on kernel log
+#            reports, a taint or a failed rmmod
 #
 # CHECK_KERNELS overrides the kernel list (space separated releases);
 # CHECK_NO_DEBUG=1 leaves the debug kernel out.
@@ -158,7 +160,22 @@ for k in $kernels; do
 	tap_tally "$k kselftest" "$log"
 	[ $rc = 0 ] && result ok "$k: kselftest VM run clean (exit, rmmod, kernel log)" ||
 		result fail "$k: kselftest VM run clean (exit $rc, rmmod, kernel log)" "$log"
-	# The kselftests as a kernel tree runs them (make run_tests).
+	# The kselftests as a kernel tree runs them (make run_tests), once.
+	if [ "$k" = "$k612" ]; then
+		log=$logs/vm-run_tests-$k.log
+		tools/vm/run --kernel "$k" --timeout 1200 \
+			--add "$BUILD/ksft-tree:/opt/hcclt/ksrc" \
+			--add "$(command -v make):/usr/bin/make" -- \
+			make -C /opt/hcclt/ksrc/tools/testing/selftests \
+			TARGETS=drivers/hcclthread run_tests > "$log" 2>&1
+		rc=$?
+		if [ $rc = 0 ] && grep -q '^ok [0-9]* selftests: drivers/hcclthread' "$log" &&
+			! grep -q '^not ok [0-9]* selftests:' "$log"; then
+			result ok "$k: kselftests pass under 'make -C tools/testing/selftests TARGETS=drivers/hcclthread run_tests'"
+		else
+			result fail "$k: kselftests pass under 'make ... TARGETS=drivers/hcclthread run_tests' (exit $rc)" "$log"
+		fi
+	fi
 	# The library through the real module, then the examples and smi.
 	log=$logs/vm-lib-$k.log
 	HCCLT_POST=$post tools/vm/run --kernel "$k" --timeout 900 -- \
