@@ -390,13 +390,10 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 		ret = -ENOENT;
 		goto out_unlock;
 	}
-	/* n is checked first, so n * npt <= 40 * 64 cannot overflow. */
-	if (n > HCCLT_MAX_THREADS_PER_COMM - comm->threads_used ||
-	    npt > HCCLT_MAX_NOTIFIES_PER_COMM ||
-	    n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - comm->notifies_used) {
-		ret = -EDQUOT;
+	ret = hcclt_quota_check(comm->threads_used, comm->notifies_used, n,
+				npt);
+	if (ret)
 		goto out_unlock;
-	}
 	if (args->engine == HCCLT_ENGINE_AIV) {
 		ret = -EOPNOTSUPP;
 		goto out_unlock;

@@ -354,6 +354,27 @@ struct hcclt_resv {
 	u32 notifies;
 };
 
+/**
+ * hcclt_quota_check - may a communicator acquire @n threads with @npt
+ * notifies each?
+ * @threads_used: threads it holds.
+ * @notifies_used: notifies it holds.
+ * @n: threads wanted (non-zero).
+ * @npt: notifies per thread wanted.
+ *
+ * @n is checked first, so @n * @npt <= 40 * 64 cannot overflow.
+ * Return: 0 or -EDQUOT.
+ */
+static inline int hcclt_quota_check(u32 threads_used, u32 notifies_used,
+				    u32 n, u32 npt)
+{
+	if (n > HCCLT_MAX_THREADS_PER_COMM - threads_used ||
+	    npt > HCCLT_MAX_NOTIFIES_PER_COMM ||
+	    n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - notifies_used)
+		return -EDQUOT;
+	return 0;
+}
+
 static inline u32 hcclt_id_kind(u64 id)
 {
 	return (id >> HCCLT_ID_KIND_SHIFT) & HCCLT_ID_KIND_MASK;

@@ -569,11 +569,60 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp,
 	return 0;
 }
 
+/*
+ * Queue a prepared batch (may be NULL: fence only) and an optional fence on
+ * @s, then run what is runnable. On success the batch and the fence's list
+ * reference belong to the stream. Return: 0, -ENOENT (the stream or
+ * @thread died meanwhile), -EBUSY (queue full).
+ */
+static int hcclt_batch_queue(struct hcclt_stream *s,
+			     struct hcclt_thread *thread,
+			     struct hcclt_batch *batch,
+			     struct hcclt_fence *fence, u64 handle, u64 *seqno)
+{
+	struct hcclt_device *hdev = s->hdev;
+	u32 n = batch ? batch->count : 0, i;
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (s->dead || (thread && thread->dead)) {
+		spin_unlock_bh(&hdev->sched_lock);
+		return -ENOENT;
+	}
+	if (n > HCCLT_MAX_QUEUE_DEPTH - s->depth) {
+		spin_unlock_bh(&hdev->sched_lock);
+		return -EBUSY;
+	}
+	if (n)
+		trace_hcclt_submit(hdev->index, s->slot, s->id, handle,
+				   s->submit_seqno + 1, n);
+	for (i = 0; i < n; i++) {
+		batch->tasks[i].seqno = s->submit_seqno + 1;
+		WRITE_ONCE(s->submit_seqno, s->submit_seqno + 1);
+		list_add_tail(&batch->tasks[i].node, &s->tasks);
+	}
+	s->depth += n;
+	*seqno = s->submit_seqno;
+	if (fence) {
+		fence->base.seqno = s->submit_seqno;
+		fence->first = n ? s->submit_seqno - n + 1 : s->submit_seqno;
+		if (s->done_seqno >= s->submit_seqno) {
+			dma_fence_signal(&fence->base);
+		} else {
+			dma_fence_get(&fence->base);
+			list_add_tail(&fence->node, &s->fences);
+		}
+	}
+	if (n && (!hdev->hw->submit || !hdev->hw->submit(hdev, s)))
+		hcclt_make_runnable(hdev, s);
+	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	spin_unlock_bh(&hdev->sched_lock);
+	return 0;
+}
+
 int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *df)
 {
 	struct hcclt_file *file = df->driver_priv;
-	struct hcclt_device *hdev = file->hdev;
 	struct drm_hcclt_submit *args = data;
 	struct hcclt_prep pp = { .file = file };
 	struct sync_file *sync_file = NULL;
@@ -632,42 +681,11 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-	spin_lock_bh(&hdev->sched_lock);
-	if (s->dead || (pp.thread && pp.thread->dead)) {
-		spin_unlock_bh(&hdev->sched_lock);
-		ret = -ENOENT;
+	ret = hcclt_batch_queue(s, pp.thread, batch, fence, args->handle,
+				&args->seqno);
+	if (ret)
 		goto out;
-	}
-	if (n > HCCLT_MAX_QUEUE_DEPTH - s->depth) {
-		spin_unlock_bh(&hdev->sched_lock);
-		ret = -EBUSY;
-		goto out;
-	}
-	if (n)
-		trace_hcclt_submit(hdev->index, s->slot, s->id, args->handle,
-				   s->submit_seqno + 1, n);
-	for (i = 0; i < n; i++) {
-		batch->tasks[i].seqno = s->submit_seqno + 1;
-		WRITE_ONCE(s->submit_seqno, s->submit_seqno + 1);
-		list_add_tail(&batch->tasks[i].node, &s->tasks);
-	}
-	s->depth += n;
 	batch = NULL;
-	args->seqno = s->submit_seqno;
-	if (fence) {
-		fence->base.seqno = s->submit_seqno;
-		fence->first = n ? s->submit_seqno - n + 1 : s->submit_seqno;
-		if (s->done_seqno >= s->submit_seqno) {
-			dma_fence_signal(&fence->base);
-		} else {
-			dma_fence_get(&fence->base);
-			list_add_tail(&fence->node, &s->fences);
-		}
-	}
-	if (n && (!hdev->hw->submit || !hdev->hw->submit(hdev, s)))
-		hcclt_make_runnable(hdev, s);
-	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
-	spin_unlock_bh(&hdev->sched_lock);
 
 	if (fence) {
 		fd_install(fd, sync_file->file);
@@ -768,3 +786,8 @@ out:
 	hcclt_stream_put(s);
 	return ret;
 }
+
+/* KUnit tests of the static helpers above, on kernels with KUNIT=y. */
+#ifdef CONFIG_KUNIT
+#include "tests/hcclt_sched_test.c"
+#endif

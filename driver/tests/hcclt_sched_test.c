@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of hcclthread's pure logic: id encoding, quota arithmetic,
+ * device pool reservation, the batch validator and the notify state
+ * machine. Included at the end of hcclt_sched.c (so that it can reach the
+ * static helpers) on kernels built with CONFIG_KUNIT=y; runs when the
+ * module loads (suite "hcclthread").
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+
+static const struct hcclt_hw_ops hcclt_test_ops = {
+	.name = "kunit",
+};
+
+static struct hcclt_device *hcclt_test_dev(struct kunit *test)
+{
+	struct hcclt_device *hdev;
+
+	hdev = kunit_kzalloc(test, sizeof(*hdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hdev);
+	hdev->hw = &hcclt_test_ops;
+	spin_lock_init(&hdev->pool_lock);
+	hdev->streams_total = 4;
+	hdev->notifies_total = 8;
+	KUNIT_ASSERT_EQ(test, 0, hcclt_sched_init(hdev));
+	return hdev;
+}
+
+static struct hcclt_stream *hcclt_test_stream(struct kunit *test,
+					      struct hcclt_device *hdev)
+{
+	struct hcclt_stream *s;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	kref_init(&s->ref);
+	s->hdev = hdev;
+	hcclt_sched_stream_init(s);
+	return s;
+}
+
+static struct hcclt_notify *hcclt_test_notify(struct kunit *test,
+					      struct hcclt_device *hdev,
+					      u32 idx)
+{
+	struct hcclt_notify *n = kzalloc(sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, n);
+	kref_init(&n->ref);
+	n->hdev = hdev;
+	n->idx = idx;
+	return n;
+}
+
+/* Queue @count tasks @op on notify @n on @s. */
+static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
+			    u32 op, struct hcclt_notify *n, u32 count,
+			    u32 timeout_s)
+{
+	struct hcclt_batch *batch;
+	u64 seqno;
+	u32 i;
+	int ret;
+
+	batch = kmalloc(struct_size(batch, tasks, count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, batch);
+	batch->count = count;
+	for (i = 0; i < count; i++) {
+		kref_get(&n->ref);
+		batch->tasks[i].notify = n;
+		batch->tasks[i].op = op;
+		batch->tasks[i].timeout_s = timeout_s;
+		batch->tasks[i].started = false;
+		batch->tasks[i].batch = batch;
+		batch->tasks[i].last = i == count - 1;
+	}
+	ret = hcclt_batch_queue(s, NULL, batch, NULL, 0, &seqno);
+	if (ret) {
+		for (i = 0; i < count; i++)
+			hcclt_notify_put(n);
+		kfree(batch);
+	}
+	return ret;
+}
+
+static int hcclt_test_rec(struct kunit *test, struct hcclt_stream *s,
+			  struct hcclt_notify *n, u32 count)
+{
+	return hcclt_test_queue(test, s, HCCLT_TASK_NOTIFY_RECORD, n, count, 0);
+}
+
+static int hcclt_test_wait(struct kunit *test, struct hcclt_stream *s,
+			   struct hcclt_notify *n, u32 count, u32 timeout_s)
+{
+	return hcclt_test_queue(test, s, HCCLT_TASK_NOTIFY_WAIT, n, count,
+				timeout_s);
+}
+
+static u32 hcclt_test_state(struct hcclt_stream *s, u32 *depth)
+{
+	u32 wait_notify;
+
+	return hcclt_sched_stream_state(s, &wait_notify, depth);
+}
+
+/* ---- ids ---- */
+
+static void hcclt_test_ids(struct kunit *test)
+{
+	struct hcclt_ids ids;
+	u64 id, id2;
+	int obj;
+
+	xa_init_flags(&ids.xa, XA_FLAGS_ALLOC1);
+	ids.next = 1;
+	ids.gen = 0;
+
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
+						  &id));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id));
+	KUNIT_EXPECT_EQ(test, 0ULL, id >> 56);
+	KUNIT_EXPECT_NE(test, 0U, lower_32_bits(id));
+	/* reserved: invisible */
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
+	hcclt_id_publish(&ids, id, &obj);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)&obj,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
+	/* wrong kind, tag bits */
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_STREAM, id));
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
+					  id | (1ULL << 60)));
+	hcclt_id_remove(&ids, id);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
+
+	/* the cursor wraps: same index, new generation, different id */
+	ids.next = U32_MAX;
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
+						  &id2));
+	KUNIT_EXPECT_EQ(test, U32_MAX, lower_32_bits(id2));
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
+						  &id2));
+	KUNIT_EXPECT_EQ(test, lower_32_bits(id), lower_32_bits(id2));
+	KUNIT_EXPECT_NE(test, id, id2);
+	KUNIT_EXPECT_EQ(test, 1ULL, (id2 >> HCCLT_ID_GEN_SHIFT) & 0xffff);
+	xa_destroy(&ids.xa);
+}
+
+/* ---- quota and pools ---- */
+
+static void hcclt_test_quota(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(0, 0, 40, 1));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, 41, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(39, 0, 1, 64));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(40, 0, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(0, 0, 1, 64));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, 1, 65));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(0, 0, 8, 8));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 1, 8, 8));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(10, 60, 4, 1));
+	/* no overflow of n * npt */
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, U32_MAX, 2));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, 2, U32_MAX));
+	KUNIT_EXPECT_EQ(test, -EDQUOT,
+			hcclt_quota_check(0, 0, 0x10000, 0x10000));
+}
+
+static void hcclt_test_pools(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+
+	KUNIT_EXPECT_EQ(test, 0, hcclt_pool_reserve(hdev, 3, 7));
+	KUNIT_EXPECT_EQ(test, -ENOSPC, hcclt_pool_reserve(hdev, 1, 2));
+	KUNIT_EXPECT_EQ(test, -ENOSPC, hcclt_pool_reserve(hdev, 2, 0));
+	/* a refused reservation changes nothing */
+	KUNIT_EXPECT_EQ(test, 3U, hdev->streams_used);
+	KUNIT_EXPECT_EQ(test, 7U, hdev->notifies_used);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_pool_reserve(hdev, 1, 1));
+	hcclt_pool_unreserve(hdev, 4, 8);
+	KUNIT_EXPECT_EQ(test, 0U, hdev->streams_used);
+	KUNIT_EXPECT_EQ(test, 0U, hdev->notifies_used);
+	hcclt_sched_unplug(hdev);
+}
+
+/* ---- notify state machine ---- */
+
+static void hcclt_test_record_then_wait(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 0);
+	u32 depth;
+
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 1));
+	KUNIT_EXPECT_TRUE(test, n->set);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_FALSE(test, n->set);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_IDLE,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, 0U, depth);
+	KUNIT_EXPECT_EQ(test, 2ULL, a->done_seqno);
+	hcclt_sched_stream_fini(a);
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
+static void hcclt_test_wait_then_record(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_stream *b = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 3);
+	u32 depth, wait_notify;
+
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_PARKED,
+			hcclt_sched_stream_state(a, &wait_notify, &depth));
+	KUNIT_EXPECT_EQ(test, 3U, wait_notify);
+	KUNIT_EXPECT_EQ(test, 1U, depth);
+	KUNIT_EXPECT_PTR_EQ(test, a, n->waiter);
+	/* a record on another stream releases it */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 1));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_IDLE,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, 0U, depth);
+	KUNIT_EXPECT_FALSE(test, n->set);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)n->waiter);
+	hcclt_sched_stream_fini(a);
+	hcclt_sched_stream_fini(b);
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
+static void hcclt_test_binary(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_stream *b = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 0);
+	u32 depth;
+
+	/* two records before the waits release one wait */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 2));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 2, 0));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_PARKED,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, 1U, depth);
+	KUNIT_EXPECT_EQ(test, 1ULL, a->done_seqno);
+	/* cancel: the parked wait goes, the error is reported */
+	hcclt_sched_stream_cancel(a, false);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_ERROR,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, 0U, depth);
+	KUNIT_EXPECT_EQ(test, -ECANCELED, a->error);
+	KUNIT_EXPECT_EQ(test, 2ULL, a->done_seqno);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)n->waiter);
+	hcclt_sched_stream_fini(a);
+	hcclt_sched_stream_fini(b);
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
+static void hcclt_test_timeout(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 0);
+	u32 depth;
+
+	/* a timed wait, and tasks queued behind it */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 1));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 3));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_PARKED,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, 4U, depth);
+	msleep(1500);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_ERROR,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, 0U, depth);
+	KUNIT_EXPECT_EQ(test, -ETIME, a->error);
+	/* the dropped records did not run */
+	KUNIT_EXPECT_FALSE(test, n->set);
+	hcclt_sched_stream_fini(a);
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
+static void hcclt_test_queue_full(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 0);
+	u32 i, depth;
+
+	for (i = 0; i < HCCLT_MAX_QUEUE_DEPTH / HCCLT_MAX_BATCH; i++)
+		KUNIT_ASSERT_EQ(test, 0,
+				hcclt_test_queue(test, a, HCCLT_TASK_NOTIFY_WAIT,
+						 n, HCCLT_MAX_BATCH, 0));
+	KUNIT_EXPECT_EQ(test, -EBUSY, hcclt_test_wait(test, a, n, 1, 0));
+	hcclt_test_state(a, &depth);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_MAX_QUEUE_DEPTH, depth);
+	hcclt_sched_stream_cancel(a, true);
+	KUNIT_EXPECT_EQ(test, -ENOENT, hcclt_test_wait(test, a, n, 1, 0));
+	hcclt_sched_stream_fini(a);
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
+/* ---- batch validator ---- */
+
+static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
+					      struct hcclt_file *file,
+					      struct hcclt_device *hdev,
+					      u32 engine, u32 notifies)
+{
+	struct hcclt_thread *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	kref_init(&t->ref);
+	t->engine = engine;
+	for (i = 0; i < notifies; i++)
+		t->notifies[i] = hcclt_test_notify(test, hdev, i);
+	t->notify_num = notifies;
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file->threads,
+						  HCCLT_ID_KIND_THREAD,
+						  &t->id));
+	hcclt_id_publish(&file->threads, t->id, t);
+	return t;
+}
+
+static int hcclt_test_prepare(struct hcclt_prep *pp, u32 op, u32 idx,
+			      u64 dst, u32 timeout_s, u32 pad)
+{
+	struct drm_hcclt_task ut = {
+		.op = op, .notify_idx = idx, .dst_thread = dst,
+		.timeout_s = timeout_s, .pad = pad,
+	};
+	struct hcclt_task task;
+	int ret;
+
+	ret = hcclt_task_prepare(pp, &ut, &task);
+	if (!ret)
+		hcclt_notify_put(task.notify);
+	return ret;
+}
+
+static void hcclt_test_validator(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_file file = { .hdev = hdev };
+	struct hcclt_thread *t1, *t2;
+	struct hcclt_prep pp = { .file = &file };
+	const u32 rec = HCCLT_TASK_NOTIFY_RECORD, wait = HCCLT_TASK_NOTIFY_WAIT;
+
+	xa_init_flags(&file.threads.xa, XA_FLAGS_ALLOC1);
+	t1 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_CPU, 2);
+	t2 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_AICPU, 1);
+
+	pp.thread = t1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, 0, 0, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, 3, 0, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			hcclt_test_prepare(&pp, wait, 0, 0, 0, 1));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			hcclt_test_prepare(&pp, rec, 0, t1->id, 1, 0));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			hcclt_test_prepare(&pp, rec, 0, t1->id + 100, 0, 0));
+	KUNIT_EXPECT_EQ(test, -ENOENT, hcclt_test_prepare(&pp, rec, 0, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			hcclt_test_prepare(&pp, rec, 0, t2->id, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			hcclt_test_prepare(&pp, rec, 2, t1->id, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_prepare(&pp, rec, 1, t1->id, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			hcclt_test_prepare(&pp, wait, 0, t1->id, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, wait, 2, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_prepare(&pp, wait, 1, 0, 0, 0));
+
+	/* a stream handle: records to any engine, no waits */
+	pp.thread = NULL;
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, wait, 0, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_prepare(&pp, rec, 0, t2->id, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_prepare(&pp, rec, 1, t1->id, 0, 0));
+
+	hcclt_thread_put(pp.dst);
+	xa_erase(&file.threads.xa, lower_32_bits(t1->id));
+	xa_erase(&file.threads.xa, lower_32_bits(t2->id));
+	hcclt_thread_put(t1);
+	hcclt_thread_put(t2);
+	xa_destroy(&file.threads.xa);
+	hcclt_sched_unplug(hdev);
+}
+
+static struct kunit_case hcclt_test_cases[] = {
+	KUNIT_CASE(hcclt_test_ids),
+	KUNIT_CASE(hcclt_test_quota),
+	KUNIT_CASE(hcclt_test_pools),
+	KUNIT_CASE(hcclt_test_record_then_wait),
+	KUNIT_CASE(hcclt_test_wait_then_record),
+	KUNIT_CASE(hcclt_test_binary),
+	KUNIT_CASE(hcclt_test_timeout),
+	KUNIT_CASE(hcclt_test_queue_full),
+	KUNIT_CASE(hcclt_test_validator),
+	{}
+};
+
+static struct kunit_suite hcclt_test_suite = {
+	.name = "hcclthread",
+	.test_cases = hcclt_test_cases,
+};
+
+kunit_test_suite(hcclt_test_suite);
