@@ -220,7 +220,7 @@ static void print_table(struct smi_devinfo *di, int n)
 	       "UAPI", "STREAMS", "NOTIFIES", "COMMS", "FILES", "ENGINES");
 	for (d = 0; d < n; d++) {
 		struct smi_devinfo *x = &di[d];
-		char drv[40], s[24], nt[24];
+		char drv[128], s[24], nt[24];
 
 		if (x->err == -ENODEV && !x->q.uapi_major) {
 			printf("%-20s error: %s\n", x->dev.path, x->err_what);

@@ -280,6 +280,20 @@ static int parse_value(struct parser *p, struct jv *v)
 	}
 }
 
+static void jv_free(struct jv *v)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++) {
+		jv_free(&v->kids[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->kids);
+	free(v->keys);
+	free(v->str);
+}
+
 static const struct jv *jget(const struct jv *o, const char *k)
 {
 	int i;
@@ -460,6 +474,8 @@ int main(int argc, char **argv)
 	}
 	if (json_only) {
 		printf("hcclt-trace-check: %s: valid JSON\n", path);
+		jv_free(&root);
+		free(data);
 		return 0;
 	}
 	if (root.t != J_OBJ) {
@@ -586,14 +602,19 @@ int main(int argc, char **argv)
 			nflows, nstreams, min_tasks, min_flows, min_streams);
 		errors++;
 	}
-	if (errors) {
+	if (errors)
 		fprintf(stderr, "hcclt-trace-check: %s: INVALID (%d problem%s)\n",
 			path, errors, errors == 1 ? "" : "s");
-		return 1;
-	}
-	printf("hcclt-trace-check: %s: ok: %d events, %ld tasks on %ld rows, "
-	       "%ld flows\n", path, evs->n, ntasks, nstreams, nflows);
-	return 0;
+	else
+		printf("hcclt-trace-check: %s: ok: %d events, %ld tasks on %ld "
+		       "rows, %ld flows\n", path, evs->n, ntasks, nstreams,
+		       nflows);
+	free(tids);
+	free(flows);
+	free(boxes);
+	jv_free(&root);
+	free(data);
+	return errors ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: hcclt-trace-check [--json-only] [--min-tasks N] "
 		"[--min-flows N] [--min-streams N] FILE.json\n");
