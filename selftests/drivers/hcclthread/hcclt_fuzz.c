@@ -4,7 +4,11 @@
  *
  *   hcclt_fuzz [SEED [CALLS [THREADS]]]
  *   env: HCCLT_FUZZ_SEED, HCCLT_FUZZ_CALLS (default 20000),
- *        HCCLT_FUZZ_THREADS (default 4)
+ *        HCCLT_FUZZ_THREADS (default 4),
+ *        HCCLT_FUZZ_FAIL=1: the worker and closer threads set their
+ *        /proc/thread-self/make-it-fail, so that a configured fault
+ *        injector (failslab with task-filter, see hcclt_failslab.sh) fails
+ *        kernel allocations of their calls only
  *
  * THREADS workers issue CALLS ioctls in total on the device: the driver's
  * ioctl numbers and the numbers just outside, with right and wrong sizes
@@ -231,11 +235,16 @@ static void *arg_place(struct worker *w, size_t len, int *bad)
 	}
 }
 
-/* Documented errnos per ioctl nr (plus EFAULT, ENOMEM, ENODEV, EBADF). */
+/*
+ * Documented errnos per ioctl nr; -EFAULT, -ENOMEM and -ENODEV hold for
+ * every ioctl (uAPI header), and for the DRM core's own argument copy.
+ */
 static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 {
-	if (err == EBADF || err == ENODEV || err == EFAULT)
-		return 1;	/* closed by the closer thread; bad pointer */
+	if (err == ENODEV || err == EFAULT || err == ENOMEM)
+		return 1;
+	if (err == EBADF)	/* not expected: the fd number stays valid */
+		return 0;
 	if (!type_ok)
 		return err == ENOTTY;
 	if (nr < DRM_BASE) /* core DRM ioctl just below the driver's range */
@@ -557,10 +566,27 @@ static void raw(struct worker *w)
 		atomic_fetch_add(&succeeded[nr - DRM_BASE], 1);
 }
 
+static int fail_mode;
+
+/* Opt this thread in to fault injection (task-filter). */
+static void make_it_fail(void)
+{
+	int fd;
+
+	if (!fail_mode)
+		return;
+	fd = open("/proc/thread-self/make-it-fail", O_WRONLY);
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		printf("# make-it-fail: %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 static void *worker_main(void *p)
 {
 	struct worker *w = p;
 
+	make_it_fail();
 	while (!atomic_load(&stop) && atomic_fetch_sub(&calls_left, 1) > 0) {
 		unsigned int r = below(w, 100);
 
@@ -579,6 +605,7 @@ static void *closer_main(void *p)
 {
 	struct worker *w = p;
 
+	make_it_fail();
 	while (!atomic_load(&stop)) {
 		int nfd, old;
 
@@ -661,11 +688,14 @@ int main(int argc, char **argv)
 		      (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32));
 	ncalls = env_or("HCCLT_FUZZ_CALLS", argc > 2 ? argv[2] : NULL, 20000);
 	nworkers = (int)env_or("HCCLT_FUZZ_THREADS", argc > 3 ? argv[3] : NULL, 4);
+	fail_mode = (int)env_or("HCCLT_FUZZ_FAIL", NULL, 0);
 	if (nworkers < 1 || nworkers > MAX_WORKERS)
 		nworkers = 4;
 	ksft_set_plan(3);
-	ksft_print_msg("seed %llu, %llu calls, %d threads (rerun: %s %llu %llu %d)\n",
-		       seed, ncalls, nworkers, argv[0], seed, ncalls, nworkers);
+	ksft_print_msg("seed %llu, %llu calls, %d threads%s (rerun: %s %llu %llu %d)\n",
+		       seed, ncalls, nworkers,
+		       fail_mode ? ", fault injection" : "", argv[0], seed,
+		       ncalls, nworkers);
 
 	pagesz = sysconf(_SC_PAGESIZE);
 	ro_page = mmap(NULL, pagesz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
