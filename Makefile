@@ -78,7 +78,8 @@ selftests: $(LINUX_SRC)/Makefile
 install: lib tools
 	$(MAKE) -C lib O=$(BUILD) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/bin/hcclthread-smi $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BUILD)/bin/hcclthread-smi $(BUILD)/bin/hcclthread-trace \
+		$(DESTDIR)$(PREFIX)/bin/
 
 modules_install:
 	install -D -m 0644 $(BUILD)/$(KVER)/hcclthread.ko \

@@ -133,6 +133,7 @@ tap_tally "lib host" "$logs/lib-host.log"
 grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
 	result fail "library host tests produced results" "$logs/lib-host.log"
 step "trace converter host test" make -s -C tools/trace O="$BUILD" test
+step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
 
 # ---- debug kernel ----------------------------------------------------------
 if [ "${CHECK_NO_DEBUG:-0}" != 1 ] && [ -z "${CHECK_KERNELS:-}" ]; then
@@ -160,8 +161,16 @@ for k in $kernels; do
 	tap_tally "$k kselftest" "$log"
 	[ $rc = 0 ] && result ok "$k: kselftest VM run clean (exit, rmmod, kernel log)" ||
 		result fail "$k: kselftest VM run clean (exit $rc, rmmod, kernel log)" "$log"
-	# The kselftests as a kernel tree runs them (make run_tests), once.
+	# The kselftests as a kernel tree runs them (make run_tests), and the
+	# status tool without the module, once.
 	if [ "$k" = "$k612" ]; then
+		log=$logs/vm-noload-$k.log
+		tools/vm/run --kernel "$k" --no-load -- \
+			sh /opt/hcclt/bin/hcclt-smi-test > "$log" 2>&1
+		rc=$?
+		tap_tally "$k no module" "$log"
+		[ $rc = 0 ] && result ok "$k: status tool without the module: VM run clean" ||
+			result fail "$k: status tool without the module: VM run clean (exit $rc)" "$log"
 		log=$logs/vm-run_tests-$k.log
 		tools/vm/run --kernel "$k" --timeout 1200 \
 			--add "$BUILD/ksft-tree:/opt/hcclt/ksrc" \

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
 /*
  * hcclthread: kernel-enforced HCCL communication threads.
+ */
+
+/**
+ * DOC: hcclthread uAPI rules
  *
  * Userspace API of the hcclthread DRM driver. The device node is
  * /dev/accel/accelN on kernels with CONFIG_DRM_ACCEL, /dev/dri/renderDN on
@@ -20,6 +24,7 @@
  * - -EFAULT: a user pointer could not be read or written; nothing changed.
  * - -ENOMEM: a kernel allocation failed; nothing changed.
  */
+
 #ifndef _UAPI_DRM_HCCLTHREAD_ACCEL_H_
 #define _UAPI_DRM_HCCLTHREAD_ACCEL_H_
 
@@ -224,7 +229,7 @@ struct drm_hcclt_stream_destroy {
  *
  * Checks, in this order:
  *
- * - -EINVAL: non-zero @flags or @pad.
+ * - -EINVAL: non-zero @flags.
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @engine not below HCCLT_ENGINE_COUNT.
  * - -EINVAL: @thread_num is zero.
@@ -380,7 +385,7 @@ struct drm_hcclt_task {
  *
  * Errors:
  *
- * - -EINVAL: unknown bit in @flags, non-zero @pad, @task_count above
+ * - -EINVAL: unknown bit in @flags, @task_count above
  *   HCCLT_MAX_BATCH or zero without HCCLT_SUBMIT_FENCE_OUT, @task_size not
  *   sizeof(struct drm_hcclt_task).
  * - -ENOENT: unknown @handle, unknown @dst_thread of a record.
@@ -505,7 +510,9 @@ struct drm_hcclt_thread_info {
  *
  * Read-only. Fills at most @comm_count and @thread_count entries, then
  * writes back the numbers that exist (so a first call with zero counts
- * sizes the buffers). With HCCLT_INFO_SCOPE_USER it lists the
+ * sizes the buffers). Threads come grouped by communicator, in the order
+ * of the communicator entries, each exported view right after the thread
+ * it views. With HCCLT_INFO_SCOPE_USER it lists the
  * communicators of every file of the device opened by a process of the
  * caller's effective uid (all files for root).
  *
