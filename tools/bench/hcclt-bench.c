@@ -303,12 +303,18 @@ static int pp_send(struct pingpong *p, int me)
 
 	switch (p->kind) {
 	case PP_NOTIFY: {
-		struct drm_hcclt_task t = {
-			.op = HCCLT_TASK_NOTIFY_RECORD,
-			.dst_thread = p->th[!me],
+		/*
+		 * One batch per round and side, as HCCL orchestrates: the
+		 * sender queues "record the peer, wait for the answer"; its
+		 * pp_recv() synchronizes the stream. The peer's whole round
+		 * is its pp_recv().
+		 */
+		struct drm_hcclt_task t[2] = {
+			{ .op = HCCLT_TASK_NOTIFY_RECORD, .dst_thread = p->th[!me] },
+			{ .op = HCCLT_TASK_NOTIFY_WAIT },
 		};
 
-		return submit(p->th[me], &t, 1);
+		return me ? 0 : submit(p->th[me], t, 2);
 	}
 	case PP_EVENTFD:
 		return write(p->efd[!me], &one, 8) == 8 ? 0 : -errno;
@@ -325,8 +331,12 @@ static int pp_recv(struct pingpong *p, int me)
 
 	switch (p->kind) {
 	case PP_NOTIFY: {
-		struct drm_hcclt_task t = { .op = HCCLT_TASK_NOTIFY_WAIT };
-		int ret = submit(p->th[me], &t, 1);
+		/* The peer queues "wait for the sender, answer it". */
+		struct drm_hcclt_task t[2] = {
+			{ .op = HCCLT_TASK_NOTIFY_WAIT },
+			{ .op = HCCLT_TASK_NOTIFY_RECORD, .dst_thread = p->th[!me] },
+		};
+		int ret = me ? submit(p->th[me], t, 2) : 0;
 
 		return ret ? ret : stream_sync(p->th[me]);
 	}
@@ -750,7 +760,7 @@ int main(int argc, char **argv)
 			pp_e = med[0][0];
 			pp_f = med[0][1];
 			pp_n = med[0][2];
-			row("notify ping-pong round trip (record, wait, sync), "
+			row("notify ping-pong round trip (one [record, wait] batch + sync per side), "
 			    "both threads on CPU 0", pp_n,
 			    "eventfd ping-pong, same", pp_e, 1.2, "<= 1.2x");
 			row("notify ping-pong round trip, both threads on CPU 0",
