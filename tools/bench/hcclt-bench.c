@@ -13,7 +13,8 @@
  *  1. acquire 1 thread with 1 notify on a fresh communicator vs the QUERY
  *     ioctl (the cheapest ioctl): target <= 2x.
  *  2. notify ping-pong round trip between two streams driven by two user
- *     threads (submit record, submit wait, STREAM_SYNC) vs an eventfd
+ *     threads (each side and round: one submit of [record, wait] or
+ *     [wait, record], then STREAM_SYNC) vs an eventfd
  *     ping-pong and a futex ping-pong between two threads: target <= 1.2x
  *     the eventfd.
  *  3. per-task cost of a batched submit of 64 tasks vs one QUERY: <= 0.25x.
