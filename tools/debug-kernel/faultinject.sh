@@ -22,6 +22,7 @@
 #              should wait until its make-it-fail reads 1)
 #   -v N       failslab verbose: 0 quiet (default), 1 one line, 2 stack
 #   -Z         a run in which no fault was injected is not an error
+# Env: FAULTINJECT_DEBUG=1 prints every task it marks.
 #
 # How: failslab with task-filter=Y fails only allocations made by tasks
 # whose make-it-fail is 1 (inherited by every thread and child created
@@ -165,7 +166,10 @@ mark_tree() {
 		for t in "/proc/$p/task/"*; do
 			[ -w "$t/make-it-fail" ] || continue
 			read -r v 2>/dev/null <"$t/make-it-fail"
-			[ "$v" = 1 ] || echo 1 >"$t/make-it-fail" 2>/dev/null
+			if [ "$v" != 1 ]; then
+				echo 1 2>/dev/null >"$t/make-it-fail"
+				[ -z "$FAULTINJECT_DEBUG" ] || say "marked $t"
+			fi
 		done
 	done
 }
