@@ -98,27 +98,37 @@ static void *soak_thread(void *p)
 		    hcclt_export(c->fd, comm, HCCLT_ENGINE_CPU, n, th, v))
 			BAD(c, "export failed");
 		/* park some streams forever */
-		for (k = 2; k < (int)n; k++)
-			if (rand_r(&c->seed) % 2 &&
-			    (r = hcclt_waitq(c->fd, th[k], 0, 0)))
+		for (k = 2; k < (int)n; k++) {
+			if (rand_r(&c->seed) % 2)
+				continue;
+			r = hcclt_waitq(c->fd, th[k], 0, 0);
+			if (r)
 				BAD(c, "park: %d", r);
+		}
 		if (rand_r(&c->seed) % 3 == 0 &&
 		    !hcclt_stream_create(c->fd, &s)) {
 			r = hcclt_acquire_ws(c->fd, comm, s, HCCLT_ENGINE_CCU,
 					     1, &t);
 			if (r && r != -EDQUOT && r != -ENOSPC)
 				BAD(c, "acquire with stream: %d", r);
-			if (!r && (r = hcclt_waitq(c->fd, t, 0, 0)))
-				BAD(c, "park wrapped: %d", r);
-			if (rand_r(&c->seed) % 2 &&
-			    (r = hcclt_stream_destroy(c->fd, s)))
-				BAD(c, "stream destroy: %d", r);
+			if (!r) {
+				r = hcclt_waitq(c->fd, t, 0, 0);
+				if (r)
+					BAD(c, "park wrapped: %d", r);
+			}
+			if (rand_r(&c->seed) % 2) {
+				r = hcclt_stream_destroy(c->fd, s);
+				if (r)
+					BAD(c, "stream destroy: %d", r);
+			}
 		}
 destroy:
 		/* leave some communicators for close() or SIGKILL */
-		if (rand_r(&c->seed) % 4 &&
-		    (r = hcclt_comm_destroy(c->fd, comm)))
-			BAD(c, "comm destroy: %d", r);
+		if (rand_r(&c->seed) % 4) {
+			r = hcclt_comm_destroy(c->fd, comm);
+			if (r)
+				BAD(c, "comm destroy: %d", r);
+		}
 	}
 	return NULL;
 }
