@@ -162,6 +162,48 @@ TEST_F(core, comm_ids)
 	EXPECT_EQ(self->q0.comms, q.comms);
 }
 
+TEST_F_TIMEOUT(core, many_comms, 60)
+{
+	enum { N = 1024 };
+	static __u64 ids[N];
+	struct drm_hcclt_query q;
+	__u32 nc = 0;
+	__u64 th;
+	int i;
+
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(0, hcclt_comm_create(self->fd, &ids[i]));
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.comms + N, q.comms);
+	ASSERT_EQ(0, hcclt_info(self->fd, 0, NULL, &nc, NULL, NULL));
+	EXPECT_EQ(N + 1, nc);
+	/* each has its own quota */
+	EXPECT_EQ(0, hcclt_acquire(self->fd, ids[N - 1], 0, 1, 64, &th));
+	EXPECT_EQ(0, hcclt_acquire(self->fd, ids[0], 0, 1, 64, &th));
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, ids[i]));
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(self->q0.comms, q.comms);
+	EXPECT_POOLS(self->fd, self->q0, 0, 0);
+}
+
+TEST_F(core, stream_and_thread_ids_not_reused)
+{
+	__u64 s1, s2, t1, t2, c;
+
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s1));
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s1));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s2));
+	EXPECT_NE(s1, s2);
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, c, 0, 1, 0, &t1));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, 0, 1, 0, &t2));
+	EXPECT_NE(t1, t2);
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, t1, 0));
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, s1, 0));
+}
+
 TEST_F(core, comm_id_not_reused)
 {
 	__u64 a, b;

@@ -1002,6 +1002,31 @@ TEST_F_TIMEOUT(exec, records_race_destination_destroy, 120)
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
 }
 
+TEST_F(exec, views_sync_wait_and_receive_records)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 v, s;
+
+	/* k (AICPU) seen on CPU through its view v */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CPU, 1,
+				  &self->k, &v));
+	/* a wait submitted on the view parks k's stream, on k's notify */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, v, 1, 0));
+	ASSERT_EQ(0, hcclt_wait_state(self->fd, self->k, HCCLT_STATE_PARKED,
+				      &ti, 5000));
+	EXPECT_EQ(1, ti.wait_notify);
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, v, 50));
+	/* a record from a plain stream to the view releases it */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_record(self->fd, s, v, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, v, 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->k, 5000));
+	/* and a CPU thread's record to the view releases a wait on k */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->k, 0, 0));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, v, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->k, 5000));
+}
+
 /* ------------------------------------------------------------------ */
 /* Process death                                                      */
 
