@@ -47,6 +47,8 @@ tools: lib
 	$(MAKE) -C tools/trace O=$(BUILD)
 	$(MAKE) -C tools/bench O=$(BUILD)
 	install -m 0644 tools/vm/guest/* $(BUILD)/bin/
+	install -m 0755 tools/debug-kernel/kmemleak-check \
+		tools/debug-kernel/faultinject.sh $(BUILD)/bin/
 
 linux-source: $(LINUX_SRC)/Makefile
 

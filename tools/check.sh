@@ -151,8 +151,16 @@ fi
 # ---- VM tests --------------------------------------------------------------
 for k in $kernels; do
 	hcclt_kernel_paths "$k"
+	# On the debug kernel: forget boot-time kmemleak reports before the
+	# module is loaded; after the unload, scan and fail on any leak that
+	# points into hcclthread.
+	pre=
 	post=
-	[ "$KDEBUG" = 1 ] && post='sh /opt/hcclt/bin/hcclt-kmemleak-scan'
+	if [ "$KDEBUG" = 1 ]; then
+		pre='kmemleak-check clear'
+		post='kmemleak-check scan hcclthread || echo "BUG: kmemleak: leaks of hcclthread" > /dev/kmsg'
+	fi
+	export HCCLT_PRE=$pre
 	# The kselftests, through the kernel's own runner.
 	log=$logs/vm-kselftest-$k.log
 	HCCLT_POST=$post tools/vm/run --kernel "$k" --timeout 1200 -- \

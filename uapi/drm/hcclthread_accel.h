@@ -21,7 +21,10 @@
  *   that the file does not know, a stale id, an id of another file and an id
  *   of the wrong kind are -ENOENT.
  * - -ENODEV: the device was unplugged (module removal); the file is dead.
- * - -EFAULT: a user pointer could not be read or written; nothing changed.
+ * - -EFAULT: a user pointer given in the argument (an array) could not be
+ *   read or written; nothing changed. (If the argument itself cannot be
+ *   written back after a successful create, the DRM core returns -EFAULT
+ *   with the object created; it belongs to the file like any other.)
  * - -ENOMEM: a kernel allocation failed; nothing changed.
  */
 
@@ -337,6 +340,8 @@ struct drm_hcclt_thread_export {
  * enum drm_hcclt_task_op - operation of a stream task.
  * @HCCLT_TASK_NOTIFY_RECORD: set notify @notify_idx of @dst_thread.
  *	A notify is a binary flag: recording a set notify changes nothing.
+ *	A record whose destination thread is destroyed before the record
+ *	runs completes without effect.
  * @HCCLT_TASK_NOTIFY_WAIT: wait until notify @notify_idx of the submitting
  *	thread is set, then reset it. With a non-zero @timeout_s, a wait not
  *	satisfied in time fails: the tasks queued after it on the stream are
@@ -367,7 +372,10 @@ struct drm_hcclt_task {
 	__u32 pad;
 };
 
-/* Return a sync_file in @fence_fd, signalled when the batch completes. */
+/*
+ * Return a sync_file in @fence_fd (opened close-on-exec), signalled when the
+ * batch completes, with an error when a task of it failed or was cancelled.
+ */
 #define HCCLT_SUBMIT_FENCE_OUT		(1U << 0)
 
 /**
