@@ -142,9 +142,9 @@ struct drm_hcclt_query {
 };
 
 /* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
-#define HCCLT_FEATURE_FENCE_OUT		(1ULL << 0)
+#define HCCLT_FEATURE_FENCE_OUT		0x1ULL
 /* The device is simulated in software (no hardware backend). */
-#define HCCLT_FEATURE_SIMULATED		(1ULL << 1)
+#define HCCLT_FEATURE_SIMULATED		0x2ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -376,7 +376,7 @@ struct drm_hcclt_task {
  * Return a sync_file in @fence_fd (opened close-on-exec), signalled when the
  * batch completes, with an error when a task of it failed or was cancelled.
  */
-#define HCCLT_SUBMIT_FENCE_OUT		(1U << 0)
+#define HCCLT_SUBMIT_FENCE_OUT		0x1U
 
 /**
  * struct drm_hcclt_submit - queue a batch of tasks on one stream.
@@ -481,8 +481,8 @@ struct drm_hcclt_comm_info {
 };
 
 /* drm_hcclt_thread_info.flags */
-#define HCCLT_THREAD_WRAPPED		(1U << 0) /* wraps a created stream */
-#define HCCLT_THREAD_VIEW		(1U << 1) /* exported view */
+#define HCCLT_THREAD_WRAPPED		0x1U /* wraps a created stream */
+#define HCCLT_THREAD_VIEW		0x2U /* exported view */
 
 /**
  * struct drm_hcclt_thread_info - one thread or exported view, as seen by
