@@ -22,6 +22,7 @@
 #include <linux/dma-fence.h>
 #include <linux/file.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -726,8 +727,8 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_stream_sync *args = data;
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
 	struct hcclt_stream *s;
-	unsigned long deadline = 0;
-	long left;
+	ktime_t deadline;
+	s64 left;
 	u64 target;
 	int idx, ret = 0;
 
@@ -752,18 +753,15 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			ret = -ETIMEDOUT;
 			goto out;
 		}
-		deadline = jiffies + msecs_to_jiffies(args->timeout_ms);
-		left = msecs_to_jiffies(args->timeout_ms);
-		left = wait_event_interruptible_timeout(s->wq,
-							hcclt_sync_done(s, target),
-							left);
-		if (left == -ERESTARTSYS) {
-			left = (long)(deadline - jiffies);
-			args->timeout_ms = left > 0 ?
-				min_t(unsigned int, jiffies_to_msecs(left),
-				      INT_MAX) : 0;
-			ret = -ERESTARTSYS;
-		} else if (!left) {
+		/* hrtimer: the same clock, and the ms precision, of userspace */
+		deadline = ktime_add_ms(ktime_get(), args->timeout_ms);
+		ret = wait_event_interruptible_hrtimeout(s->wq,
+							 hcclt_sync_done(s, target),
+							 ms_to_ktime(args->timeout_ms));
+		if (ret == -ERESTARTSYS) {
+			left = ktime_ms_delta(deadline, ktime_get());
+			args->timeout_ms = clamp_t(s64, left, 0, INT_MAX);
+		} else if (ret == -ETIME) {
 			args->timeout_ms = 0;
 			ret = -ETIMEDOUT;
 		}
