@@ -119,7 +119,9 @@ static void hcclt_ids_init(struct hcclt_ids *ids)
  * @streams: stream slots wanted.
  * @notifies: notify slots wanted.
  *
- * Both or neither. Return: 0 or -ENOSPC.
+ * Both or neither.
+ *
+ * Return: 0 or -ENOSPC.
  */
 int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies)
 {

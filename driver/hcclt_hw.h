@@ -18,13 +18,6 @@ struct hcclt_stream;
 
 /**
  * struct hcclt_hw_ops - what a backend provides.
- *
- * Pool accounting (how many stream and notify slots are in use, -ENOSPC)
- * is done by the core before any slot callback is called, against the
- * totals the backend wrote to hdev->streams_total / notifies_total in
- * @dev_init. The slot callbacks therefore only pick which hardware slot
- * backs an object; they are never asked for more slots than the totals.
- *
  * @name: backend name, shown in debugfs.
  * @features: HCCLT_FEATURE_* bits the backend adds to DRM_IOCTL_HCCLT_QUERY
  *	(e.g. HCCLT_FEATURE_SIMULATED).
@@ -46,6 +39,12 @@ struct hcclt_stream;
  *	hcclt_sched_task_done() (under sched_lock). Returns false to have the
  *	software executor of hcclt_sched.c run them, which is what the
  *	simulated NPU does. May be NULL (same as returning false).
+ *
+ * Pool accounting (how many stream and notify slots are in use, -ENOSPC)
+ * is done by the core before any slot callback is called, against the
+ * totals the backend wrote to hdev->streams_total / notifies_total in
+ * @dev_init. The slot callbacks therefore only pick which hardware slot
+ * backs an object; they are never asked for more slots than the totals.
  */
 struct hcclt_hw_ops {
 	const char *name;
