@@ -8,6 +8,7 @@
 #   make selftests       build/kselftest/ (installed kselftests, run_kselftest.sh)
 #   make install         library, headers, hcclthread.pc, tools (DESTDIR, PREFIX)
 #   make modules_install module into /lib/modules/KVER/updates (KVER, DESTDIR)
+#   make dkms_install    sources into /usr/src/hcclthread-1.0, dkms add + install
 #   make deps            Debian packages (root)
 #   make check           everything that must pass; ends with "N passed, N failed"
 #   make demo            the seed examples and the status tool in a VM
@@ -23,7 +24,8 @@ KSFT_DIR := $(LINUX_SRC)/tools/testing/selftests
 
 export BUILD
 
-.PHONY: all module lib tools selftests install modules_install deps check \
+.PHONY: all module lib tools selftests install modules_install dkms_install \
+	deps check \
 	demo bench clean linux-source docs-check
 
 all: lib tools
@@ -87,6 +89,17 @@ modules_install:
 	install -D -m 0644 $(BUILD)/$(KVER)/hcclthread.ko \
 		$(DESTDIR)/lib/modules/$(KVER)/updates/hcclthread.ko
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+DKMS_SRC := $(DESTDIR)/usr/src/hcclthread-1.0
+
+dkms_install:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/driver $(DKMS_SRC)/uapi/drm
+	cp -a driver/. $(DKMS_SRC)/driver/
+	cp -a uapi/drm/hcclthread_accel.h $(DKMS_SRC)/uapi/drm/
+	install -m 0644 driver/dkms.conf $(DKMS_SRC)/dkms.conf
+	if [ -z "$(DESTDIR)" ]; then \
+		dkms add hcclthread/1.0 && dkms install hcclthread/1.0; fi
 
 deps:
 	tools/deps.sh
