@@ -461,10 +461,6 @@ out_put:
 
 /* ---- HcclThreadAcquireWithStream ---- */
 
-#define HCCLT_STREAM_ENGINES	(BIT(HCCLT_ENGINE_CPU) | \
-				 BIT(HCCLT_ENGINE_CPU_TS) | \
-				 BIT(HCCLT_ENGINE_CCU))
-
 int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 					   void *data, struct drm_file *df)
 {

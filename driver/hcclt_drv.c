@@ -158,9 +158,6 @@ void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies)
 				 BIT(HCCLT_ENGINE_AICPU) | \
 				 BIT(HCCLT_ENGINE_AICPU_TS) | \
 				 BIT(HCCLT_ENGINE_CCU))
-#define HCCLT_ENGINES_STREAM	(BIT(HCCLT_ENGINE_CPU) | \
-				 BIT(HCCLT_ENGINE_CPU_TS) | \
-				 BIT(HCCLT_ENGINE_CCU))
 
 static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
@@ -182,7 +179,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->notifies_used = hdev->notifies_used;
 	spin_unlock(&hdev->pool_lock);
 	args->engines = HCCLT_ENGINES_ACQUIRE;
-	args->stream_engines = HCCLT_ENGINES_STREAM;
+	args->stream_engines = HCCLT_STREAM_ENGINES;
 	args->max_batch = HCCLT_MAX_BATCH;
 	args->max_queue_depth = HCCLT_MAX_QUEUE_DEPTH;
 	args->comms = atomic_read(&hdev->ncomms);
@@ -279,13 +276,13 @@ static int hcclt_info_ioctl(struct drm_device *drm, void *data,
 	b.comm_cap = min_t(u32, args->comm_count, HCCLT_INFO_MAX_ENTRIES);
 	b.thread_cap = min_t(u32, args->thread_count, HCCLT_INFO_MAX_ENTRIES);
 	if (b.comm_cap) {
-		b.comms = kvcalloc(b.comm_cap, sizeof(*b.comms), GFP_KERNEL);
+		b.comms = kvcalloc(b.comm_cap, sizeof(*b.comms), GFP_KERNEL_ACCOUNT);
 		if (!b.comms)
 			return -ENOMEM;
 	}
 	if (b.thread_cap) {
 		b.threads = kvcalloc(b.thread_cap, sizeof(*b.threads),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 		if (!b.threads) {
 			ret = -ENOMEM;
 			goto out;

@@ -27,6 +27,7 @@
 #ifndef _HCCLT_DRV_H_
 #define _HCCLT_DRV_H_
 
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -45,6 +46,11 @@
 #include "hcclt_hw.h"
 
 #define HCCLT_MAX_DEVICES	16
+
+/* Engines a created stream can be wrapped on (QUERY reports the same). */
+#define HCCLT_STREAM_ENGINES	(BIT(HCCLT_ENGINE_CPU) | \
+				 BIT(HCCLT_ENGINE_CPU_TS) | \
+				 BIT(HCCLT_ENGINE_CCU))
 #define HCCLT_ID_KIND_MASK	0xffULL
 #define HCCLT_ID_GEN_SHIFT	32
 

@@ -34,11 +34,15 @@ struct hcclt_stream;
  * @notify_slot_free: as @stream_slot_free, for a notify. The notify will
  *	never be recorded or waited on by the hardware again.
  * @submit: tasks were appended to @stream's queue. Called with
- *	hdev->sched_lock held (must not sleep). Returns true when the backend
- *	executes them itself; it must then report each task, in order, with
- *	hcclt_sched_task_done() (under sched_lock). Returns false to have the
+ *	hdev->sched_lock held (must not sleep). Returns false to have the
  *	software executor of hcclt_sched.c run them, which is what the
- *	simulated NPU does. May be NULL (same as returning false).
+ *	simulated NPU does; may be NULL (same as returning false). Returning
+ *	true (the backend executes the tasks itself and reports each, in
+ *	order, with hcclt_sched_task_done() under sched_lock) is reserved:
+ *	hcclt_sched_task_done() completes tasks and fences but does not yet
+ *	put the stream in its error state, drop the tasks behind a failed one
+ *	or wake synchronize waiters; a hardware backend must add that to
+ *	hcclt_sched.c first (Documentation/backend.rst).
  *
  * Pool accounting (how many stream and notify slots are in use, -ENOSPC)
  * is done by the core before any slot callback is called, against the

@@ -23,6 +23,7 @@
 #include <linux/file.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -65,10 +66,24 @@ static const char *hcclt_fence_timeline_name(struct dma_fence *fence)
 	return "stream";
 }
 
+/*
+ * A sync_file can outlive every DRM file and the device: each fence holds a
+ * reference on the module, so that its ops (module code) stay loaded until
+ * the last fence is gone. dma_fence_free() frees the hcclt_fence (base is
+ * its first member) after an RCU grace period.
+ */
+static void hcclt_fence_release(struct dma_fence *fence)
+{
+	BUILD_BUG_ON(offsetof(struct hcclt_fence, base) != 0);
+	dma_fence_free(fence);
+	module_put(THIS_MODULE);
+}
+
 static const struct dma_fence_ops hcclt_fence_ops = {
 	.use_64bit_seqno = true,
 	.get_driver_name = hcclt_fence_driver_name,
 	.get_timeline_name = hcclt_fence_timeline_name,
+	.release = hcclt_fence_release,
 };
 
 /* ---- executor core (sched_lock held) ---- */
@@ -670,6 +685,7 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		/* The seqno is set under sched_lock, before anyone sees it. */
 		dma_fence_init(&fence->base, &hcclt_fence_ops, &fence->lock,
 			       s->fence_ctx, 0);
+		__module_get(THIS_MODULE);
 		sync_file = sync_file_create(&fence->base);
 		if (!sync_file) {
 			ret = -ENOMEM;

@@ -516,13 +516,15 @@ struct drm_hcclt_thread_info {
 /**
  * struct drm_hcclt_info - list communicators and threads.
  *
- * Read-only. Fills at most @comm_count and @thread_count entries, then
- * writes back the numbers that exist (so a first call with zero counts
- * sizes the buffers). Threads come grouped by communicator, in the order
- * of the communicator entries, each exported view right after the thread
- * it views. With HCCLT_INFO_SCOPE_USER it lists the
- * communicators of every file of the device opened by a process of the
- * caller's effective uid (all files for root).
+ * Read-only. Fills at most @comm_count and @thread_count entries, and at
+ * most 65536 of each per call, then writes back the numbers that exist (so
+ * a first call with zero counts sizes the buffers; entries beyond the
+ * smaller of the two numbers and 65536 are not written). Threads come
+ * grouped by communicator, in the order of the communicator entries, each
+ * exported view right after the thread it views. With
+ * HCCLT_INFO_SCOPE_USER it lists the communicators of every file of the
+ * device opened by a process of the caller's effective uid (all files for
+ * root).
  *
  * Errors: -EINVAL unknown @scope, non-zero @flags; -EFAULT.
  */

@@ -158,7 +158,23 @@ for n in 2 0; do
 	fi
 done
 
-# 4. unload / reload with defaults, a few times
+# 4. a fence fd keeps the module until it is closed
+mark "fence outlives"
+if insmod "$MOD"; then
+	out=$("$HELPER" --fence-outlives 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ $rc = 0 ]; then
+		ok "a fence fd holds the module after its DRM file closed"
+	else
+		nok "a fence fd holds the module after its DRM file closed"
+	fi
+	loaded && unload
+else
+	nok "load for the fence test"
+fi
+
+# 5. unload / reload with defaults, a few times
 n=0
 reload_ok=1
 while [ $n -lt 3 ]; do

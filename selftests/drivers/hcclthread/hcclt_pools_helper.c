@@ -11,6 +11,9 @@
  *   hcclt_pools_helper --count-devices            print the number of
  *                                                  hcclthread nodes
  */
+#include <sys/ioctl.h>
+#include <linux/sync_file.h>
+
 #include "hcclt_common.h"
 
 static int failures, checks;
@@ -160,6 +163,49 @@ static int run(__u32 S, __u32 N)
 	return failures ? 1 : 0;
 }
 
+/*
+ * --fence-outlives: a fence fd must keep the module loaded after every DRM
+ * file is closed (its ops are module code). Closes the DRM file, then
+ * checks that rmmod is refused while the fence fd is open, that the fence
+ * still answers SYNC_IOC_FILE_INFO, and that rmmod works once it is closed.
+ */
+static int fence_outlives(void)
+{
+	struct sync_file_info info;
+	__u64 comm, th;
+	int fd, fence = -1, ret;
+
+	fd = hcclt_open();
+	if (fd < 0 || hcclt_comm_create(fd, &comm) ||
+	    hcclt_acquire(fd, comm, HCCLT_ENGINE_CPU, 1, 1, &th) ||
+	    hcclt_submit_ex(fd, th, NULL, 0, HCCLT_SUBMIT_FENCE_OUT, &fence,
+			    NULL) || fence < 0) {
+		printf("not ok 1 - set up a fence (fd %d fence %d)\n", fd, fence);
+		return 1;
+	}
+	close(fd);
+	ret = system("rmmod hcclthread 2>/dev/null");
+	printf("%sok 1 - rmmod refused while a fence fd is open\n",
+	       ret ? "" : "not ");
+	if (!ret)
+		return 1;
+	memset(&info, 0, sizeof(info));
+	ret = ioctl(fence, SYNC_IOC_FILE_INFO, &info);
+	printf("%sok 2 - the fence answers after its DRM file closed (%s)\n",
+	       ret || strncmp(info.name, "hcclthread", 10) ? "not " : "", info.name);
+	close(fence);
+	/* The fence is freed after an RCU grace period. */
+	for (int i = 0; i < 50; i++) {
+		ret = system("rmmod hcclthread 2>/dev/null");
+		if (!ret)
+			break;
+		hcclt_msleep(100);
+	}
+	printf("%sok 3 - rmmod works once the fence fd is closed\n",
+	       ret ? "not " : "");
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long s = 0, n = 0;
@@ -167,6 +213,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--fence-outlives"))
+			return fence_outlives();
 		if (!strcmp(argv[i], "--count-devices")) {
 			printf("%d\n", hcclt_count_devices());
 			return 0;
