@@ -163,10 +163,19 @@ for k in $kernels; do
 	export HCCLT_PRE=$pre
 	# The kselftests, through the kernel's own runner.
 	log=$logs/vm-kselftest-$k.log
-	HCCLT_POST=$post tools/vm/run --kernel "$k" --timeout 1200 -- \
+	VM_LOG=$logs/vm-kselftest-$k.dmesg HCCLT_POST=$post \
+		tools/vm/run --kernel "$k" --timeout 1200 -- \
 		/opt/hcclt/kselftest/run_kselftest.sh > "$log" 2>&1
 	rc=$?
 	tap_tally "$k kselftest" "$log"
+	# The driver's KUnit suite runs at every load on a CONFIG_KUNIT kernel.
+	if [ "$KDEBUG" = 1 ]; then
+		sed -n 's/^\[ *[0-9.]*\]     \(\(not \)\{0,1\}ok [0-9]* hcclt_.*\)/\1/p' \
+			"$logs/vm-kselftest-$k.dmesg" | sort -u > "$logs/kunit-$k.tap"
+		tap_tally "$k KUnit" "$logs/kunit-$k.tap"
+		grep -q '^ok' "$logs/kunit-$k.tap" ||
+			result fail "$k: the driver's KUnit suite ran" "$logs/vm-kselftest-$k.dmesg"
+	fi
 	[ $rc = 0 ] && result ok "$k: kselftest VM run clean (exit, rmmod, kernel log)" ||
 		result fail "$k: kselftest VM run clean (exit $rc, rmmod, kernel log)" "$log"
 	# The kselftests as a kernel tree runs them (make run_tests), and the
