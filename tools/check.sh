@@ -9,14 +9,14 @@
 #            checkpatch --strict, kernel-doc of the uAPI, library with gcc
 #            and clang, exported symbols == version script
 #   host:    library unit tests, trace converter test
-#   vm:      per kernel (6.1, 6.12, debug): the kselftests via
+#   vm:      per kernel (6.1, 6.12, debug 6.1, debug 6.12): the kselftests via
 #            run_kselftest.sh, the library device tests, the examples, the
 #            status tool; on 6.12 also the kselftests through a kernel
 #            tree's `make run_tests`; every VM run also fails on kernel log
 #            reports, a taint or a failed rmmod
 #
 # CHECK_KERNELS overrides the kernel list (space separated releases);
-# CHECK_NO_DEBUG=1 leaves the debug kernel out.
+# CHECK_NO_DEBUG=1 leaves the debug kernels out.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -135,17 +135,22 @@ grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
 step "trace converter host test" make -s -C tools/trace O="$BUILD" test
 step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
 
-# ---- debug kernel ----------------------------------------------------------
+# ---- debug kernels ---------------------------------------------------------
+# KASAN/lockdep/kmemleak/UBSAN/KUnit kernels from Debian's linux-source-6.1
+# (render node) and linux-source-6.12 (accel node), cached under build/.
 if [ "${CHECK_NO_DEBUG:-0}" != 1 ] && [ -z "${CHECK_KERNELS:-}" ]; then
-	if tools/debug-kernel/build > "$logs/debug-kernel.log" 2>&1; then
-		kdbg=$(tools/debug-kernel/build --print-release)
-		result ok "debug kernel $kdbg built (KASAN, lockdep, kmemleak, UBSAN, KUnit)"
-		step "module builds for $kdbg with W=1 and no warnings" \
-			no_warnings "$logs/w1-debug" tools/build-module "$kdbg" W=1
-		kernels="$kernels $kdbg"
-	else
-		result fail "debug kernel builds" "$logs/debug-kernel.log"
-	fi
+	for series in 6.1 6.12; do
+		dlog=$logs/debug-kernel-$series.log
+		if tools/debug-kernel/build --series "$series" > "$dlog" 2>&1; then
+			kdbg=$(tools/debug-kernel/build --series "$series" --print-release)
+			result ok "debug kernel $kdbg built (KASAN, lockdep, kmemleak, UBSAN, KUnit)"
+			step "module builds for $kdbg with W=1 and no warnings" \
+				no_warnings "$logs/w1-debug-$series" tools/build-module "$kdbg" W=1
+			kernels="$kernels $kdbg"
+		else
+			result fail "debug kernel $series builds" "$dlog"
+		fi
+	done
 fi
 
 # ---- VM tests --------------------------------------------------------------

@@ -45,7 +45,7 @@ apt-cache show "$img612" >/dev/null 2>&1 || img612=linux-image-$r612
 
 pkgs=(build-essential clang pkg-config libdrm-dev qemu-system-x86
 	busybox-static cpio rsync sparse xz-utils kmod bc bison flex libelf-dev
-	libssl-dev linux-source-6.1
+	libssl-dev linux-source-6.1 linux-source-6.12
 	"$img61" "$h61" "$img612" "$h612")
 missing=()
 for p in "${pkgs[@]}"; do
