@@ -133,6 +133,7 @@ tap_tally "lib host" "$logs/lib-host.log"
 grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
 	result fail "library host tests produced results" "$logs/lib-host.log"
 step "trace converter host test" make -s -C tools/trace O="$BUILD" test
+step "kmemleak-check parses 6.1 and 6.12 reports (host test)" tools/debug-kernel/kmemleak-check-test
 step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
 
 # ---- debug kernels ---------------------------------------------------------
