@@ -110,16 +110,20 @@ struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id)
 	return thread;
 }
 
-/* An unpublished thread (id reserved) of @comm; no stream yet. */
+/*
+ * An unpublished thread (id reserved) of @comm with room for @cap notifies;
+ * no stream yet.
+ */
 static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
-					     u32 engine, u32 flags)
+					     u32 engine, u32 flags, u32 cap)
 {
 	struct hcclt_thread *thread;
 	int ret;
 
-	thread = kzalloc(sizeof(*thread), GFP_KERNEL);
+	thread = kzalloc(struct_size(thread, notifies, cap), GFP_KERNEL);
 	if (!thread)
 		return ERR_PTR(-ENOMEM);
+	thread->notify_cap = cap;
 	kref_init(&thread->ref);
 	INIT_LIST_HEAD(&thread->node);
 	thread->engine = engine;
@@ -147,6 +151,8 @@ static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 	u32 cur = thread->notify_num;
 	u32 i;
 
+	if (WARN_ON(want > thread->notify_cap))
+		return -EDQUOT;
 	for (i = cur; i < want; i++) {
 		notify = hcclt_notify_new(hdev, thread->id, i, resv);
 		if (IS_ERR(notify))
@@ -333,7 +339,7 @@ int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
 		mutex_unlock(&file->lock);
 		return -ENOENT;
 	}
-	old = xa_erase(&file->comms.xa, lower_32_bits(comm->id));
+	old = xa_erase(&file->comms.xa, hcclt_id_index(comm->id));
 	WARN_ON(old != comm);
 	hcclt_comm_teardown(comm);
 	mutex_unlock(&file->lock);
@@ -407,7 +413,7 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	for (made = 0; made < n; made++) {
 		struct hcclt_thread *thread;
 
-		thread = hcclt_thread_new(comm, args->engine, 0);
+		thread = hcclt_thread_new(comm, args->engine, 0, npt);
 		if (IS_ERR(thread)) {
 			ret = PTR_ERR(thread);
 			goto out_undo;
@@ -522,7 +528,8 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 
 	if (!thread) {
 		thread = hcclt_thread_new(comm, args->engine,
-					  HCCLT_THREAD_WRAPPED);
+					  HCCLT_THREAD_WRAPPED,
+					  HCCLT_MAX_NOTIFIES_PER_COMM);
 		if (IS_ERR(thread)) {
 			ret = PTR_ERR(thread);
 			thread = NULL;
@@ -614,7 +621,8 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 			ids[i] = p->views[dst]->id;
 		} else {
 			v = hcclt_thread_new(comm, dst, HCCLT_THREAD_VIEW |
-					     (p->flags & HCCLT_THREAD_WRAPPED));
+					     (p->flags & HCCLT_THREAD_WRAPPED),
+					     0);
 			if (IS_ERR(v)) {
 				ret = PTR_ERR(v);
 				goto out_undo;

@@ -52,28 +52,29 @@ static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
  * @kind: HCCLT_ID_KIND_*.
  * @id: the new id.
  *
- * The index is reserved (lookups see nothing) until hcclt_id_publish().
+ * The index is the lowest free one, so that the table stays dense and an
+ * index is not paid for with xarray nodes allocated and freed on every
+ * create/destroy; the sequence number (bumped for every id) in bits 47:20
+ * keeps a stale id from naming the index's next owner until 2^28 more ids
+ * were handed out. The index is reserved (lookups see nothing) until
+ * hcclt_id_publish().
+ *
  * Return: 0, -ENOMEM, or -EBUSY when the namespace is full.
  */
 int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
 {
-	u32 idx;
-	u16 gen;
+	u32 idx, seq;
 	int ret;
 
 	xa_lock(&ids->xa);
-	ret = __xa_alloc_cyclic(&ids->xa, &idx, NULL, XA_LIMIT(1, U32_MAX),
-				&ids->next, GFP_KERNEL_ACCOUNT);
-	if (ret == 1) {
-		ids->gen++;
-		ret = 0;
-	}
-	gen = ids->gen;
+	ret = __xa_alloc(&ids->xa, &idx, NULL,
+			 XA_LIMIT(0, HCCLT_ID_INDEX_MASK), GFP_KERNEL_ACCOUNT);
+	seq = ids->seq++ & HCCLT_ID_SEQ_MASK;
 	xa_unlock(&ids->xa);
 	if (ret < 0)
 		return ret;
 	*id = ((u64)kind << HCCLT_ID_KIND_SHIFT) |
-	      ((u64)gen << HCCLT_ID_GEN_SHIFT) | idx;
+	      ((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx;
 	return 0;
 }
 
@@ -82,14 +83,14 @@ void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj)
 {
 	void *old;
 
-	old = xa_store(&ids->xa, lower_32_bits(id), obj, GFP_KERNEL);
+	old = xa_store(&ids->xa, hcclt_id_index(id), obj, GFP_KERNEL);
 	WARN_ON(xa_is_err(old));
 }
 
 /* Remove a reserved or published id. */
 void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
 {
-	xa_erase(&ids->xa, lower_32_bits(id));
+	xa_erase(&ids->xa, hcclt_id_index(id));
 }
 
 /*
@@ -101,14 +102,26 @@ void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 {
 	if (hcclt_id_kind(id) != kind || (id >> 56))
 		return NULL;
-	return xa_load(&ids->xa, lower_32_bits(id));
+	return xa_load(&ids->xa, hcclt_id_index(id));
 }
+
+/*
+ * Index HCCLT_ID_ANCHOR of every table holds a reserved entry that is never
+ * handed out nor seen by lookups and walks: it keeps the table's first
+ * xarray node allocated, so that creating and destroying objects with small
+ * indexes allocates and frees no node.
+ */
+#define HCCLT_ID_ANCHOR	1
 
 static void hcclt_ids_init(struct hcclt_ids *ids)
 {
-	xa_init_flags(&ids->xa, XA_FLAGS_ALLOC1);
-	ids->next = 1;
-	ids->gen = 0;
+	xa_init_flags(&ids->xa, XA_FLAGS_ALLOC);
+	ids->seq = 0;
+}
+
+static int hcclt_ids_anchor(struct hcclt_ids *ids)
+{
+	return xa_reserve(&ids->xa, HCCLT_ID_ANCHOR, GFP_KERNEL_ACCOUNT);
 }
 
 /* ---- device pools ---- */
@@ -348,6 +361,18 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	hcclt_ids_init(&file->comms);
 	hcclt_ids_init(&file->streams);
 	hcclt_ids_init(&file->threads);
+	if (hcclt_ids_anchor(&file->comms) ||
+	    hcclt_ids_anchor(&file->streams) ||
+	    hcclt_ids_anchor(&file->threads)) {
+		xa_destroy(&file->comms.xa);
+		xa_destroy(&file->streams.xa);
+		xa_destroy(&file->threads.xa);
+		mutex_destroy(&file->lock);
+		put_pid(file->pid);
+		kfree(file);
+		drm_dev_exit(idx);
+		return -ENOMEM;
+	}
 
 	mutex_lock(&hdev->files_lock);
 	list_add_tail(&file->node, &hdev->files);

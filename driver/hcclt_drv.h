@@ -51,8 +51,14 @@
 #define HCCLT_STREAM_ENGINES	(BIT(HCCLT_ENGINE_CPU) | \
 				 BIT(HCCLT_ENGINE_CPU_TS) | \
 				 BIT(HCCLT_ENGINE_CCU))
+/*
+ * Id layout: bits 63:56 zero, 55:48 kind (uAPI), 47:20 sequence number,
+ * 19:0 index in the file's table of that kind.
+ */
 #define HCCLT_ID_KIND_MASK	0xffULL
-#define HCCLT_ID_GEN_SHIFT	32
+#define HCCLT_ID_SEQ_SHIFT	20
+#define HCCLT_ID_SEQ_MASK	0x0fffffffU
+#define HCCLT_ID_INDEX_MASK	0x000fffffU
 
 struct dentry;
 struct drm_file;
@@ -121,15 +127,14 @@ static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
 
 /**
  * struct hcclt_ids - one id namespace of a file.
- * @xa: index -> object (XA_FLAGS_ALLOC1); reserved (NULL) until published.
- * @next: cursor of xa_alloc_cyclic(); protected by the xa_lock of @xa.
- * @gen: bumped each time the cursor wraps, so that an id is never reused
- *	while the file is open; protected by the xa_lock of @xa.
+ * @xa: index -> object (XA_FLAGS_ALLOC, lowest free index first); reserved
+ *	(NULL) until published.
+ * @seq: sequence number of the next id (its low 28 bits go into the id);
+ *	protected by the xa_lock of @xa.
  */
 struct hcclt_ids {
 	struct xarray xa;
-	u32 next;
-	u16 gen;
+	u32 seq;
 };
 
 /**
@@ -294,10 +299,13 @@ struct hcclt_stream {
  * @dead: destroyed with its communicator; sched_lock.
  * @notify_num: notifies of the thread (primaries); written under comm->lock
  *	with smp_store_release() after @notifies, read with smp_load_acquire().
- * @notifies: the notifies (primaries); entries below @notify_num are
- *	immutable once published.
+ * @notify_cap: entries of @notifies: the notify count of an acquired
+ *	thread, HCCLT_MAX_NOTIFIES_PER_COMM for a wrapping one (it can grow),
+ *	0 for a view; immutable.
  * @views: exported views by engine (primaries); comm->lock.
  * @node: entry in comm->threads (primaries); comm->lock.
+ * @notifies: the notifies (primaries); entries below @notify_num are
+ *	immutable once published.
  */
 struct hcclt_thread {
 	struct kref ref;
@@ -310,9 +318,10 @@ struct hcclt_thread {
 	u32 flags;
 	bool dead;
 	u32 notify_num;
-	struct hcclt_notify *notifies[HCCLT_MAX_NOTIFIES_PER_COMM];
+	u32 notify_cap;
 	struct hcclt_thread *views[HCCLT_ENGINE_COUNT];
 	struct list_head node;
+	struct hcclt_notify *notifies[] __counted_by(notify_cap);
 };
 
 /**
@@ -384,6 +393,12 @@ static inline int hcclt_quota_check(u32 threads_used, u32 notifies_used,
 static inline u32 hcclt_id_kind(u64 id)
 {
 	return (id >> HCCLT_ID_KIND_SHIFT) & HCCLT_ID_KIND_MASK;
+}
+
+/* The index of an id in its table. */
+static inline u32 hcclt_id_index(u64 id)
+{
+	return id & HCCLT_ID_INDEX_MASK;
 }
 
 /* hcclt_drv.c */

@@ -170,7 +170,7 @@ static struct hcclt_stream *hcclt_stream_unpublish(struct hcclt_file *file,
 	rcu_read_unlock();
 	if (!stream)
 		return NULL;
-	old = xa_cmpxchg(&file->streams.xa, lower_32_bits(id), stream, NULL,
+	old = xa_cmpxchg(&file->streams.xa, hcclt_id_index(id), stream, NULL,
 			 0);
 	return old == stream ? stream : NULL;
 }

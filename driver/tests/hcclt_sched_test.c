@@ -110,18 +110,18 @@ static u32 hcclt_test_state(struct hcclt_stream *s, u32 *depth)
 static void hcclt_test_ids(struct kunit *test)
 {
 	struct hcclt_ids ids;
-	u64 id, id2;
-	int obj;
+	u64 id, id2, id3;
+	int obj, obj2;
 
-	xa_init_flags(&ids.xa, XA_FLAGS_ALLOC1);
-	ids.next = 1;
-	ids.gen = 0;
+	xa_init_flags(&ids.xa, XA_FLAGS_ALLOC);
+	ids.seq = 0;
 
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
 						  &id));
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id));
 	KUNIT_EXPECT_EQ(test, 0ULL, id >> 56);
-	KUNIT_EXPECT_NE(test, 0U, lower_32_bits(id));
+	KUNIT_EXPECT_NE(test, 0ULL, id);
+	KUNIT_EXPECT_EQ(test, 0U, hcclt_id_index(id));
 	/* reserved: invisible */
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
@@ -134,20 +134,44 @@ static void hcclt_test_ids(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
 					  id | (1ULL << 60)));
+	/* the next id takes the next free index and sequence number */
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
+						  &id2));
+	KUNIT_EXPECT_EQ(test, 1U, hcclt_id_index(id2));
+	KUNIT_EXPECT_EQ(test, 1ULL, (id2 >> HCCLT_ID_SEQ_SHIFT) &
+			HCCLT_ID_SEQ_MASK);
+	hcclt_id_publish(&ids, id2, &obj2);
 	hcclt_id_remove(&ids, id);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
 
-	/* the cursor wraps: same index, new generation, different id */
-	ids.next = U32_MAX;
+	/* a freed index is reused under a new id; the stale one stays dead */
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id2));
-	KUNIT_EXPECT_EQ(test, U32_MAX, lower_32_bits(id2));
+						  &id3));
+	KUNIT_EXPECT_EQ(test, hcclt_id_index(id), hcclt_id_index(id3));
+	KUNIT_EXPECT_NE(test, id, id3);
+	hcclt_id_publish(&ids, id3, &obj);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)&obj,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id3));
+	/* the peek returns the slot's object; callers compare its id */
+	KUNIT_EXPECT_PTR_EQ(test, (void *)&obj,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
+
+	/* the sequence number wraps within its 28 bits */
+	ids.seq = HCCLT_ID_SEQ_MASK;
+	hcclt_id_remove(&ids, id3);
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id2));
-	KUNIT_EXPECT_EQ(test, lower_32_bits(id), lower_32_bits(id2));
-	KUNIT_EXPECT_NE(test, id, id2);
-	KUNIT_EXPECT_EQ(test, 1ULL, (id2 >> HCCLT_ID_GEN_SHIFT) & 0xffff);
+						  &id3));
+	KUNIT_EXPECT_EQ(test, (u64)HCCLT_ID_SEQ_MASK,
+			(id3 >> HCCLT_ID_SEQ_SHIFT) & HCCLT_ID_SEQ_MASK);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id3));
+	hcclt_id_remove(&ids, id3);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
+						  &id3));
+	KUNIT_EXPECT_EQ(test, 0ULL, (id3 >> HCCLT_ID_SEQ_SHIFT) &
+			HCCLT_ID_SEQ_MASK);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id3));
+	KUNIT_EXPECT_EQ(test, 0ULL, id3 >> 56);
 	xa_destroy(&ids.xa);
 }
 
@@ -322,10 +346,12 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 					      struct hcclt_device *hdev,
 					      u32 engine, u32 notifies)
 {
-	struct hcclt_thread *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	struct hcclt_thread *t = kzalloc(struct_size(t, notifies, notifies),
+					 GFP_KERNEL);
 	u32 i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	t->notify_cap = notifies;
 	kref_init(&t->ref);
 	t->engine = engine;
 	for (i = 0; i < notifies; i++)
@@ -362,7 +388,7 @@ static void hcclt_test_validator(struct kunit *test)
 	struct hcclt_prep pp = { .file = &file };
 	const u32 rec = HCCLT_TASK_NOTIFY_RECORD, wait = HCCLT_TASK_NOTIFY_WAIT;
 
-	xa_init_flags(&file.threads.xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&file.threads.xa, XA_FLAGS_ALLOC);
 	t1 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_CPU, 2);
 	t2 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_AICPU, 1);
 
