@@ -2,25 +2,92 @@
 /*
  * hcclthread: the simulated NPU backend.
  *
- * Stream and notify slots come from two IDAs sized by the sim_streams and
- * sim_notifies module parameters. Tasks are executed by the software
- * executor of hcclt_sched.c (the submit hook declines them).
+ * Stream and notify slots come from two bitmaps sized by the sim_streams and
+ * sim_notifies module parameters, searched next-fit from the last slot
+ * handed out (one short bit search and no allocation per slot: acquire
+ * takes two slots). Tasks are executed by the software executor of
+ * hcclt_sched.c (the submit hook declines them).
  */
 
-#include <linux/idr.h>
+#include <linux/bitmap.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "hcclt_drv.h"
 
 /**
+ * struct hcclt_sim_slots - one kind of slot of the simulated NPU.
+ * @lock: protects @map and @next.
+ * @map: allocated slots.
+ * @total: slots in @map; immutable.
+ * @used: allocated slots; @lock.
+ * @next: where the next search starts; @lock.
+ */
+struct hcclt_sim_slots {
+	/* protects map, used and next */
+	spinlock_t lock;
+	unsigned long *map;
+	u32 total;
+	u32 used;
+	u32 next;
+};
+
+/**
  * struct hcclt_sim - simulated NPU state.
- * @stream_slots: allocated stream slots (IDA has its own lock).
- * @notify_slots: allocated notify slots (IDA has its own lock).
+ * @stream_slots: stream slots.
+ * @notify_slots: notify slots.
  */
 struct hcclt_sim {
-	struct ida stream_slots;
-	struct ida notify_slots;
+	struct hcclt_sim_slots stream_slots;
+	struct hcclt_sim_slots notify_slots;
 };
+
+static int hcclt_sim_slots_init(struct hcclt_sim_slots *sl, u32 total)
+{
+	spin_lock_init(&sl->lock);
+	sl->total = total;
+	/* Up to 128 KiB (sim_notifies=1048576): vmalloc'd when that large. */
+	sl->map = kvcalloc(BITS_TO_LONGS(total), sizeof(long), GFP_KERNEL);
+	return sl->map ? 0 : -ENOMEM;
+}
+
+static void hcclt_sim_slots_fini(struct hcclt_sim_slots *sl)
+{
+	WARN_ON(sl->used);
+	kvfree(sl->map);
+	sl->map = NULL;
+}
+
+/* Process context (see struct hcclt_hw_ops): a plain spinlock. */
+static int hcclt_sim_slot_alloc(struct hcclt_sim_slots *sl, u32 *slot)
+{
+	unsigned long bit;
+
+	spin_lock(&sl->lock);
+	if (sl->used == sl->total) {
+		spin_unlock(&sl->lock);
+		return -ENOSPC;
+	}
+	bit = find_next_zero_bit(sl->map, sl->total, sl->next);
+	if (bit >= sl->total)
+		bit = find_first_zero_bit(sl->map, sl->total);
+	__set_bit(bit, sl->map);
+	sl->used++;
+	sl->next = bit + 1 < sl->total ? bit + 1 : 0;
+	spin_unlock(&sl->lock);
+	*slot = bit;
+	return 0;
+}
+
+static void hcclt_sim_slot_free(struct hcclt_sim_slots *sl, u32 slot)
+{
+	spin_lock(&sl->lock);
+	if (!WARN_ON(slot >= sl->total || !test_bit(slot, sl->map))) {
+		__clear_bit(slot, sl->map);
+		sl->used--;
+	}
+	spin_unlock(&sl->lock);
+}
 
 static int hcclt_sim_dev_init(struct hcclt_device *hdev)
 {
@@ -29,8 +96,13 @@ static int hcclt_sim_dev_init(struct hcclt_device *hdev)
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
 		return -ENOMEM;
-	ida_init(&sim->stream_slots);
-	ida_init(&sim->notify_slots);
+	if (hcclt_sim_slots_init(&sim->stream_slots, hcclt_sim_streams) ||
+	    hcclt_sim_slots_init(&sim->notify_slots, hcclt_sim_notifies)) {
+		kvfree(sim->stream_slots.map);
+		kvfree(sim->notify_slots.map);
+		kfree(sim);
+		return -ENOMEM;
+	}
 	hdev->hw_priv = sim;
 	hdev->streams_total = hcclt_sim_streams;
 	hdev->notifies_total = hcclt_sim_notifies;
@@ -41,55 +113,38 @@ static void hcclt_sim_dev_fini(struct hcclt_device *hdev)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
-	WARN_ON(!ida_is_empty(&sim->stream_slots));
-	WARN_ON(!ida_is_empty(&sim->notify_slots));
-	ida_destroy(&sim->stream_slots);
-	ida_destroy(&sim->notify_slots);
+	hcclt_sim_slots_fini(&sim->stream_slots);
+	hcclt_sim_slots_fini(&sim->notify_slots);
 	kfree(sim);
 	hdev->hw_priv = NULL;
-}
-
-static int hcclt_sim_slot_alloc(struct ida *ida, u32 total, u32 *slot)
-{
-	int ret;
-
-	if (!total)
-		return -ENOSPC;
-	ret = ida_alloc_max(ida, total - 1, GFP_KERNEL);
-	if (ret < 0)
-		return ret;
-	*slot = ret;
-	return 0;
 }
 
 static int hcclt_sim_stream_slot_alloc(struct hcclt_device *hdev, u32 *slot)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
-	return hcclt_sim_slot_alloc(&sim->stream_slots, hdev->streams_total,
-				    slot);
+	return hcclt_sim_slot_alloc(&sim->stream_slots, slot);
 }
 
 static void hcclt_sim_stream_slot_free(struct hcclt_device *hdev, u32 slot)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
-	ida_free(&sim->stream_slots, slot);
+	hcclt_sim_slot_free(&sim->stream_slots, slot);
 }
 
 static int hcclt_sim_notify_slot_alloc(struct hcclt_device *hdev, u32 *slot)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
-	return hcclt_sim_slot_alloc(&sim->notify_slots, hdev->notifies_total,
-				    slot);
+	return hcclt_sim_slot_alloc(&sim->notify_slots, slot);
 }
 
 static void hcclt_sim_notify_slot_free(struct hcclt_device *hdev, u32 slot)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
-	ida_free(&sim->notify_slots, slot);
+	hcclt_sim_slot_free(&sim->notify_slots, slot);
 }
 
 static bool hcclt_sim_submit(struct hcclt_device *hdev,
