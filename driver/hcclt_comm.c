@@ -132,7 +132,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 			       &thread->id);
 	if (ret) {
 		kfree(thread);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(ret);
 	}
 	kref_get(&comm->ref);
 	thread->comm = comm;
@@ -292,7 +292,7 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	if (ret) {
 		mutex_destroy(&comm->lock);
 		kfree(comm);
-		return -ENOMEM;
+		return ret;
 	}
 
 	mutex_lock(&file->lock);

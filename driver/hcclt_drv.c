@@ -59,7 +59,7 @@ static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
  * were handed out. The index is reserved (lookups see nothing) until
  * hcclt_id_publish().
  *
- * Return: 0, -ENOMEM, or -EBUSY when the namespace is full.
+ * Return: 0, -ENOMEM, or -ENOSPC when the table is full (@ids->max).
  */
 int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
 {
@@ -67,10 +67,12 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
 	int ret;
 
 	xa_lock(&ids->xa);
-	ret = __xa_alloc(&ids->xa, &idx, NULL,
-			 XA_LIMIT(0, HCCLT_ID_INDEX_MASK), GFP_KERNEL_ACCOUNT);
+	ret = __xa_alloc(&ids->xa, &idx, NULL, XA_LIMIT(0, ids->max),
+			 GFP_KERNEL_ACCOUNT);
 	seq = ids->seq++ & HCCLT_ID_SEQ_MASK;
 	xa_unlock(&ids->xa);
+	if (ret == -EBUSY)
+		return -ENOSPC;
 	if (ret < 0)
 		return ret;
 	*id = ((u64)kind << HCCLT_ID_KIND_SHIFT) |
@@ -113,13 +115,16 @@ void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
  */
 #define HCCLT_ID_ANCHOR	1
 
-static void hcclt_ids_init(struct hcclt_ids *ids)
+/* An empty table of up to @max + 1 indexes (the anchor's included). */
+void hcclt_ids_init(struct hcclt_ids *ids, u32 max)
 {
 	xa_init_flags(&ids->xa, XA_FLAGS_ALLOC);
 	ids->seq = 0;
+	ids->max = max;
 }
 
-static int hcclt_ids_anchor(struct hcclt_ids *ids)
+/* Reserve the anchor; once per table, after hcclt_ids_init(). */
+int hcclt_ids_anchor(struct hcclt_ids *ids)
 {
 	return xa_reserve(&ids->xa, HCCLT_ID_ANCHOR, GFP_KERNEL_ACCOUNT);
 }
@@ -358,9 +363,9 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	file->pid = get_task_pid(current, PIDTYPE_TGID);
 	file->euid = current_euid();
 	mutex_init(&file->lock);
-	hcclt_ids_init(&file->comms);
-	hcclt_ids_init(&file->streams);
-	hcclt_ids_init(&file->threads);
+	hcclt_ids_init(&file->comms, HCCLT_ID_INDEX_MASK);
+	hcclt_ids_init(&file->streams, HCCLT_ID_INDEX_MASK);
+	hcclt_ids_init(&file->threads, HCCLT_ID_INDEX_MASK);
 	if (hcclt_ids_anchor(&file->comms) ||
 	    hcclt_ids_anchor(&file->streams) ||
 	    hcclt_ids_anchor(&file->threads)) {

@@ -131,10 +131,12 @@ static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
  *	(NULL) until published.
  * @seq: sequence number of the next id (its low 28 bits go into the id);
  *	protected by the xa_lock of @xa.
+ * @max: highest index; HCCLT_ID_INDEX_MASK (KUnit tests use less).
  */
 struct hcclt_ids {
 	struct xarray xa;
 	u32 seq;
+	u32 max;
 };
 
 /**
@@ -404,6 +406,8 @@ static inline u32 hcclt_id_index(u64 id)
 /* hcclt_drv.c */
 extern unsigned int hcclt_sim_streams;
 extern unsigned int hcclt_sim_notifies;
+void hcclt_ids_init(struct hcclt_ids *ids, u32 max);
+int hcclt_ids_anchor(struct hcclt_ids *ids);
 int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id);
 void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj);
 void hcclt_id_remove(struct hcclt_ids *ids, u64 id);

@@ -67,10 +67,8 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
 		goto err_free;
 	ret = hcclt_id_reserve(&file->streams, HCCLT_ID_KIND_STREAM,
 			       &stream->id);
-	if (ret) {
-		ret = -ENOMEM;
+	if (ret)
 		goto err_slot;
-	}
 	stream->fence_ctx = dma_fence_context_alloc(1);
 	hcclt_sched_stream_init(stream);
 	resv->streams--;

@@ -111,10 +111,12 @@ static void hcclt_test_ids(struct kunit *test)
 {
 	struct hcclt_ids ids;
 	u64 id, id2, id3;
-	int obj, obj2;
+	unsigned long idx;
+	int obj, obj2, n;
+	void *e;
 
-	xa_init_flags(&ids.xa, XA_FLAGS_ALLOC);
-	ids.seq = 0;
+	hcclt_ids_init(&ids, HCCLT_ID_INDEX_MASK);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
 
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
 						  &id));
@@ -134,13 +136,25 @@ static void hcclt_test_ids(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
 					  id | (1ULL << 60)));
-	/* the next id takes the next free index and sequence number */
+	/* the next id skips the anchor's index 1; new sequence number */
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
 						  &id2));
-	KUNIT_EXPECT_EQ(test, 1U, hcclt_id_index(id2));
+	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
 	KUNIT_EXPECT_EQ(test, 1ULL, (id2 >> HCCLT_ID_SEQ_SHIFT) &
 			HCCLT_ID_SEQ_MASK);
 	hcclt_id_publish(&ids, id2, &obj2);
+	/* the anchor is seen by no lookup and no walk */
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
+					  ((u64)HCCLT_ID_KIND_THREAD <<
+					   HCCLT_ID_KIND_SHIFT) | 1));
+	n = 0;
+	xa_for_each(&ids.xa, idx, e) {
+		KUNIT_EXPECT_NE(test, 1UL, idx);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, 2, n);
+
 	hcclt_id_remove(&ids, id);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
@@ -172,6 +186,24 @@ static void hcclt_test_ids(struct kunit *test)
 			HCCLT_ID_SEQ_MASK);
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id3));
 	KUNIT_EXPECT_EQ(test, 0ULL, id3 >> 56);
+	xa_destroy(&ids.xa);
+
+	/* a full table: -ENOSPC, and room again once an id is removed */
+	hcclt_ids_init(&ids, 3);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &id));
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &id2));
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &id3));
+	KUNIT_EXPECT_EQ(test, 3U, hcclt_id_index(id3));
+	KUNIT_EXPECT_EQ(test, -ENOSPC,
+			hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM, &id3));
+	hcclt_id_remove(&ids, id2);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &id2));
+	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
 	xa_destroy(&ids.xa);
 }
 
@@ -388,7 +420,8 @@ static void hcclt_test_validator(struct kunit *test)
 	struct hcclt_prep pp = { .file = &file };
 	const u32 rec = HCCLT_TASK_NOTIFY_RECORD, wait = HCCLT_TASK_NOTIFY_WAIT;
 
-	xa_init_flags(&file.threads.xa, XA_FLAGS_ALLOC);
+	hcclt_ids_init(&file.threads, HCCLT_ID_INDEX_MASK);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&file.threads));
 	t1 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_CPU, 2);
 	t2 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_AICPU, 1);
 
@@ -419,8 +452,8 @@ static void hcclt_test_validator(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, hcclt_test_prepare(&pp, rec, 1, t1->id, 0, 0));
 
 	hcclt_thread_put(pp.dst);
-	xa_erase(&file.threads.xa, lower_32_bits(t1->id));
-	xa_erase(&file.threads.xa, lower_32_bits(t2->id));
+	hcclt_id_remove(&file.threads, t1->id);
+	hcclt_id_remove(&file.threads, t2->id);
 	hcclt_thread_put(t1);
 	hcclt_thread_put(t2);
 	xa_destroy(&file.threads.xa);

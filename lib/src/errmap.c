@@ -37,6 +37,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(DEVICE_ACL, EPROTO, ACL_ERROR_RT_DRV_INTERNAL_ERROR),
 	R(DEVICE_ACL, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	/* DRM_IOCTL_HCCLT_COMM_CREATE (HcclCommInitAll) */
+	R(COMM_CREATE, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
 	R(COMM_CREATE, ENOMEM, HCCL_E_MEMORY),
 	R(COMM_CREATE, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_COMM_DESTROY (HcclCommDestroy) */
@@ -63,6 +64,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(EXPORT, EINVAL, HCCL_E_PARA),
 	R(EXPORT, ENOENT, HCCL_E_PARA),	/* unknown handle */
 	R(EXPORT, EFAULT, HCCL_E_PTR),
+	R(EXPORT, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
 	R(EXPORT, ENOMEM, HCCL_E_MEMORY),
 	R(EXPORT, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_SUBMIT, one record task */

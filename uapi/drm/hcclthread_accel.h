@@ -27,6 +27,9 @@
  *   written back after a successful create, the DRM core returns -EFAULT
  *   with the object created; it belongs to the file like any other.)
  * - -ENOMEM: a kernel allocation failed; nothing changed.
+ * - -ENOSPC: besides an exhausted device pool, a create, acquire or export
+ *   that would give the file more than 1,048,575 communicators, streams or
+ *   threads (views included) of one kind.
  */
 
 #ifndef _UAPI_DRM_HCCLTHREAD_ACCEL_H_
@@ -154,7 +157,8 @@ struct drm_hcclt_query {
  * quota. It lives until DRM_IOCTL_HCCLT_COMM_DESTROY or until the file is
  * closed.
  *
- * Errors: -EINVAL non-zero @flags or @pad; -ENOMEM.
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file holds
+ * 1,048,575 communicators; -ENOMEM.
  */
 struct drm_hcclt_comm_create {
 	/** @flags: in, must be zero. */
@@ -279,7 +283,8 @@ struct drm_hcclt_thread_acquire {
  *   thread of another engine.
  * - -EDQUOT: the added notifies exceed the notifies the communicator has
  *   left, or @notify_num exceeds HCCLT_MAX_NOTIFIES_PER_COMM.
- * - -ENOSPC: the device's notify pool is exhausted.
+ * - -ENOSPC: the device's notify pool is exhausted, or the file's thread
+ *   table is full (see the rules at the top).
  * - -ENOMEM.
  */
 struct drm_hcclt_thread_acquire_with_stream {
@@ -318,6 +323,7 @@ struct drm_hcclt_thread_acquire_with_stream {
  * - -EINVAL: @thread_num zero or above HCCLT_MAX_THREADS_PER_COMM.
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
+ * - -ENOSPC: the file would hold more than 1,048,575 threads and views.
  * - -ENOMEM, -EFAULT (@exported_ptr not writable).
  */
 struct drm_hcclt_thread_export {

@@ -259,7 +259,7 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	case DRM_HCCLT_INFO:
 		return err == EINVAL;
 	case DRM_HCCLT_COMM_CREATE:
-		return err == EINVAL || err == ENOMEM;
+		return err == EINVAL || err == ENOSPC || err == ENOMEM;
 	case DRM_HCCLT_COMM_DESTROY:
 	case DRM_HCCLT_STREAM_DESTROY:
 		return err == EINVAL || err == ENOENT;
@@ -272,7 +272,8 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 		return err == EINVAL || err == ENOENT || err == EDQUOT ||
 		       err == ENOSPC || err == ENOMEM;
 	case DRM_HCCLT_THREAD_EXPORT:
-		return err == EINVAL || err == ENOENT || err == ENOMEM;
+		return err == EINVAL || err == ENOENT || err == ENOSPC ||
+		       err == ENOMEM;
 	case DRM_HCCLT_SUBMIT:
 		return err == EINVAL || err == ENOENT || err == EBUSY ||
 		       err == ENOMEM || err == EMFILE;
