@@ -5,6 +5,7 @@
  */
 
 #include <linux/cred.h>
+#include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
@@ -79,6 +80,9 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
 	      ((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx;
 	return 0;
 }
+
+/* fail_function (selftests' hcclt_failfunc.sh) makes it fail: -ENOMEM. */
+ALLOW_ERROR_INJECTION(hcclt_id_reserve, ERRNO);
 
 /* Make a reserved id visible to lookups. */
 void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj)
@@ -155,6 +159,9 @@ int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies)
 	spin_unlock(&hdev->pool_lock);
 	return ret;
 }
+
+/* fail_function (hcclt_failfunc.sh): an exhausted pool, -ENOSPC. */
+ALLOW_ERROR_INJECTION(hcclt_pool_reserve, ERRNO);
 
 void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies)
 {

@@ -10,6 +10,7 @@
  */
 
 #include <linux/bitmap.h>
+#include <linux/error-injection.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -119,12 +120,20 @@ static void hcclt_sim_dev_fini(struct hcclt_device *hdev)
 	hdev->hw_priv = NULL;
 }
 
-static int hcclt_sim_stream_slot_alloc(struct hcclt_device *hdev, u32 *slot)
+/*
+ * The slot allocators can be made to fail with fail_function
+ * (hcclt_failfunc.sh): a backend out of slots although the pool said
+ * there was room, which only a hardware backend can really do.
+ */
+static noinline int hcclt_sim_stream_slot_alloc(struct hcclt_device *hdev,
+						u32 *slot)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
 	return hcclt_sim_slot_alloc(&sim->stream_slots, slot);
 }
+
+ALLOW_ERROR_INJECTION(hcclt_sim_stream_slot_alloc, ERRNO);
 
 static void hcclt_sim_stream_slot_free(struct hcclt_device *hdev, u32 slot)
 {
@@ -133,12 +142,15 @@ static void hcclt_sim_stream_slot_free(struct hcclt_device *hdev, u32 slot)
 	hcclt_sim_slot_free(&sim->stream_slots, slot);
 }
 
-static int hcclt_sim_notify_slot_alloc(struct hcclt_device *hdev, u32 *slot)
+static noinline int hcclt_sim_notify_slot_alloc(struct hcclt_device *hdev,
+						u32 *slot)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
 	return hcclt_sim_slot_alloc(&sim->notify_slots, slot);
 }
+
+ALLOW_ERROR_INJECTION(hcclt_sim_notify_slot_alloc, ERRNO);
 
 static void hcclt_sim_notify_slot_free(struct hcclt_device *hdev, u32 slot)
 {

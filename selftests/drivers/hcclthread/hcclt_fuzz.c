@@ -405,6 +405,23 @@ static void structured(struct worker *w, unsigned int nr)
 		__u64 *in = (__u64 *)(w->scratch + 8 * below(w, 1024));
 		__u32 i;
 
+		if (w->nlast && !below(w, 4)) {
+			/*
+			 * Well-formed: a thread of the last acquire to a
+			 * valid engine. Otherwise a successful export is
+			 * rare, and under fault injection sometimes absent.
+			 */
+			i = below(w, HCCLT_ENGINE_COUNT - 1);
+			u.te.dst_engine = i >= HCCLT_ENGINE_AIV ? i + 1 : i;
+			u.te.comm_id = w->last_comm;
+			u.te.thread_num = 1;
+			in[0] = w->last_threads[below(w, w->nlast)];
+			u.te.threads_ptr = (__u64)(uintptr_t)in;
+			u.te.exported_ptr = (__u64)(uintptr_t)(in + 64);
+			out_ptr = u.te.exported_ptr;
+			out_n = 1;
+			break;
+		}
 		u.te.comm_id = w->nlast && below(w, 4) ? w->last_comm :
 			       vid(w, HCCLT_ID_KIND_COMM);
 		u.te.dst_engine = below(w, 4) ? below(w, 7) : v32(w);
