@@ -352,6 +352,17 @@ out:
 
 /* ---- file lifetime ---- */
 
+/* Free a file whose tables hold no object (only their anchors). */
+static void hcclt_file_free(struct hcclt_file *file)
+{
+	xa_destroy(&file->comms.xa);
+	xa_destroy(&file->streams.xa);
+	xa_destroy(&file->threads.xa);
+	mutex_destroy(&file->lock);
+	put_pid(file->pid);
+	kfree(file);
+}
+
 static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
@@ -376,12 +387,7 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	if (hcclt_ids_anchor(&file->comms) ||
 	    hcclt_ids_anchor(&file->streams) ||
 	    hcclt_ids_anchor(&file->threads)) {
-		xa_destroy(&file->comms.xa);
-		xa_destroy(&file->streams.xa);
-		xa_destroy(&file->threads.xa);
-		mutex_destroy(&file->lock);
-		put_pid(file->pid);
-		kfree(file);
+		hcclt_file_free(file);
 		drm_dev_exit(idx);
 		return -ENOMEM;
 	}
@@ -415,13 +421,7 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 
 	hcclt_file_destroy_comms(file);
 	hcclt_file_destroy_streams(file);
-
-	xa_destroy(&file->comms.xa);
-	xa_destroy(&file->streams.xa);
-	xa_destroy(&file->threads.xa);
-	mutex_destroy(&file->lock);
-	put_pid(file->pid);
-	kfree(file);
+	hcclt_file_free(file);
 	df->driver_priv = NULL;
 }
 
