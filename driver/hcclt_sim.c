@@ -18,7 +18,7 @@
 
 /**
  * struct hcclt_sim_slots - one kind of slot of the simulated NPU.
- * @lock: protects @map and @next.
+ * @lock: protects @map, @used and @next.
  * @map: allocated slots.
  * @total: slots in @map; immutable.
  * @used: allocated slots; @lock.
