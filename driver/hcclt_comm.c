@@ -6,8 +6,8 @@
  *
  * Every call that changes a communicator holds comm->lock from its quota
  * check to its commit, reserves device pool units up front, creates its
- * objects unpublished (ids reserved, invisible to lookups), copies ids to
- * userspace, and only then publishes and counts them. Any failure, also of
+ * objects unpublished (in the id tables but not live, invisible to lookups),
+ * copies ids to userspace, and only then publishes and counts them. Any failure, also of
  * the final copy_to_user(), undoes everything: no counter moves.
  */
 
@@ -103,8 +103,8 @@ struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	thread = hcclt_id_peek(&file->threads, HCCLT_ID_KIND_THREAD, id);
-	if (thread &&
-	    (thread->id != id || !kref_get_unless_zero(&thread->ref)))
+	if (thread && (!hcclt_obj_live(&thread->live) || thread->id != id ||
+		       !kref_get_unless_zero(&thread->ref)))
 		thread = NULL;
 	rcu_read_unlock();
 	return thread;
@@ -129,7 +129,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 	thread->engine = engine;
 	thread->flags = flags;
 	ret = hcclt_id_reserve(&comm->file->threads, HCCLT_ID_KIND_THREAD,
-			       &thread->id);
+			       thread, &thread->id);
 	if (ret) {
 		kfree(thread);
 		return ERR_PTR(ret);
@@ -195,12 +195,9 @@ static void hcclt_thread_discard(struct hcclt_thread *thread)
 /* Make a created thread (and its owned stream) visible to lookups. */
 static void hcclt_thread_publish(struct hcclt_thread *thread)
 {
-	struct hcclt_file *file = thread->comm->file;
-
 	if (!thread->primary && !thread->stream->created)
-		hcclt_id_publish(&file->streams, thread->stream->id,
-				 thread->stream);
-	hcclt_id_publish(&file->threads, thread->id, thread);
+		hcclt_obj_publish(&thread->stream->live);
+	hcclt_obj_publish(&thread->live);
 }
 
 /*
@@ -264,7 +261,8 @@ struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, id);
-	if (comm && (comm->id != id || !kref_get_unless_zero(&comm->ref)))
+	if (comm && (!hcclt_obj_live(&comm->live) || comm->id != id ||
+		     !kref_get_unless_zero(&comm->ref)))
 		comm = NULL;
 	rcu_read_unlock();
 	return comm;
@@ -288,7 +286,8 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	mutex_init(&comm->lock);
 	INIT_LIST_HEAD(&comm->threads);
 	comm->file = file;
-	ret = hcclt_id_reserve(&file->comms, HCCLT_ID_KIND_COMM, &comm->id);
+	ret = hcclt_id_reserve(&file->comms, HCCLT_ID_KIND_COMM, comm,
+			       &comm->id);
 	if (ret) {
 		mutex_destroy(&comm->lock);
 		kfree(comm);
@@ -296,7 +295,7 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	}
 
 	mutex_lock(&file->lock);
-	hcclt_id_publish(&file->comms, comm->id, comm);
+	hcclt_obj_publish(&comm->live);
 	atomic_inc(&file->hdev->ncomms);
 	mutex_unlock(&file->lock);
 
@@ -335,7 +334,7 @@ int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
 
 	mutex_lock(&file->lock);
 	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, args->comm_id);
-	if (!comm || comm->id != args->comm_id) {
+	if (!comm || !comm->live || comm->id != args->comm_id) {
 		mutex_unlock(&file->lock);
 		return -ENOENT;
 	}

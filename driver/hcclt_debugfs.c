@@ -83,13 +83,21 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 		seq_printf(m, "file pid %d uid %u\n", pid_nr(file->pid),
 			   from_kuid(&init_user_ns, file->euid));
 		xa_for_each(&file->comms.xa, idx, comm)
-			hcclt_debugfs_comm(m, comm);
+			if (comm->live)
+				hcclt_debugfs_comm(m, comm);
+		/*
+		 * file->lock keeps created streams alive; a thread's stream
+		 * not yet live may be freed by a failing acquire (under
+		 * comm->lock only), so the walk reads it under RCU.
+		 */
+		rcu_read_lock();
 		xa_for_each(&file->streams.xa, idx, s) {
-			if (!s->created)
+			if (!s->created || !hcclt_obj_live(&s->live))
 				continue;
 			seq_puts(m, "  created ");
 			hcclt_debugfs_stream(m, s);
 		}
+		rcu_read_unlock();
 		mutex_unlock(&file->lock);
 	}
 	mutex_unlock(&hdev->files_lock);

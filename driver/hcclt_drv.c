@@ -48,27 +48,29 @@ static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
 /* ---- ids ---- */
 
 /**
- * hcclt_id_reserve - reserve a new id of @kind in @ids.
+ * hcclt_id_reserve - enter @obj into @ids under a new id of @kind.
  * @ids: the namespace.
  * @kind: HCCLT_ID_KIND_*.
+ * @obj: the object (a struct hcclt_comm, hcclt_thread or hcclt_stream).
  * @id: the new id.
  *
  * The index is the lowest free one, so that the table stays dense and an
  * index is not paid for with xarray nodes allocated and freed on every
  * create/destroy; the sequence number (bumped for every id) in bits 47:20
  * keeps a stale id from naming the index's next owner until 2^28 more ids
- * were handed out. The index is reserved (lookups see nothing) until
- * hcclt_id_publish().
+ * were handed out. The entry is the object from here on, but lookups and
+ * walks skip the object until hcclt_obj_publish() marks it live: one
+ * xarray store per object instead of a reservation and a second store.
  *
  * Return: 0, -ENOMEM, or -ENOSPC when the table is full (@ids->max).
  */
-int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
+int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id)
 {
 	u32 idx, seq;
 	int ret;
 
 	xa_lock(&ids->xa);
-	ret = __xa_alloc(&ids->xa, &idx, NULL, XA_LIMIT(0, ids->max),
+	ret = __xa_alloc(&ids->xa, &idx, obj, XA_LIMIT(0, ids->max),
 			 GFP_KERNEL_ACCOUNT);
 	seq = ids->seq++ & HCCLT_ID_SEQ_MASK;
 	xa_unlock(&ids->xa);
@@ -84,15 +86,6 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id)
 /* fail_function (selftests' hcclt_failfunc.sh) makes it fail: -ENOMEM. */
 ALLOW_ERROR_INJECTION(hcclt_id_reserve, ERRNO);
 
-/* Make a reserved id visible to lookups. */
-void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj)
-{
-	void *old;
-
-	old = xa_store(&ids->xa, hcclt_id_index(id), obj, GFP_KERNEL);
-	WARN_ON(xa_is_err(old));
-}
-
 /* Remove a reserved or published id. */
 void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
 {
@@ -101,8 +94,9 @@ void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
 
 /*
  * The object stored for @id, or NULL. Caller holds rcu_read_lock() (or a
- * lock that keeps the entry alive) and checks that the object's own id
- * equals @id, which rejects stale generations.
+ * lock that keeps the entry alive) and checks that the object is live
+ * (hcclt_obj_live()) and that its own id equals @id, which rejects stale
+ * generations.
  */
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 {
@@ -258,6 +252,9 @@ static void hcclt_info_file(struct hcclt_info_buf *b, struct hcclt_file *file)
 	int e;
 
 	xa_for_each(&file->comms.xa, idx, comm) {
+		/* Published under file->lock. */
+		if (!comm->live)
+			continue;
 		mutex_lock(&comm->lock);
 		if (b->comm_n < b->comm_cap) {
 			struct drm_hcclt_comm_info *ci = &b->comms[b->comm_n];

@@ -27,6 +27,7 @@
 #ifndef _HCCLT_DRV_H_
 #define _HCCLT_DRV_H_
 
+#include <asm/barrier.h>
 #include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -127,8 +128,9 @@ static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
 
 /**
  * struct hcclt_ids - one id namespace of a file.
- * @xa: index -> object (XA_FLAGS_ALLOC, lowest free index first); reserved
- *	(NULL) until published.
+ * @xa: index -> object (XA_FLAGS_ALLOC, lowest free index first). An
+ *	object is entered when its id is made and is invisible to lookups
+ *	and walks until it is live (hcclt_obj_publish()).
  * @seq: sequence number of the next id (its low 28 bits go into the id);
  *	protected by the xa_lock of @xa.
  * @max: highest index; HCCLT_ID_INDEX_MASK (KUnit tests use less).
@@ -230,6 +232,7 @@ struct hcclt_batch {
  * @rcu: deferred free (lockless id lookups).
  * @hdev: the device.
  * @id: id in file->streams.
+ * @live: published, see hcclt_obj_publish().
  * @slot: backend stream slot.
  * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
  *	thread that acquired it); immutable.
@@ -262,6 +265,7 @@ struct hcclt_stream {
 	struct rcu_head rcu;
 	struct hcclt_device *hdev;
 	u64 id;
+	bool live;
 	u32 slot;
 	bool created;
 	u64 fence_ctx;
@@ -291,6 +295,7 @@ struct hcclt_stream {
  *	its primary.
  * @rcu: deferred free (lockless id lookups).
  * @id: id in file->threads.
+ * @live: published, see hcclt_obj_publish().
  * @comm: the communicator (reference held).
  * @primary: for a view, the thread it views (reference held); NULL for a
  *	thread.
@@ -313,6 +318,7 @@ struct hcclt_thread {
 	struct kref ref;
 	struct rcu_head rcu;
 	u64 id;
+	bool live;
 	struct hcclt_comm *comm;
 	struct hcclt_thread *primary;
 	struct hcclt_stream *stream;
@@ -331,6 +337,7 @@ struct hcclt_thread {
  * @ref: held by the file's id table, by its threads and by lookups.
  * @rcu: deferred free (lockless id lookups).
  * @id: id in file->comms.
+ * @live: published, see hcclt_obj_publish().
  * @file: the file; immutable, valid while the communicator is alive.
  * @lock: protects @threads, @threads_used, @notifies_used, @thread_count,
  *	@dead, and the views[] and notify growth of its threads. Held across
@@ -346,6 +353,7 @@ struct hcclt_comm {
 	struct kref ref;
 	struct rcu_head rcu;
 	u64 id;
+	bool live;
 	struct hcclt_file *file;
 	/* protects threads, quota counters, dead, views[], notify growth */
 	struct mutex lock;
@@ -403,13 +411,34 @@ static inline u32 hcclt_id_index(u64 id)
 	return id & HCCLT_ID_INDEX_MASK;
 }
 
+/**
+ * hcclt_obj_publish - make an object entered by hcclt_id_reserve() visible.
+ * @live: the object's live flag.
+ *
+ * The release store orders every write that initialised the object before
+ * the flag, which lockless lookups read with hcclt_obj_live(); it is what
+ * the xarray store of the object would otherwise order. Set once; the flag
+ * stays set after the id is removed, when lookups no longer find it.
+ */
+static inline void hcclt_obj_publish(bool *live)
+{
+	/* Pairs with smp_load_acquire() in hcclt_obj_live(). */
+	smp_store_release(live, true);
+}
+
+/* Is the object published? */
+static inline bool hcclt_obj_live(const bool *live)
+{
+	/* Pairs with smp_store_release() in hcclt_obj_publish(). */
+	return smp_load_acquire(live);
+}
+
 /* hcclt_drv.c */
 extern unsigned int hcclt_sim_streams;
 extern unsigned int hcclt_sim_notifies;
 void hcclt_ids_init(struct hcclt_ids *ids, u32 max);
 int hcclt_ids_anchor(struct hcclt_ids *ids);
-int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, u64 *id);
-void hcclt_id_publish(struct hcclt_ids *ids, u64 id, void *obj);
+int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id);
 void hcclt_id_remove(struct hcclt_ids *ids, u64 id);
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);
 int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);

@@ -41,7 +41,7 @@ void hcclt_stream_put(struct hcclt_stream *stream)
  * @created: made by STREAM_CREATE (else owned by a thread).
  * @resv: the caller's reservation; the stream takes one stream unit.
  *
- * The stream's id is reserved in file->streams but not yet published; to
+ * The stream is in file->streams but not yet live (hcclt_obj_publish()); to
  * undo, the caller removes the id and puts the stream, which gives the
  * unit back to the pool.
  *
@@ -65,7 +65,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
 	ret = hdev->hw->stream_slot_alloc(hdev, &stream->slot);
 	if (ret)
 		goto err_free;
-	ret = hcclt_id_reserve(&file->streams, HCCLT_ID_KIND_STREAM,
+	ret = hcclt_id_reserve(&file->streams, HCCLT_ID_KIND_STREAM, stream,
 			       &stream->id);
 	if (ret)
 		goto err_slot;
@@ -94,7 +94,8 @@ struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
-	if (stream && (stream->id != id || !kref_get_unless_zero(&stream->ref)))
+	if (stream && (!hcclt_obj_live(&stream->live) || stream->id != id ||
+		       !kref_get_unless_zero(&stream->ref)))
 		stream = NULL;
 	rcu_read_unlock();
 	return stream;
@@ -147,7 +148,7 @@ int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 	}
 
 	args->stream_id = stream->id;
-	hcclt_id_publish(&file->streams, stream->id, stream);
+	hcclt_obj_publish(&stream->live);
 	return 0;
 }
 
@@ -163,7 +164,8 @@ static struct hcclt_stream *hcclt_stream_unpublish(struct hcclt_file *file,
 
 	rcu_read_lock();
 	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
-	if (stream && (stream->id != id || !stream->created))
+	if (stream && (!hcclt_obj_live(&stream->live) || stream->id != id ||
+		       !stream->created))
 		stream = NULL;
 	rcu_read_unlock();
 	if (!stream)

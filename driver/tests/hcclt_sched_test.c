@@ -119,15 +119,12 @@ static void hcclt_test_ids(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
 
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id));
+						  &obj, &id));
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id));
 	KUNIT_EXPECT_EQ(test, 0ULL, id >> 56);
 	KUNIT_EXPECT_NE(test, 0ULL, id);
 	KUNIT_EXPECT_EQ(test, 0U, hcclt_id_index(id));
-	/* reserved: invisible */
-	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
-			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
-	hcclt_id_publish(&ids, id, &obj);
+	/* entered at once; lookups check liveness (hcclt_test_validator) */
 	KUNIT_EXPECT_PTR_EQ(test, (void *)&obj,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id));
 	/* wrong kind, tag bits */
@@ -138,11 +135,10 @@ static void hcclt_test_ids(struct kunit *test)
 					  id | (1ULL << 60)));
 	/* the next id skips the anchor's index 1; new sequence number */
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id2));
+						  &obj2, &id2));
 	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
 	KUNIT_EXPECT_EQ(test, 1ULL, (id2 >> HCCLT_ID_SEQ_SHIFT) &
 			HCCLT_ID_SEQ_MASK);
-	hcclt_id_publish(&ids, id2, &obj2);
 	/* the anchor is seen by no lookup and no walk */
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
@@ -161,10 +157,9 @@ static void hcclt_test_ids(struct kunit *test)
 
 	/* a freed index is reused under a new id; the stale one stays dead */
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id3));
+						  &obj, &id3));
 	KUNIT_EXPECT_EQ(test, hcclt_id_index(id), hcclt_id_index(id3));
 	KUNIT_EXPECT_NE(test, id, id3);
-	hcclt_id_publish(&ids, id3, &obj);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)&obj,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD, id3));
 	/* the peek returns the slot's object; callers compare its id */
@@ -175,13 +170,13 @@ static void hcclt_test_ids(struct kunit *test)
 	ids.seq = HCCLT_ID_SEQ_MASK;
 	hcclt_id_remove(&ids, id3);
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id3));
+						  &obj, &id3));
 	KUNIT_EXPECT_EQ(test, (u64)HCCLT_ID_SEQ_MASK,
 			(id3 >> HCCLT_ID_SEQ_SHIFT) & HCCLT_ID_SEQ_MASK);
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id3));
 	hcclt_id_remove(&ids, id3);
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
-						  &id3));
+						  &obj, &id3));
 	KUNIT_EXPECT_EQ(test, 0ULL, (id3 >> HCCLT_ID_SEQ_SHIFT) &
 			HCCLT_ID_SEQ_MASK);
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_ID_KIND_THREAD, hcclt_id_kind(id3));
@@ -192,17 +187,17 @@ static void hcclt_test_ids(struct kunit *test)
 	hcclt_ids_init(&ids, 3);
 	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &id));
+						  &obj, &id));
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &id2));
+						  &obj, &id2));
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &id3));
+						  &obj, &id3));
 	KUNIT_EXPECT_EQ(test, 3U, hcclt_id_index(id3));
 	KUNIT_EXPECT_EQ(test, -ENOSPC,
-			hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM, &id3));
+			hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM, &obj, &id3));
 	hcclt_id_remove(&ids, id2);
 	KUNIT_EXPECT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &id2));
+						  &obj, &id2));
 	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
 	xa_destroy(&ids.xa);
 }
@@ -390,9 +385,9 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 		t->notifies[i] = hcclt_test_notify(test, hdev, i);
 	t->notify_num = notifies;
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file->threads,
-						  HCCLT_ID_KIND_THREAD,
+						  HCCLT_ID_KIND_THREAD, t,
 						  &t->id));
-	hcclt_id_publish(&file->threads, t->id, t);
+	hcclt_obj_publish(&t->live);
 	return t;
 }
 
@@ -440,6 +435,13 @@ static void hcclt_test_validator(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			hcclt_test_prepare(&pp, rec, 2, t1->id, 0, 0));
 	KUNIT_EXPECT_EQ(test, 0, hcclt_test_prepare(&pp, rec, 1, t1->id, 0, 0));
+	/* a thread in the table but not yet live is not found */
+	WRITE_ONCE(t2->live, false);
+	hcclt_thread_put(pp.dst);
+	pp.dst = NULL;
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			hcclt_test_prepare(&pp, rec, 0, t2->id, 0, 0));
+	hcclt_obj_publish(&t2->live);
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			hcclt_test_prepare(&pp, wait, 0, t1->id, 0, 0));
 	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, wait, 2, 0, 0, 0));

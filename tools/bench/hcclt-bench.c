@@ -18,7 +18,8 @@
  *     ping-pong and a futex ping-pong between two threads: target <= 1.2x
  *     the eventfd.
  *  3. per-task cost of a batched submit of 64 tasks vs one QUERY: <= 0.25x.
- *  4. acquire with 64 and 1,024 communicators open vs with 1: <= 1.1x.
+ *  4. acquire with 64 and 1,024 communicators open vs with 1: <= 1.1x;
+ *     the three sizes run in alternating blocks with pooled samples.
  *  5. kernel memory per thread and per notify: slab bytes (/proc/slabinfo,
  *     else /proc/meminfo Slab) before and after acquiring 1,000 threads
  *     over 25 communicators, and 1,024 notifies over 16: reported.
@@ -222,7 +223,18 @@ static void row_failed(const char *what, int err)
  * @qmed, a QUERY is timed in the same loop, so that both medians see the
  * same machine (the VM shares its host with others).
  */
-static int bench_acquire(int n, double *med, double *qmed)
+/*
+ * @n acquires, each on a fresh communicator, with a QUERY before each when
+ * @qmed. The medians go to *@med and *@qmed; with @sink, the samples are
+ * also appended to @sink->a and @sink->q (pooled over several blocks).
+ */
+struct acq_sink {
+	double *a, *q;
+	int n, cap;
+};
+
+static int bench_acquire_into(int n, double *med, double *qmed,
+			      struct acq_sink *sink)
 {
 	double *v = calloc((size_t)n, sizeof(*v));
 	double *q = calloc((size_t)n, sizeof(*q));
@@ -257,12 +269,25 @@ static int bench_acquire(int n, double *med, double *qmed)
 		if (ret)
 			break;
 	}
+	if (sink && qmed && !ret) {
+		int k;
+
+		for (k = 0; k < n && sink->n < sink->cap; k++, sink->n++) {
+			sink->a[sink->n] = v[k];
+			sink->q[sink->n] = q[k];
+		}
+	}
 	*med = median(v, i > warm ? i - warm : 0);
 	if (qmed)
 		*qmed = median(q, i > warm ? i - warm : 0);
 	free(v);
 	free(q);
 	return ret;
+}
+
+static int bench_acquire(int n, double *med, double *qmed)
+{
+	return bench_acquire_into(n, med, qmed, NULL);
 }
 
 /* ---- 2. ping-pong --------------------------------------------------- */
@@ -637,7 +662,7 @@ int main(int argc, char **argv)
 	char when[64], buf[160], b1[32], b2[32], b3[32], b4[32], b5[32];
 	char b6[32], b7[32], b8[32], b9[32];
 	time_t now = time(NULL);
-	int c, ret, nbg = 0, i;
+	int c, ret, nbg = 0;
 
 	while ((c = getopt(argc, argv, "o:d:s:qvh")) != -1) {
 		switch (c) {
@@ -792,53 +817,72 @@ int main(int argc, char **argv)
 	}
 
 	/*
-	 * 4. acquire with 1, 64, 1024 communicators open. Each phase also
-	 * times QUERY; the ratio is (acquire/QUERY at N) / (acquire/QUERY
-	 * at 1), which cancels a change of machine speed between phases.
+	 * 4. acquire with 1, 64 and 1,024 communicators open. The three
+	 * sizes run in alternating blocks (1, grow to 64, grow to 1,024,
+	 * shrink to 1, ...) and each size's samples are pooled, so that all
+	 * three see the same machine; each block also times QUERY, and the
+	 * ratio is (acquire/QUERY at N) / (acquire/QUERY at 1).
 	 */
 	bg = calloc(1024, sizeof(*bg));
-	/* A discarded warm-up round first: slab caches grow on first use. */
-	ret = bg ? bench_acquire(scaled(500), &a1, &q1) : -ENOMEM;
-	if (!ret)
-		ret = bench_acquire(scaled(1000), &a1, &q1);
-	for (i = 0; !ret && i < 1023; i++) {
-		uint64_t tid;
+	{
+		enum { ROUNDS = 5 };
+		int per = scaled(1000) / ROUNDS < 20 ? 20 : scaled(1000) / ROUNDS;
+		struct acq_sink sk[3] = { { 0 } };
+		static const int open_at[3] = { 1, 64, 1024 };
+		double am, qm;
+		int r, z;
 
-		ret = comm_create(&bg[i]);
+		ret = bg ? 0 : -ENOMEM;
+		for (z = 0; z < 3; z++) {
+			sk[z].cap = per * ROUNDS;
+			sk[z].a = calloc((size_t)sk[z].cap, sizeof(double));
+			sk[z].q = calloc((size_t)sk[z].cap, sizeof(double));
+			if (!sk[z].a || !sk[z].q)
+				ret = -ENOMEM;
+		}
+		/* A discarded warm-up block first: slab caches grow on first use. */
 		if (!ret)
-			ret = acquire(bg[i], 1, 1, &tid);
-		if (!ret)
-			nbg++;
-		if (!ret && nbg == 63)
-			ret = bench_acquire(scaled(1000), &a64, &q64);
-	}
-	if (!ret)
-		ret = bench_acquire(scaled(1000), &a1024, &q1024);
-	if (ret) {
-		snprintf(buf, sizeof(buf), "acquire with many comms open "
-			 "(stopped at %d)", nbg + 1);
-		row_failed(buf, ret);
-	}
-	for (i = 0; bg && i < 1023; i++)
-		if (bg[i])
-			comm_destroy(bg[i]);
-	free(bg);
-	/*
-	 * With 1 comm open again, after the others are gone: the baseline is
-	 * the cheaper of the two 1-comm phases (the stricter comparison).
-	 */
-	if (!ret) {
-		double a1b = 0, q1b = 0;
+			ret = bench_acquire(scaled(500), &am, &qm);
+		for (r = 0; !ret && r < ROUNDS; r++) {
+			for (z = 0; !ret && z < 3; z++) {
+				/* Open comms (1 thread each) up to open_at[z] - 1. */
+				while (!ret && nbg < open_at[z] - 1) {
+					uint64_t tid;
 
-		settle();
-		ret = bench_acquire(scaled(1000), &a1b, &q1b);
-		if (ret)
-			row_failed("acquire with 1 comm open (again)", ret);
-		else if (q1b > 0 && q1 > 0 && a1b / q1b < a1 / q1) {
-			a1 = a1b;
-			q1 = q1b;
+					ret = comm_create(&bg[nbg]);
+					if (!ret) {
+						nbg++;
+						ret = acquire(bg[nbg - 1], 1, 1, &tid);
+					}
+				}
+				if (!ret)
+					ret = bench_acquire_into(per, &am, &qm, &sk[z]);
+			}
+			/* Back to 1 open for the next round. */
+			while (nbg > 0)
+				comm_destroy(bg[--nbg]);
+		}
+		if (ret) {
+			snprintf(buf, sizeof(buf), "acquire with many comms open "
+				 "(stopped at %d)", nbg + 1);
+			row_failed(buf, ret);
+		}
+		while (nbg > 0)
+			comm_destroy(bg[--nbg]);
+		if (!ret) {
+			a1 = median(sk[0].a, sk[0].n);
+			q1 = median(sk[0].q, sk[0].n);
+			a64 = median(sk[1].a, sk[1].n);
+			q64 = median(sk[1].q, sk[1].n);
+			a1024 = median(sk[2].a, sk[2].n);
+			q1024 = median(sk[2].q, sk[2].n);
+		}
+		for (z = 0; z < 3; z++) {
+			free(sk[z].a);
+			free(sk[z].q);
 		}
 	}
+	free(bg);
 	if (!ret && a1 > 0 && q1 > 0 && q64 > 0 && q1024 > 0) {
 		row_ratio("acquire with 64 comms open", a64,
 			  "acquire with 1 comm open", a1,
