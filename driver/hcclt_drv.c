@@ -47,6 +47,38 @@ static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
 
 /* ---- ids ---- */
 
+/*
+ * Index HCCLT_ID_ANCHOR of every xarray leaf (XA_CHUNK_SIZE indexes) that a
+ * table has reached holds a reserved entry that is never handed out nor
+ * seen by lookups and walks. It keeps the leaf, and the nodes above it,
+ * allocated until the file is closed: without it, a table whose live ids
+ * end at a leaf boundary (63 communicators open, say) would allocate and
+ * RCU-free one or two 576-byte nodes on every create and destroy. A table
+ * thus keeps the nodes of its high-water mark, and one index in
+ * XA_CHUNK_SIZE is never an id.
+ */
+#define HCCLT_ID_ANCHOR	1
+
+/*
+ * Anchor leaf @ids->leaves. Caller holds the xa_lock of @ids and has made
+ * sure that the leaf exists or may be allocated; a failure (no memory for
+ * a first leaf) leaves the leaf unanchored, to be tried again.
+ */
+static int hcclt_ids_anchor_locked(struct hcclt_ids *ids)
+{
+	unsigned long at = (unsigned long)ids->leaves * XA_CHUNK_SIZE +
+			   HCCLT_ID_ANCHOR;
+	int ret;
+
+	if (at > ids->max)
+		return 0;
+	/* The leaf's lowest id was just handed out; its anchor is free. */
+	ret = __xa_insert(&ids->xa, at, NULL, GFP_KERNEL_ACCOUNT);
+	if (!ret)
+		ids->leaves++;
+	return ret;
+}
+
 /**
  * hcclt_id_reserve - enter @obj into @ids under a new id of @kind.
  * @ids: the namespace.
@@ -61,6 +93,8 @@ static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
  * were handed out. The entry is the object from here on, but lookups and
  * walks skip the object until hcclt_obj_publish() marks it live: one
  * xarray store per object instead of a reservation and a second store.
+ * The first id in an xarray leaf the table never reached before also
+ * anchors that leaf (see HCCLT_ID_ANCHOR).
  *
  * Return: 0, -ENOMEM, or -ENOSPC when the table is full (@ids->max).
  */
@@ -73,6 +107,8 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id)
 	ret = __xa_alloc(&ids->xa, &idx, obj, XA_LIMIT(0, ids->max),
 			 GFP_KERNEL_ACCOUNT);
 	seq = ids->seq++ & HCCLT_ID_SEQ_MASK;
+	if (!ret && idx / XA_CHUNK_SIZE == ids->leaves)
+		hcclt_ids_anchor_locked(ids);
 	xa_unlock(&ids->xa);
 	if (ret == -EBUSY)
 		return -ENOSPC;
@@ -105,26 +141,24 @@ void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 	return xa_load(&ids->xa, hcclt_id_index(id));
 }
 
-/*
- * Index HCCLT_ID_ANCHOR of every table holds a reserved entry that is never
- * handed out nor seen by lookups and walks: it keeps the table's first
- * xarray node allocated, so that creating and destroying objects with small
- * indexes allocates and frees no node.
- */
-#define HCCLT_ID_ANCHOR	1
-
-/* An empty table of up to @max + 1 indexes (the anchor's included). */
+/* An empty table of up to @max + 1 indexes (anchors included). */
 void hcclt_ids_init(struct hcclt_ids *ids, u32 max)
 {
 	xa_init_flags(&ids->xa, XA_FLAGS_ALLOC);
 	ids->seq = 0;
 	ids->max = max;
+	ids->leaves = 0;
 }
 
-/* Reserve the anchor; once per table, after hcclt_ids_init(). */
+/* Anchor the first leaf; once per table, after hcclt_ids_init(). */
 int hcclt_ids_anchor(struct hcclt_ids *ids)
 {
-	return xa_reserve(&ids->xa, HCCLT_ID_ANCHOR, GFP_KERNEL_ACCOUNT);
+	int ret;
+
+	xa_lock(&ids->xa);
+	ret = hcclt_ids_anchor_locked(ids);
+	xa_unlock(&ids->xa);
+	return ret;
 }
 
 /* ---- device pools ---- */

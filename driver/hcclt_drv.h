@@ -134,11 +134,14 @@ static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
  * @seq: sequence number of the next id (its low 28 bits go into the id);
  *	protected by the xa_lock of @xa.
  * @max: highest index; HCCLT_ID_INDEX_MASK (KUnit tests use less).
+ * @leaves: xarray leaves anchored so far, the first ones; protected by the
+ *	xa_lock of @xa.
  */
 struct hcclt_ids {
 	struct xarray xa;
 	u32 seq;
 	u32 max;
+	u32 leaves;
 };
 
 /**

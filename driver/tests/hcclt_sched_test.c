@@ -200,6 +200,43 @@ static void hcclt_test_ids(struct kunit *test)
 						  &obj, &id2));
 	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
 	xa_destroy(&ids.xa);
+
+	/*
+	 * Every leaf reached gets an anchor at its index 1, which outlives
+	 * the ids of the leaf: after they are gone the next id takes the
+	 * leaf's index 0 again and the one after skips the anchor.
+	 */
+	hcclt_ids_init(&ids, HCCLT_ID_INDEX_MASK);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
+	for (n = 0; n < XA_CHUNK_SIZE; n++)
+		KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids,
+							  HCCLT_ID_KIND_COMM,
+							  &obj, &id));
+	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE, hcclt_id_index(id));
+	KUNIT_EXPECT_EQ(test, 2U, ids.leaves);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &obj2, &id2));
+	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE + 2, hcclt_id_index(id2));
+	hcclt_id_remove(&ids, id);
+	hcclt_id_remove(&ids, id2);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &obj, &id));
+	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE, hcclt_id_index(id));
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
+						  &obj, &id2));
+	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE + 2, hcclt_id_index(id2));
+	KUNIT_EXPECT_EQ(test, 2U, ids.leaves);
+	/* anchors are seen by no lookup and no walk */
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
+			    hcclt_id_peek(&ids, HCCLT_ID_KIND_COMM,
+					  ((u64)HCCLT_ID_KIND_COMM <<
+					   HCCLT_ID_KIND_SHIFT) |
+					  (XA_CHUNK_SIZE + 1)));
+	n = 0;
+	xa_for_each(&ids.xa, idx, e)
+		n++;
+	KUNIT_EXPECT_EQ(test, XA_CHUNK_SIZE + 1, n);
+	xa_destroy(&ids.xa);
 }
 
 /* ---- quota and pools ---- */

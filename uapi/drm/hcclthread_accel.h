@@ -28,7 +28,7 @@
  *   with the object created; it belongs to the file like any other.)
  * - -ENOMEM: a kernel allocation failed; nothing changed.
  * - -ENOSPC: besides an exhausted device pool, a create, acquire or export
- *   that would give the file more than 1,048,575 communicators, streams or
+ *   that would give the file more than 1,032,192 communicators, streams or
  *   threads (views included) of one kind.
  */
 
@@ -158,7 +158,7 @@ struct drm_hcclt_query {
  * closed.
  *
  * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file holds
- * 1,048,575 communicators; -ENOMEM.
+ * 1,032,192 communicators; -ENOMEM.
  */
 struct drm_hcclt_comm_create {
 	/** @flags: in, must be zero. */
@@ -323,7 +323,7 @@ struct drm_hcclt_thread_acquire_with_stream {
  * - -EINVAL: @thread_num zero or above HCCLT_MAX_THREADS_PER_COMM.
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
- * - -ENOSPC: the file would hold more than 1,048,575 threads and views.
+ * - -ENOSPC: the file would hold more than 1,032,192 threads and views.
  * - -ENOMEM, -EFAULT (@exported_ptr not writable).
  */
 struct drm_hcclt_thread_export {
