@@ -6,9 +6,10 @@
  *
  * Every call that changes a communicator holds comm->lock from its quota
  * check to its commit, reserves device pool units up front, creates its
- * objects unpublished (in the id tables but not live, invisible to lookups),
- * copies ids to userspace, and only then publishes and counts them. Any failure, also of
- * the final copy_to_user(), undoes everything: no counter moves.
+ * objects unpublished (in the id tables but not live, invisible to
+ * lookups), copies ids to userspace, and only then publishes and counts
+ * them. Any failure, also of the final copy_to_user(), undoes everything:
+ * no counter moves.
  */
 
 #include <linux/slab.h>

@@ -218,20 +218,19 @@ static void row_failed(const char *what, int err)
 
 /* ---- 1. query and acquire ------------------------------------------ */
 
-/*
- * Acquire 1 thread with 1 notify on a fresh communicator, n times. With
- * @qmed, a QUERY is timed in the same loop, so that both medians see the
- * same machine (the VM shares its host with others).
- */
-/*
- * @n acquires, each on a fresh communicator, with a QUERY before each when
- * @qmed. The medians go to *@med and *@qmed; with @sink, the samples are
- * also appended to @sink->a and @sink->q (pooled over several blocks).
- */
+/* Samples of several blocks of acquires, pooled. */
 struct acq_sink {
 	double *a, *q;
 	int n, cap;
 };
+
+/*
+ * Acquire 1 thread with 1 notify on a fresh communicator, n times. With
+ * @qmed, a QUERY is timed in the same loop, so that both medians see the
+ * same machine (the VM shares its host with others). The medians go to
+ * *@med and *@qmed; with @sink (and @qmed), the samples are also appended
+ * to @sink->a and @sink->q.
+ */
 
 static int bench_acquire_into(int n, double *med, double *qmed,
 			      struct acq_sink *sink)
