@@ -82,7 +82,9 @@ static void hcclt_thread_release(struct kref *ref)
 	}
 	hcclt_stream_put(thread->stream);
 	hcclt_comm_put(thread->comm);
-	kfree_rcu(thread, rcu);
+	if (thread->notifies != thread->notify_inline)
+		kfree(thread->notifies);
+	kmem_cache_free(hcclt_thread_cache, thread);
 }
 
 void hcclt_thread_put(struct hcclt_thread *thread)
@@ -104,10 +106,13 @@ struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	thread = hcclt_id_peek(&file->threads, HCCLT_ID_KIND_THREAD, id);
-	if (thread && (!hcclt_obj_live(&thread->live) || thread->id != id ||
-		       !kref_get_unless_zero(&thread->ref)))
+	if (thread && !kref_get_unless_zero(&thread->ref))
 		thread = NULL;
 	rcu_read_unlock();
+	if (thread && !hcclt_obj_found(&thread->live, &thread->id, id)) {
+		hcclt_thread_put(thread);
+		thread = NULL;
+	}
 	return thread;
 }
 
@@ -121,23 +126,36 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 	struct hcclt_thread *thread;
 	int ret;
 
-	thread = kzalloc(struct_size(thread, notifies, cap), GFP_KERNEL);
+	thread = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL);
 	if (!thread)
 		return ERR_PTR(-ENOMEM);
+	thread->notifies = thread->notify_inline;
+	if (cap > ARRAY_SIZE(thread->notify_inline)) {
+		thread->notifies = kcalloc(cap, sizeof(*thread->notifies),
+					   GFP_KERNEL);
+		if (!thread->notifies) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+	}
 	thread->notify_cap = cap;
-	kref_init(&thread->ref);
 	INIT_LIST_HEAD(&thread->node);
 	thread->engine = engine;
 	thread->flags = flags;
 	ret = hcclt_id_reserve(&comm->file->threads, HCCLT_ID_KIND_THREAD,
 			       thread, &thread->id);
-	if (ret) {
-		kfree(thread);
-		return ERR_PTR(ret);
-	}
+	if (ret)
+		goto err_free;
+	hcclt_obj_ref_init(&thread->ref);
 	kref_get(&comm->ref);
 	thread->comm = comm;
 	return thread;
+
+err_free:
+	if (thread->notifies != thread->notify_inline)
+		kfree(thread->notifies);
+	kmem_cache_free(hcclt_thread_cache, thread);
+	return ERR_PTR(ret);
 }
 
 /*
@@ -240,7 +258,7 @@ static void hcclt_comm_release(struct kref *ref)
 	struct hcclt_comm *comm = container_of(ref, struct hcclt_comm, ref);
 
 	mutex_destroy(&comm->lock);
-	kfree_rcu(comm, rcu);
+	kmem_cache_free(hcclt_comm_cache, comm);
 }
 
 void hcclt_comm_put(struct hcclt_comm *comm)
@@ -262,10 +280,13 @@ struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, id);
-	if (comm && (!hcclt_obj_live(&comm->live) || comm->id != id ||
-		     !kref_get_unless_zero(&comm->ref)))
+	if (comm && !kref_get_unless_zero(&comm->ref))
 		comm = NULL;
 	rcu_read_unlock();
+	if (comm && !hcclt_obj_found(&comm->live, &comm->id, id)) {
+		hcclt_comm_put(comm);
+		comm = NULL;
+	}
 	return comm;
 }
 
@@ -280,10 +301,9 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	if (args->flags || args->pad)
 		return -EINVAL;
 
-	comm = kzalloc(sizeof(*comm), GFP_KERNEL_ACCOUNT);
+	comm = hcclt_obj_alloc(hcclt_comm_cache, GFP_KERNEL_ACCOUNT);
 	if (!comm)
 		return -ENOMEM;
-	kref_init(&comm->ref);
 	mutex_init(&comm->lock);
 	INIT_LIST_HEAD(&comm->threads);
 	comm->file = file;
@@ -291,9 +311,10 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 			       &comm->id);
 	if (ret) {
 		mutex_destroy(&comm->lock);
-		kfree(comm);
+		kmem_cache_free(hcclt_comm_cache, comm);
 		return ret;
 	}
+	hcclt_obj_ref_init(&comm->ref);
 
 	mutex_lock(&file->lock);
 	hcclt_obj_publish(&comm->live);
@@ -371,12 +392,13 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_device *hdev = file->hdev;
 	struct drm_hcclt_thread_acquire *args = data;
-	struct hcclt_thread *threads[HCCLT_MAX_THREADS_PER_COMM];
-	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
+	u64 __user *uids = u64_to_user_ptr(args->threads_ptr);
+	struct hcclt_thread *thread, *tmp;
 	struct hcclt_resv resv = {};
 	struct hcclt_stream *stream;
 	struct hcclt_comm *comm;
-	u32 n, npt, i, made = 0;
+	LIST_HEAD(made);
+	u32 n, npt, i;
 	int ret;
 
 	if (args->flags)
@@ -410,44 +432,40 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	resv.streams = n;
 	resv.notifies = n * npt;
 
-	for (made = 0; made < n; made++) {
-		struct hcclt_thread *thread;
-
+	/* The new threads go on @made (by their node) until the commit. */
+	for (i = 0; i < n; i++) {
 		thread = hcclt_thread_new(comm, args->engine, 0, npt);
 		if (IS_ERR(thread)) {
 			ret = PTR_ERR(thread);
 			goto out_undo;
 		}
-		threads[made] = thread;
+		list_add_tail(&thread->node, &made);
 		stream = hcclt_stream_new(file, false, &resv);
 		if (IS_ERR(stream)) {
 			ret = PTR_ERR(stream);
-			made++;
 			goto out_undo;
 		}
 		thread->stream = stream;
 		ret = hcclt_thread_grow(thread, npt, &resv);
-		if (ret) {
-			made++;
+		if (ret)
 			goto out_undo;
-		}
-		ids[made] = thread->id;
 	}
 
-	if (copy_to_user(u64_to_user_ptr(args->threads_ptr), ids,
-			 n * sizeof(*ids))) {
-		ret = -EFAULT;
-		goto out_undo;
+	i = 0;
+	list_for_each_entry(thread, &made, node) {
+		if (put_user(thread->id, uids + i++)) {
+			ret = -EFAULT;
+			goto out_undo;
+		}
 	}
 
 	/* Commit. */
-	for (i = 0; i < n; i++) {
-		hcclt_thread_publish(threads[i]);
-		list_add_tail(&threads[i]->node, &comm->threads);
-		trace_hcclt_acquire(hdev->index, comm->id, threads[i]->id,
-				    threads[i]->stream->id, args->engine, npt,
-				    0);
+	list_for_each_entry(thread, &made, node) {
+		hcclt_thread_publish(thread);
+		trace_hcclt_acquire(hdev->index, comm->id, thread->id,
+				    thread->stream->id, args->engine, npt, 0);
 	}
+	list_splice_tail(&made, &comm->threads);
 	comm->threads_used += n;
 	comm->notifies_used += n * npt;
 	comm->thread_count += n;
@@ -455,8 +473,10 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	goto out_unlock;
 
 out_undo:
-	for (i = 0; i < made; i++)
-		hcclt_thread_discard(threads[i]);
+	list_for_each_entry_safe(thread, tmp, &made, node) {
+		list_del_init(&thread->node);
+		hcclt_thread_discard(thread);
+	}
 	hcclt_pool_unreserve(hdev, resv.streams, resv.notifies);
 out_unlock:
 	mutex_unlock(&comm->lock);

@@ -86,13 +86,16 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 			if (comm->live)
 				hcclt_debugfs_comm(m, comm);
 		/*
-		 * file->lock keeps created streams alive; a thread's stream
-		 * not yet live may be freed by a failing acquire (under
-		 * comm->lock only), so the walk reads it under RCU.
+		 * file->lock keeps created streams in the table. A thread's
+		 * stream may be freed meanwhile (under comm->lock only) and
+		 * its memory reused (hcclt_obj.c), so the walk reads under
+		 * RCU and checks that an entry is still in the table before
+		 * it reads the stream.
 		 */
 		rcu_read_lock();
 		xa_for_each(&file->streams.xa, idx, s) {
-			if (!s->created || !hcclt_obj_live(&s->live))
+			if (xa_load(&file->streams.xa, idx) != s ||
+			    !s->created || !hcclt_obj_live(&s->live))
 				continue;
 			seq_puts(m, "  created ");
 			hcclt_debugfs_stream(m, s);

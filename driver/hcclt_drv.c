@@ -114,8 +114,9 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id)
 		return -ENOSPC;
 	if (ret < 0)
 		return ret;
-	*id = ((u64)kind << HCCLT_ID_KIND_SHIFT) |
-	      ((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx;
+	/* Stale lookups may read it (hcclt_obj_found()). */
+	WRITE_ONCE(*id, ((u64)kind << HCCLT_ID_KIND_SHIFT) |
+			((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx);
 	return 0;
 }
 
@@ -130,9 +131,9 @@ void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
 
 /*
  * The object stored for @id, or NULL. Caller holds rcu_read_lock() (or a
- * lock that keeps the entry alive) and checks that the object is live
- * (hcclt_obj_live()) and that its own id equals @id, which rejects stale
- * generations.
+ * lock that keeps the entry in the table), and checks that the object is
+ * live and that its own id equals @id, which rejects stale generations:
+ * under RCU only after taking a reference (hcclt_obj_found()).
  */
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 {
@@ -638,6 +639,9 @@ static int __init hcclt_init(void)
 	if (ret)
 		return ret;
 
+	ret = hcclt_obj_caches_init();
+	if (ret)
+		return ret;
 	hcclt_debugfs_module_init();
 	ret = platform_driver_register(&hcclt_platform_driver);
 	if (ret)
@@ -666,6 +670,7 @@ err_devices:
 	platform_driver_unregister(&hcclt_platform_driver);
 err_debugfs:
 	hcclt_debugfs_module_exit();
+	hcclt_obj_caches_fini();
 	return ret;
 }
 
@@ -674,6 +679,7 @@ static void __exit hcclt_exit(void)
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
 	hcclt_debugfs_module_exit();
+	hcclt_obj_caches_fini();
 }
 
 module_init(hcclt_init);

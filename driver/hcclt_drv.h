@@ -20,9 +20,11 @@
  *
  * Lifetime: the file's id tables hold one reference on every object they
  * name; lookups take a temporary reference under RCU with
- * kref_get_unless_zero(). Queued tasks hold references on the notifies they
- * name, so a record into a destroyed thread's notify touches only a dead
- * notify, never freed memory.
+ * kref_get_unless_zero() and only then check what they found
+ * (hcclt_obj_found()), because communicators, threads and streams come
+ * from SLAB_TYPESAFE_BY_RCU caches. Queued tasks hold references on the
+ * notifies they name, so a record into a destroyed thread's notify touches
+ * only a dead notify, never freed memory.
  */
 #ifndef _HCCLT_DRV_H_
 #define _HCCLT_DRV_H_
@@ -47,6 +49,9 @@
 #include "hcclt_hw.h"
 
 #define HCCLT_MAX_DEVICES	16
+
+/* Notifies a thread holds without a separate array. */
+#define HCCLT_THREAD_INLINE_NOTIFIES	2
 
 /* Engines a created stream can be wrapped on (QUERY reports the same). */
 #define HCCLT_STREAM_ENGINES	(BIT(HCCLT_ENGINE_CPU) | \
@@ -232,7 +237,6 @@ struct hcclt_batch {
  * @ref: held by the file's id table (until destroyed), by each thread
  *	running on it, and temporarily by ioctls. The pool slot is given back
  *	when the last reference goes.
- * @rcu: deferred free (lockless id lookups).
  * @hdev: the device.
  * @id: id in file->streams.
  * @live: published, see hcclt_obj_publish().
@@ -265,7 +269,6 @@ struct hcclt_batch {
  */
 struct hcclt_stream {
 	struct kref ref;
-	struct rcu_head rcu;
 	struct hcclt_device *hdev;
 	u64 id;
 	bool live;
@@ -296,7 +299,6 @@ struct hcclt_stream {
  * struct hcclt_thread - a thread (stream + notifies) or an exported view.
  * @ref: held by the file's id table and by lookups; a view holds one on
  *	its primary.
- * @rcu: deferred free (lockless id lookups).
  * @id: id in file->threads.
  * @live: published, see hcclt_obj_publish().
  * @comm: the communicator (reference held).
@@ -314,12 +316,13 @@ struct hcclt_stream {
  *	0 for a view; immutable.
  * @views: exported views by engine (primaries); comm->lock.
  * @node: entry in comm->threads (primaries); comm->lock.
- * @notifies: the notifies (primaries); entries below @notify_num are
- *	immutable once published.
+ * @notifies: @notify_cap entries, @notify_inline or allocated: the
+ *	notifies (primaries); entries below @notify_num are immutable once
+ *	published.
+ * @notify_inline: room for small @notify_cap.
  */
 struct hcclt_thread {
 	struct kref ref;
-	struct rcu_head rcu;
 	u64 id;
 	bool live;
 	struct hcclt_comm *comm;
@@ -332,13 +335,13 @@ struct hcclt_thread {
 	u32 notify_cap;
 	struct hcclt_thread *views[HCCLT_ENGINE_COUNT];
 	struct list_head node;
-	struct hcclt_notify *notifies[] __counted_by(notify_cap);
+	struct hcclt_notify **notifies;
+	struct hcclt_notify *notify_inline[HCCLT_THREAD_INLINE_NOTIFIES];
 };
 
 /**
  * struct hcclt_comm - a communicator.
  * @ref: held by the file's id table, by its threads and by lookups.
- * @rcu: deferred free (lockless id lookups).
  * @id: id in file->comms.
  * @live: published, see hcclt_obj_publish().
  * @file: the file; immutable, valid while the communicator is alive.
@@ -354,7 +357,6 @@ struct hcclt_thread {
  */
 struct hcclt_comm {
 	struct kref ref;
-	struct rcu_head rcu;
 	u64 id;
 	bool live;
 	struct hcclt_file *file;
@@ -434,6 +436,51 @@ static inline bool hcclt_obj_live(const bool *live)
 {
 	/* Pairs with smp_store_release() in hcclt_obj_publish(). */
 	return smp_load_acquire(live);
+}
+
+/* hcclt_obj.c */
+struct kmem_cache;
+extern struct kmem_cache *hcclt_comm_cache;
+extern struct kmem_cache *hcclt_thread_cache;
+extern struct kmem_cache *hcclt_stream_cache;
+int hcclt_obj_caches_init(void);
+void hcclt_obj_caches_fini(void);
+
+void *hcclt_obj_alloc(struct kmem_cache *cache, gfp_t gfp);
+
+/**
+ * hcclt_obj_ref_init - give a new object its first reference.
+ * @ref: the object's reference count, zero until now.
+ *
+ * Call after the object's live flag is clear (hcclt_obj_alloc()) and after
+ * every step that may free it directly; from here on only its release
+ * function frees it.
+ */
+static inline void hcclt_obj_ref_init(struct kref *ref)
+{
+	/* Pairs with smp_rmb() in hcclt_obj_found(). */
+	smp_wmb();
+	kref_init(ref);
+}
+
+/**
+ * hcclt_obj_found - is an object a lookup took a reference on the one named?
+ * @live: the object's live flag.
+ * @obj_id: the object's id.
+ * @id: the id looked up.
+ *
+ * After kref_get_unless_zero() succeeded on an object found without a lock:
+ * its memory may have been freed and allocated again since it was found.
+ * If this returns false, the caller drops the reference it took.
+ *
+ * Return: true if the object is live and has id @id.
+ */
+static inline bool hcclt_obj_found(const bool *live, const u64 *obj_id,
+				   u64 id)
+{
+	/* Pairs with smp_wmb() in hcclt_obj_ref_init(). */
+	smp_rmb();
+	return hcclt_obj_live(live) && READ_ONCE(*obj_id) == id;
 }
 
 /* hcclt_drv.c */

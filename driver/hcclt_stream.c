@@ -26,7 +26,7 @@ static void hcclt_stream_release(struct kref *ref)
 	hcclt_sched_stream_fini(stream);
 	hdev->hw->stream_slot_free(hdev, stream->slot);
 	hcclt_pool_unreserve(hdev, 1, 0);
-	kfree_rcu(stream, rcu);
+	kmem_cache_free(hcclt_stream_cache, stream);
 }
 
 void hcclt_stream_put(struct hcclt_stream *stream)
@@ -56,10 +56,9 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
 
 	if (WARN_ON(!resv->streams))
 		return ERR_PTR(-ENOSPC);
-	stream = kzalloc(sizeof(*stream), GFP_KERNEL);
+	stream = hcclt_obj_alloc(hcclt_stream_cache, GFP_KERNEL);
 	if (!stream)
 		return ERR_PTR(-ENOMEM);
-	kref_init(&stream->ref);
 	stream->hdev = hdev;
 	stream->created = created;
 	ret = hdev->hw->stream_slot_alloc(hdev, &stream->slot);
@@ -71,13 +70,14 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
 		goto err_slot;
 	stream->fence_ctx = dma_fence_context_alloc(1);
 	hcclt_sched_stream_init(stream);
+	hcclt_obj_ref_init(&stream->ref);
 	resv->streams--;
 	return stream;
 
 err_slot:
 	hdev->hw->stream_slot_free(hdev, stream->slot);
 err_free:
-	kfree(stream);
+	kmem_cache_free(hcclt_stream_cache, stream);
 	return ERR_PTR(ret);
 }
 
@@ -94,10 +94,13 @@ struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
-	if (stream && (!hcclt_obj_live(&stream->live) || stream->id != id ||
-		       !kref_get_unless_zero(&stream->ref)))
+	if (stream && !kref_get_unless_zero(&stream->ref))
 		stream = NULL;
 	rcu_read_unlock();
+	if (stream && !hcclt_obj_found(&stream->live, &stream->id, id)) {
+		hcclt_stream_put(stream);
+		stream = NULL;
+	}
 	return stream;
 }
 
@@ -160,18 +163,15 @@ static struct hcclt_stream *hcclt_stream_unpublish(struct hcclt_file *file,
 						   u64 id)
 {
 	struct hcclt_stream *stream;
-	void *old;
+	void *old = NULL;
 
-	rcu_read_lock();
-	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
-	if (stream && (!hcclt_obj_live(&stream->live) || stream->id != id ||
-		       !stream->created))
-		stream = NULL;
-	rcu_read_unlock();
+	stream = hcclt_stream_lookup(file, id);
 	if (!stream)
 		return NULL;
-	old = xa_cmpxchg(&file->streams.xa, hcclt_id_index(id), stream, NULL,
-			 0);
+	if (stream->created)
+		old = xa_cmpxchg(&file->streams.xa, hcclt_id_index(id), stream,
+				 NULL, 0);
+	hcclt_stream_put(stream);
 	return old == stream ? stream : NULL;
 }
 

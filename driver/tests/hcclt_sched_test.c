@@ -410,13 +410,14 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 					      struct hcclt_device *hdev,
 					      u32 engine, u32 notifies)
 {
-	struct hcclt_thread *t = kzalloc(struct_size(t, notifies, notifies),
-					 GFP_KERNEL);
+	struct hcclt_thread *t = hcclt_obj_alloc(hcclt_thread_cache,
+						 GFP_KERNEL);
 	u32 i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_ASSERT_LE(test, notifies, ARRAY_SIZE(t->notify_inline));
+	t->notifies = t->notify_inline;
 	t->notify_cap = notifies;
-	kref_init(&t->ref);
 	t->engine = engine;
 	for (i = 0; i < notifies; i++)
 		t->notifies[i] = hcclt_test_notify(test, hdev, i);
@@ -424,6 +425,7 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file->threads,
 						  HCCLT_ID_KIND_THREAD, t,
 						  &t->id));
+	hcclt_obj_ref_init(&t->ref);
 	hcclt_obj_publish(&t->live);
 	return t;
 }
@@ -499,6 +501,53 @@ static void hcclt_test_validator(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
+/* ---- lookups of recycled objects (hcclt_obj.c) ---- */
+
+static void hcclt_test_recycled(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_file file = { .hdev = hdev };
+	struct hcclt_thread *t, *fresh;
+	u64 id;
+
+	hcclt_ids_init(&file.threads, HCCLT_ID_INDEX_MASK);
+	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&file.threads));
+	t = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_CPU, 0);
+	id = t->id;
+
+	/*
+	 * The memory of a freed thread now holds another one at the same
+	 * index: a lookup of the old id finds the pointer, takes a
+	 * reference, sees another id, and drops the reference again.
+	 */
+	WRITE_ONCE(t->id, id + BIT_ULL(HCCLT_ID_SEQ_SHIFT));
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
+	WRITE_ONCE(t->id, id);
+	fresh = hcclt_thread_lookup(&file, id);
+	KUNIT_EXPECT_PTR_EQ(test, t, fresh);
+	KUNIT_EXPECT_EQ(test, 2U, kref_read(&t->ref));
+	hcclt_thread_put(fresh);
+
+	/* Before its first reference, a live, matching object is not found. */
+	fresh = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fresh);
+	KUNIT_EXPECT_EQ(test, 0U, kref_read(&fresh->ref));
+	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file.threads,
+						  HCCLT_ID_KIND_THREAD, fresh,
+						  &fresh->id));
+	hcclt_obj_publish(&fresh->live);
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, fresh->id));
+	KUNIT_EXPECT_EQ(test, 0U, kref_read(&fresh->ref));
+	hcclt_id_remove(&file.threads, fresh->id);
+	kmem_cache_free(hcclt_thread_cache, fresh);
+
+	hcclt_id_remove(&file.threads, t->id);
+	hcclt_thread_put(t);
+	xa_destroy(&file.threads.xa);
+	hcclt_sched_unplug(hdev);
+}
+
 static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_ids),
 	KUNIT_CASE(hcclt_test_quota),
@@ -509,6 +558,7 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_timeout),
 	KUNIT_CASE(hcclt_test_queue_full),
 	KUNIT_CASE(hcclt_test_validator),
+	KUNIT_CASE(hcclt_test_recycled),
 	{}
 };
 
