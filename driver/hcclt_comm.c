@@ -93,6 +93,25 @@ void hcclt_thread_put(struct hcclt_thread *thread)
 		kref_put(&thread->ref, hcclt_thread_release);
 }
 
+/* The live thread at the index of @id whose id has the @bits of @id. */
+static struct hcclt_thread *hcclt_thread_get(struct hcclt_file *file, u64 id,
+					     u64 bits)
+{
+	struct hcclt_thread *thread;
+
+	rcu_read_lock();
+	thread = xa_load(&file->threads.xa, hcclt_id_index(id));
+	if (thread && !kref_get_unless_zero(&thread->ref))
+		thread = NULL;
+	rcu_read_unlock();
+	if (thread &&
+	    !hcclt_obj_found_bits(&thread->live, &thread->id, id, bits)) {
+		hcclt_thread_put(thread);
+		thread = NULL;
+	}
+	return thread;
+}
+
 /**
  * hcclt_thread_lookup - find a thread or view by id.
  * @file: the file.
@@ -102,18 +121,26 @@ void hcclt_thread_put(struct hcclt_thread *thread)
  */
 struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id)
 {
-	struct hcclt_thread *thread;
+	if (hcclt_id_kind(id) != HCCLT_ID_KIND_THREAD || (id >> 56))
+		return NULL;
+	return hcclt_thread_get(file, id, ~0ULL);
+}
 
-	rcu_read_lock();
-	thread = hcclt_id_peek(&file->threads, HCCLT_ID_KIND_THREAD, id);
-	if (thread && !kref_get_unless_zero(&thread->ref))
-		thread = NULL;
-	rcu_read_unlock();
-	if (thread && !hcclt_obj_found(&thread->live, &thread->id, id)) {
-		hcclt_thread_put(thread);
-		thread = NULL;
-	}
-	return thread;
+/**
+ * hcclt_thread_lookup_owner - find the thread a stream id was derived from.
+ * @file: the file.
+ * @stream_id: id of a thread's own stream (HCCLT_ID_OWNED set).
+ *
+ * The caller checks that the thread's stream has @stream_id: a view or a
+ * wrapping thread can be found here too.
+ *
+ * Return: the thread with a reference held, or NULL.
+ */
+struct hcclt_thread *hcclt_thread_lookup_owner(struct hcclt_file *file,
+					       u64 stream_id)
+{
+	/* The thread's id but for the kind and the top sequence bit. */
+	return hcclt_thread_get(file, stream_id, HCCLT_ID_OWNED - 1);
 }
 
 /*
@@ -205,17 +232,16 @@ static void hcclt_thread_discard(struct hcclt_thread *thread)
 	if (!thread->primary) {
 		for (i = 0; i < thread->notify_num; i++)
 			hcclt_notify_drop_slot(thread->notifies[i]);
-		if (thread->stream && !thread->stream->created)
-			hcclt_id_remove(&file->streams, thread->stream->id);
 	}
 	hcclt_thread_put(thread);
 }
 
-/* Make a created thread (and its owned stream) visible to lookups. */
+/*
+ * Make a created thread (and so its own stream, found through it) visible
+ * to lookups.
+ */
 static void hcclt_thread_publish(struct hcclt_thread *thread)
 {
-	if (!thread->primary && !thread->stream->created)
-		hcclt_obj_publish(&thread->stream->live);
 	hcclt_obj_publish(&thread->live);
 }
 
@@ -234,8 +260,6 @@ static void hcclt_thread_kill(struct hcclt_thread *thread)
 		if (thread->views[e])
 			hcclt_id_remove(&file->threads, thread->views[e]->id);
 	hcclt_id_remove(&file->threads, thread->id);
-	if (!thread->stream->created)
-		hcclt_id_remove(&file->streams, thread->stream->id);
 
 	/* Mark everything dead and cancel the stream's queued work. */
 	hcclt_sched_thread_kill(thread);
@@ -440,7 +464,7 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 			goto out_undo;
 		}
 		list_add_tail(&thread->node, &made);
-		stream = hcclt_stream_new(file, false, &resv);
+		stream = hcclt_stream_new(file, thread->id, &resv);
 		if (IS_ERR(stream)) {
 			ret = PTR_ERR(stream);
 			goto out_undo;

@@ -90,7 +90,8 @@ static int hcclt_ids_anchor_locked(struct hcclt_ids *ids)
  * index is not paid for with xarray nodes allocated and freed on every
  * create/destroy; the sequence number (bumped for every id) in bits 47:20
  * keeps a stale id from naming the index's next owner until 2^28 more ids
- * were handed out. The entry is the object from here on, but lookups and
+ * were handed out (2^27 for streams: bit 47 marks a thread's own stream,
+ * see HCCLT_ID_OWNED). The entry is the object from here on, but lookups and
  * walks skip the object until hcclt_obj_publish() marks it live: one
  * xarray store per object instead of a reservation and a second store.
  * The first id in an xarray leaf the table never reached before also
@@ -107,6 +108,8 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id)
 	ret = __xa_alloc(&ids->xa, &idx, obj, XA_LIMIT(0, ids->max),
 			 GFP_KERNEL_ACCOUNT);
 	seq = ids->seq++ & HCCLT_ID_SEQ_MASK;
+	if (kind == HCCLT_ID_KIND_STREAM)
+		seq &= ~(u32)(HCCLT_ID_OWNED >> HCCLT_ID_SEQ_SHIFT);
 	if (!ret && idx / XA_CHUNK_SIZE == ids->leaves)
 		hcclt_ids_anchor_locked(ids);
 	xa_unlock(&ids->xa);

@@ -65,6 +65,13 @@
 #define HCCLT_ID_SEQ_SHIFT	20
 #define HCCLT_ID_SEQ_MASK	0x0fffffffU
 #define HCCLT_ID_INDEX_MASK	0x000fffffU
+/*
+ * A stream id with bit 47 set names the stream a thread owns: it has no
+ * entry of its own in file->streams but is the id of its thread with kind
+ * STREAM and the top sequence bit set (hcclt_owned_stream_id()). Streams in
+ * file->streams (created ones) get 27-bit sequence numbers.
+ */
+#define HCCLT_ID_OWNED		BIT_ULL(47)
 
 struct dentry;
 struct drm_file;
@@ -136,7 +143,8 @@ static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
  * @xa: index -> object (XA_FLAGS_ALLOC, lowest free index first). An
  *	object is entered when its id is made and is invisible to lookups
  *	and walks until it is live (hcclt_obj_publish()).
- * @seq: sequence number of the next id (its low 28 bits go into the id);
+ * @seq: sequence number of the next id (its low 28 bits go into the id, 27
+ *	for a stream);
  *	protected by the xa_lock of @xa.
  * @max: highest index; HCCLT_ID_INDEX_MASK (KUnit tests use less).
  * @leaves: xarray leaves anchored so far, the first ones; protected by the
@@ -238,8 +246,10 @@ struct hcclt_batch {
  *	running on it, and temporarily by ioctls. The pool slot is given back
  *	when the last reference goes.
  * @hdev: the device.
- * @id: id in file->streams.
- * @live: published, see hcclt_obj_publish().
+ * @id: id in file->streams (created), or hcclt_owned_stream_id() of its
+ *	thread; immutable.
+ * @live: published, see hcclt_obj_publish() (created streams; a thread's
+ *	own stream is found through its thread).
  * @slot: backend stream slot.
  * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
  *	thread that acquired it); immutable.
@@ -410,6 +420,13 @@ static inline u32 hcclt_id_kind(u64 id)
 	return (id >> HCCLT_ID_KIND_SHIFT) & HCCLT_ID_KIND_MASK;
 }
 
+/* The id of the stream owned by the thread @thread_id. */
+static inline u64 hcclt_owned_stream_id(u64 thread_id)
+{
+	return ((u64)HCCLT_ID_KIND_STREAM << HCCLT_ID_KIND_SHIFT) |
+	       HCCLT_ID_OWNED | (thread_id & (HCCLT_ID_OWNED - 1));
+}
+
 /* The index of an id in its table. */
 static inline u32 hcclt_id_index(u64 id)
 {
@@ -464,23 +481,32 @@ static inline void hcclt_obj_ref_init(struct kref *ref)
 }
 
 /**
- * hcclt_obj_found - is an object a lookup took a reference on the one named?
+ * hcclt_obj_found_bits - is an object a lookup took a reference on the one
+ * named?
  * @live: the object's live flag.
  * @obj_id: the object's id.
  * @id: the id looked up.
+ * @bits: the bits of the ids to compare.
  *
  * After kref_get_unless_zero() succeeded on an object found without a lock:
  * its memory may have been freed and allocated again since it was found.
  * If this returns false, the caller drops the reference it took.
  *
- * Return: true if the object is live and has id @id.
+ * Return: true if the object is live and its id has the @bits of @id.
  */
-static inline bool hcclt_obj_found(const bool *live, const u64 *obj_id,
-				   u64 id)
+static inline bool hcclt_obj_found_bits(const bool *live, const u64 *obj_id,
+					u64 id, u64 bits)
 {
 	/* Pairs with smp_wmb() in hcclt_obj_ref_init(). */
 	smp_rmb();
-	return hcclt_obj_live(live) && READ_ONCE(*obj_id) == id;
+	return hcclt_obj_live(live) && !((READ_ONCE(*obj_id) ^ id) & bits);
+}
+
+/* hcclt_obj_found_bits() on all bits: the object is live and has id @id. */
+static inline bool hcclt_obj_found(const bool *live, const u64 *obj_id,
+				   u64 id)
+{
+	return hcclt_obj_found_bits(live, obj_id, id, ~0ULL);
 }
 
 /* hcclt_drv.c */
@@ -495,7 +521,7 @@ int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 
 /* hcclt_stream.c */
-struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
+struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 				      struct hcclt_resv *resv);
 void hcclt_stream_put(struct hcclt_stream *stream);
 struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id);
@@ -509,6 +535,8 @@ int hcclt_stream_destroy_ioctl(struct drm_device *drm, void *data,
 
 /* hcclt_comm.c */
 struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id);
+struct hcclt_thread *hcclt_thread_lookup_owner(struct hcclt_file *file,
+					       u64 stream_id);
 void hcclt_thread_put(struct hcclt_thread *thread);
 struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);
 void hcclt_comm_put(struct hcclt_comm *comm);

@@ -5,10 +5,11 @@
  *
  * A stream is either created by DRM_IOCTL_HCCLT_STREAM_CREATE (owned by the
  * file's id table, may be wrapped by threads of communicators) or owned by
- * the thread that acquired it. Both kinds have an id in file->streams so
- * that STREAM_SYNC and INFO can name them; only created streams can be
- * destroyed or wrapped by id. The pool slot is returned when the last
- * reference goes.
+ * the thread that acquired it. Both kinds have an id so that STREAM_SYNC and
+ * INFO can name them: a created stream's is its entry in file->streams, a
+ * thread's own stream's is derived from the thread's id (HCCLT_ID_OWNED)
+ * and found through the thread. Only created streams can be destroyed or
+ * wrapped by id. The pool slot is returned when the last reference goes.
  */
 
 #include <linux/dma-fence.h>
@@ -38,16 +39,17 @@ void hcclt_stream_put(struct hcclt_stream *stream)
 /**
  * hcclt_stream_new - make a stream from a reserved pool unit.
  * @file: the file.
- * @created: made by STREAM_CREATE (else owned by a thread).
+ * @owner: id of the thread that will own it, 0 for STREAM_CREATE.
  * @resv: the caller's reservation; the stream takes one stream unit.
  *
- * The stream is in file->streams but not yet live (hcclt_obj_publish()); to
- * undo, the caller removes the id and puts the stream, which gives the
- * unit back to the pool.
+ * A created stream is in file->streams but not yet live
+ * (hcclt_obj_publish()); to undo, the caller removes the id and puts the
+ * stream, which gives the unit back to the pool. A thread's stream has no
+ * entry: its id is derived from @owner and lookups go through the thread.
  *
  * Return: the stream with one reference, or an ERR_PTR (@resv unchanged).
  */
-struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
+struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 				      struct hcclt_resv *resv)
 {
 	struct hcclt_device *hdev = file->hdev;
@@ -60,12 +62,15 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, bool created,
 	if (!stream)
 		return ERR_PTR(-ENOMEM);
 	stream->hdev = hdev;
-	stream->created = created;
+	stream->created = !owner;
 	ret = hdev->hw->stream_slot_alloc(hdev, &stream->slot);
 	if (ret)
 		goto err_free;
-	ret = hcclt_id_reserve(&file->streams, HCCLT_ID_KIND_STREAM, stream,
-			       &stream->id);
+	if (owner)
+		stream->id = hcclt_owned_stream_id(owner);
+	else
+		ret = hcclt_id_reserve(&file->streams, HCCLT_ID_KIND_STREAM,
+				       stream, &stream->id);
 	if (ret)
 		goto err_slot;
 	stream->fence_ctx = dma_fence_context_alloc(1);
@@ -81,6 +86,27 @@ err_free:
 	return ERR_PTR(ret);
 }
 
+/* The stream owned by a thread, by its id (a thread of this file). */
+static struct hcclt_stream *hcclt_owned_stream_lookup(struct hcclt_file *file,
+						      u64 id)
+{
+	struct hcclt_stream *stream = NULL;
+	struct hcclt_thread *thread;
+
+	if (hcclt_id_kind(id) != HCCLT_ID_KIND_STREAM || (id >> 56))
+		return NULL;
+	/* The thread's id, but for the kind and the top sequence bit. */
+	thread = hcclt_thread_lookup_owner(file, id);
+	if (!thread)
+		return NULL;
+	if (thread->stream->id == id) {
+		stream = thread->stream;
+		kref_get(&stream->ref);
+	}
+	hcclt_thread_put(thread);
+	return stream;
+}
+
 /**
  * hcclt_stream_lookup - find a stream (created or thread-owned) by id.
  * @file: the file.
@@ -91,6 +117,9 @@ err_free:
 struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
 {
 	struct hcclt_stream *stream;
+
+	if (id & HCCLT_ID_OWNED)
+		return hcclt_owned_stream_lookup(file, id);
 
 	rcu_read_lock();
 	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
@@ -144,7 +173,7 @@ int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 	ret = hcclt_pool_reserve(file->hdev, 1, 0);
 	if (ret)
 		return ret;
-	stream = hcclt_stream_new(file, true, &resv);
+	stream = hcclt_stream_new(file, 0, &resv);
 	if (IS_ERR(stream)) {
 		hcclt_pool_unreserve(file->hdev, resv.streams, 0);
 		return PTR_ERR(stream);

@@ -399,6 +399,47 @@ TEST_F(core, acquire_basic)
 	EXPECT_POOLS(self->fd, self->q0, 5, 10);
 }
 
+/* A thread's own stream answers to its stream id while the thread lives. */
+TEST_F(core, acquire_stream_id)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 th[2], sid[2], other;
+	int i;
+
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU,
+				   2, 1, th));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, th[i], &ti));
+		sid[i] = ti.stream_id;
+		EXPECT_EQ(HCCLT_ID_KIND_STREAM, HCCLT_ID_KIND(sid[i]));
+		EXPECT_EQ(0, sid[i] & HCCLT_ID_TAG_MASK);
+		EXPECT_EQ(0, hcclt_sync(self->fd, sid[i], 0));
+		/* only created streams can be destroyed */
+		EXPECT_EQ(-ENOENT, hcclt_stream_destroy(self->fd, sid[i]));
+		EXPECT_EQ(0, hcclt_sync(self->fd, sid[i], 0));
+	}
+	EXPECT_NE(sid[0], sid[1]);
+	/* a created stream's id names neither */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &other));
+	EXPECT_NE(sid[0], other);
+	EXPECT_NE(sid[1], other);
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, other));
+	EXPECT_EQ(0, hcclt_sync(self->fd, sid[0], 0));
+
+	/* gone with the threads; a new thread's stream has a new id */
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, sid[i], 0));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &self->comm));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU,
+				   1, 1, th));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, th[0], &ti));
+	EXPECT_NE(sid[0], ti.stream_id);
+	EXPECT_NE(sid[1], ti.stream_id);
+	EXPECT_EQ(-ENOENT, hcclt_sync(self->fd, sid[0], 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, ti.stream_id, 0));
+}
+
 TEST_F(core, acquire_every_engine)
 {
 	static const __u32 eng[] = { HCCLT_ENGINE_CPU, HCCLT_ENGINE_CPU_TS,
