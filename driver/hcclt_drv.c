@@ -241,7 +241,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->max_queue_depth = HCCLT_MAX_QUEUE_DEPTH;
 	args->comms = atomic_read(&hdev->ncomms);
 	args->files = atomic_read(&hdev->nfiles);
-	args->features = HCCLT_FEATURE_FENCE_OUT | hdev->hw->features;
+	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
+			 hdev->hw->features;
 	return 0;
 }
 

@@ -591,10 +591,16 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp,
  * reference belong to the stream. Return: 0, -ENOENT (the stream or
  * @thread died meanwhile), -EBUSY (queue full).
  */
+/*
+ * Queue @batch (may be NULL) on @s and run what can run inline. Return 0
+ * with the seqno of the batch's last task and the stream's status in @args,
+ * or an errno with nothing queued.
+ */
 static int hcclt_batch_queue(struct hcclt_stream *s,
 			     struct hcclt_thread *thread,
 			     struct hcclt_batch *batch,
-			     struct hcclt_fence *fence, u64 handle, u64 *seqno)
+			     struct hcclt_fence *fence,
+			     struct drm_hcclt_submit *args)
 {
 	struct hcclt_device *hdev = s->hdev;
 	u32 n = batch ? batch->count : 0, i;
@@ -609,7 +615,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		return -EBUSY;
 	}
 	if (n)
-		trace_hcclt_submit(hdev->index, s->slot, s->id, handle,
+		trace_hcclt_submit(hdev->index, s->slot, s->id, args->handle,
 				   s->submit_seqno + 1, n);
 	for (i = 0; i < n; i++) {
 		batch->tasks[i].seqno = s->submit_seqno + 1;
@@ -617,7 +623,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		list_add_tail(&batch->tasks[i].node, &s->tasks);
 	}
 	s->depth += n;
-	*seqno = s->submit_seqno;
+	args->seqno = s->submit_seqno;
 	if (fence) {
 		fence->base.seqno = s->submit_seqno;
 		fence->first = n ? s->submit_seqno - n + 1 : s->submit_seqno;
@@ -631,6 +637,9 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 	if (n && (!hdev->hw->submit || !hdev->hw->submit(hdev, s)))
 		hcclt_make_runnable(hdev, s);
 	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	/* What STREAM_SYNC would see now: nothing to wait for or report. */
+	if (s->done_seqno == s->submit_seqno && !s->error && !s->dead)
+		args->status |= HCCLT_SUBMIT_STATUS_IDLE;
 	spin_unlock_bh(&hdev->sched_lock);
 	return 0;
 }
@@ -650,7 +659,9 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	int fd = -1, ret;
 
 	args->fence_fd = -1;
-	if (args->flags & ~HCCLT_SUBMIT_FENCE_OUT)
+	args->stream_id = 0;
+	args->status = 0;
+	if ((args->flags & ~HCCLT_SUBMIT_FENCE_OUT) || args->pad)
 		return -EINVAL;
 	if (n > HCCLT_MAX_BATCH || (!n && !want_fence) ||
 	    args->task_size != sizeof(struct drm_hcclt_task))
@@ -698,11 +709,11 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-	ret = hcclt_batch_queue(s, pp.thread, batch, fence, args->handle,
-				&args->seqno);
+	ret = hcclt_batch_queue(s, pp.thread, batch, fence, args);
 	if (ret)
 		goto out;
 	batch = NULL;
+	args->stream_id = s->id;
 
 	if (fence) {
 		fd_install(fd, sync_file->file);

@@ -59,8 +59,8 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 			    u32 op, struct hcclt_notify *n, u32 count,
 			    u32 timeout_s)
 {
+	struct drm_hcclt_submit args = {};
 	struct hcclt_batch *batch;
-	u64 seqno;
 	u32 i;
 	int ret;
 
@@ -76,7 +76,7 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 		batch->tasks[i].batch = batch;
 		batch->tasks[i].last = i == count - 1;
 	}
-	ret = hcclt_batch_queue(s, NULL, batch, NULL, 0, &seqno);
+	ret = hcclt_batch_queue(s, NULL, batch, NULL, &args);
 	if (ret) {
 		for (i = 0; i < count; i++)
 			hcclt_notify_put(n);

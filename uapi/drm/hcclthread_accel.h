@@ -45,7 +45,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		0
+#define HCCLT_UAPI_MINOR		1
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -149,6 +149,11 @@ struct drm_hcclt_query {
 #define HCCLT_FEATURE_FENCE_OUT		0x1ULL
 /* The device is simulated in software (no hardware backend). */
 #define HCCLT_FEATURE_SIMULATED		0x2ULL
+/*
+ * DRM_IOCTL_HCCLT_SUBMIT reports @stream_id and @status (uAPI 1.1). On an
+ * older driver both stay as userspace set them (zero).
+ */
+#define HCCLT_FEATURE_SUBMIT_STATUS	0x4ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -385,6 +390,16 @@ struct drm_hcclt_task {
  */
 #define HCCLT_SUBMIT_FENCE_OUT		0x1U
 
+/*
+ * Out, in @status: when the ioctl returned, every task queued on the stream
+ * had completed (the batch ran inline) and the stream had no error to
+ * report: a DRM_IOCTL_HCCLT_STREAM_SYNC of it would have returned 0 at
+ * once. It stays so until a task is queued on the stream again, through
+ * any handle, or the stream or its thread is destroyed; until then
+ * userspace may skip that STREAM_SYNC (libhcclthread does).
+ */
+#define HCCLT_SUBMIT_STATUS_IDLE	0x1U
+
 /**
  * struct drm_hcclt_submit - queue a batch of tasks on one stream.
  *
@@ -402,7 +417,10 @@ struct drm_hcclt_task {
  *
  * - -EINVAL: unknown bit in @flags, @task_count above
  *   HCCLT_MAX_BATCH or zero without HCCLT_SUBMIT_FENCE_OUT, @task_size not
- *   sizeof(struct drm_hcclt_task).
+ *   sizeof(struct drm_hcclt_task), non-zero @pad.
+ *
+ * The struct grew in uAPI 1.1 (@stream_id, @status, @pad); callers built
+ * against 1.0 keep working, without those fields.
  * - -ENOENT: unknown @handle, unknown @dst_thread of a record.
  * - -EINVAL: a task with an unknown op, non-zero pad, a record with a
  *   non-zero timeout, a wait with a non-zero @dst_thread, a wait on a
@@ -426,6 +444,15 @@ struct drm_hcclt_submit {
 	__s32 fence_fd;
 	/** @seqno: out, stream sequence number of the batch's last task. */
 	__u64 seqno;
+	/**
+	 * @stream_id: out (uAPI 1.1), id of the stream the batch went to: a
+	 * thread's own stream, or the created stream it wraps.
+	 */
+	__u64 stream_id;
+	/** @status: out (uAPI 1.1), HCCLT_SUBMIT_STATUS_* bits. */
+	__u32 status;
+	/** @pad: in, must be zero. */
+	__u32 pad;
 };
 
 /**

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <sys/mman.h>
@@ -74,6 +75,22 @@ static int submit_raw(int fd, __u64 handle, const void *tasks, __u32 n,
 	s.flags = flags;
 	s.fence_fd = -1;
 	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &s);
+}
+
+/* Submit @n tasks; the whole argument comes back in @out. */
+static int submit_out(int fd, __u64 handle, const struct drm_hcclt_task *t,
+		      __u32 n, struct drm_hcclt_submit *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->handle = handle;
+	out->tasks_ptr = (__u64)(uintptr_t)t;
+	out->task_count = n;
+	out->task_size = sizeof(*t);
+	out->fence_fd = -1;
+	/* out-only fields: whatever comes in is overwritten */
+	out->stream_id = ~0ULL;
+	out->status = ~0U;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -369,6 +386,105 @@ TEST_F(exec, sync_interrupted_updates_timeout)
 
 /* ------------------------------------------------------------------ */
 /* Submit validation: one test per documented error                   */
+
+/* uAPI 1.1: the stream a batch went to, and whether it is idle after. */
+TEST_F_TIMEOUT(exec, submit_status_idle, 60)
+{
+	struct drm_hcclt_task self_rec[2] = { hcclt_rec(self->a, 0),
+					      hcclt_wait(0, 0) };
+	struct drm_hcclt_task w = hcclt_wait(1, 0), tw = hcclt_wait(0, 1);
+	struct drm_hcclt_task r = hcclt_rec(self->a, 1);
+	struct drm_hcclt_thread_info ti;
+	struct drm_hcclt_submit o;
+	__u64 s;
+
+	EXPECT_TRUE(self->q0.features & HCCLT_FEATURE_SUBMIT_STATUS);
+	EXPECT_EQ(1, self->q0.uapi_minor);
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->a, &ti));
+
+	/* a batch that ran to its end inline */
+	ASSERT_EQ(0, submit_out(self->fd, self->a, self_rec, 2, &o));
+	EXPECT_EQ(HCCLT_SUBMIT_STATUS_IDLE, o.status);
+	EXPECT_EQ(ti.stream_id, o.stream_id);
+	EXPECT_EQ(2, o.seqno);
+
+	/* a parked wait: not idle, and later batches are not either */
+	ASSERT_EQ(0, submit_out(self->fd, self->a, &w, 1, &o));
+	EXPECT_EQ(0, o.status);
+	EXPECT_EQ(ti.stream_id, o.stream_id);
+	ASSERT_EQ(0, submit_out(self->fd, self->a, &self_rec[0], 1, &o));
+	EXPECT_EQ(0, o.status);
+	/* the record from b releases a: b is idle, a completes */
+	ASSERT_EQ(0, submit_out(self->fd, self->b, &r, 1, &o));
+	EXPECT_EQ(HCCLT_SUBMIT_STATUS_IDLE, o.status);
+	EXPECT_NE(ti.stream_id, o.stream_id);
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	ASSERT_EQ(0, submit_out(self->fd, self->a, &self_rec[0], 1, &o));
+	EXPECT_EQ(HCCLT_SUBMIT_STATUS_IDLE, o.status);
+
+	/* an error STREAM_SYNC has not reported yet: not idle */
+	ASSERT_EQ(0, submit_out(self->fd, self->b, &tw, 1, &o));
+	EXPECT_EQ(0, o.status);
+	ASSERT_EQ(0, hcclt_wait_state(self->fd, self->b, HCCLT_STATE_ERROR,
+				      &ti, 10000));
+	ASSERT_EQ(0, submit_out(self->fd, self->b, &r, 1, &o));
+	EXPECT_EQ(0, o.status);
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, 5000));
+	ASSERT_EQ(0, submit_out(self->fd, self->b, &r, 1, &o));
+	EXPECT_EQ(HCCLT_SUBMIT_STATUS_IDLE, o.status);
+
+	/* a record through a created stream: the stream names itself */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, submit_out(self->fd, s, &r, 1, &o));
+	EXPECT_EQ(s, o.stream_id);
+	EXPECT_EQ(HCCLT_SUBMIT_STATUS_IDLE, o.status);
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+}
+
+/* The uAPI 1.0 argument (without stream_id, status, pad) still works. */
+TEST_F(exec, submit_v1_0_size)
+{
+	struct drm_hcclt_task t[2] = { hcclt_rec(self->a, 0), hcclt_wait(0, 0) };
+	const size_t v10 = offsetof(struct drm_hcclt_submit, stream_id);
+	struct drm_hcclt_submit s;
+
+	memset(&s, 0xa5, sizeof(s));
+	s.handle = self->a;
+	s.tasks_ptr = (__u64)(uintptr_t)t;
+	s.task_count = 2;
+	s.task_size = sizeof(t[0]);
+	s.flags = 0;
+	s.fence_fd = -1;
+	ASSERT_EQ(40, v10);
+	ASSERT_EQ(0, hcclt_ioctl(self->fd,
+				 _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				      DRM_COMMAND_BASE + DRM_HCCLT_SUBMIT, v10),
+				 &s));
+	EXPECT_EQ(2, s.seqno);
+	/* nothing written past the 1.0 struct */
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, s.stream_id);
+	EXPECT_EQ(0xa5a5a5a5U, s.status);
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+}
+
+TEST_F(exec, submit_pad_einval)
+{
+	struct drm_hcclt_task t = hcclt_rec(self->b, 0);
+	struct drm_hcclt_submit s;
+
+	memset(&s, 0, sizeof(s));
+	s.handle = self->a;
+	s.tasks_ptr = (__u64)(uintptr_t)&t;
+	s.task_count = 1;
+	s.task_size = sizeof(t);
+	s.fence_fd = -1;
+	s.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT, &s));
+	EXPECT_EQ(0, depth_of(self->fd, self->a));
+	s.pad = 0;
+	EXPECT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT, &s));
+}
 
 TEST_F(exec, submit_flags_einval)
 {
