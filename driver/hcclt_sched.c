@@ -88,8 +88,10 @@ static const struct dma_fence_ops hcclt_fence_ops = {
 
 /* ---- executor core (sched_lock held) ---- */
 
-static void hcclt_trace_task(struct hcclt_stream *s, struct hcclt_task *task,
-			     bool start, int err)
+/* Inline: with tracing off, only the tracepoints' static branches remain. */
+static __always_inline void hcclt_trace_task(struct hcclt_stream *s,
+					     struct hcclt_task *task,
+					     bool start, int err)
 {
 	struct hcclt_notify *n = task->notify;
 
@@ -478,8 +480,11 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 
 /* ---- SUBMIT ---- */
 
-/* Tasks copied from userspace per chunk, on the stack. */
-#define HCCLT_TASK_CHUNK	16
+/*
+ * Tasks copied from userspace per chunk, on the stack (zeroed on every call
+ * with INIT_STACK_ALL_ZERO: keep it small).
+ */
+#define HCCLT_TASK_CHUNK	4
 
 /**
  * struct hcclt_prep - state of one submit's validation.
@@ -588,13 +593,9 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp,
 /*
  * Queue a prepared batch (may be NULL: fence only) and an optional fence on
  * @s, then run what is runnable. On success the batch and the fence's list
- * reference belong to the stream. Return: 0, -ENOENT (the stream or
- * @thread died meanwhile), -EBUSY (queue full).
- */
-/*
- * Queue @batch (may be NULL) on @s and run what can run inline. Return 0
- * with the seqno of the batch's last task and the stream's status in @args,
- * or an errno with nothing queued.
+ * reference belong to the stream, and @args has the batch's last seqno and
+ * the stream's status. Return: 0, -ENOENT (the stream or @thread died
+ * meanwhile), -EBUSY (queue full).
  */
 static int hcclt_batch_queue(struct hcclt_stream *s,
 			     struct hcclt_thread *thread,
