@@ -177,7 +177,10 @@ HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *fd);
  * @timeout: milliseconds; -1 waits forever; 0 only checks.
  *
  * aclrtSynchronizeStreamWithTimeout() for threads whose stream the caller
- * has no aclrtStream for (HcclThreadAcquire() creates their streams).
+ * has no aclrtStream for (HcclThreadAcquire() creates their streams). Like
+ * aclrtSynchronizeStream(), it makes no system call when the last task
+ * queued on the stream through this library left it idle (uAPI 1.1), and
+ * nothing was queued or destroyed since.
  *
  * Return: as aclrtSynchronizeStreamWithTimeout(); ACL_ERROR_RT_INVALID_HANDLE
  * when @thread is 0 or not a live handle of this process.

@@ -99,6 +99,7 @@ HCCLT_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 	memset(&sd, 0, sizeof(sd));
 	sd.stream_id = s->id;
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_DESTROY, &sd);
+	hcclt_idle_forget();
 	s->magic = HCCLT_DEAD_MAGIC;
 	free(s);
 	return hcclt_map_errno(HCCLT_OP_STREAM_DESTROY, ret);
@@ -118,6 +119,8 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 	fd = hcclt_device_fd_fast(s->dev);
 	if (fd < 0)
 		return ACL_ERROR_RT_INVALID_HANDLE;
+	if (hcclt_idle_check(s->dev, s->id))
+		return ACL_SUCCESS;
 	ss.handle = s->id;
 	ss.timeout_ms = timeout;
 	ss.flags = 0;

@@ -149,10 +149,12 @@ static void take(struct cand *c, int n)
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&dev_lock);
+	hcclt_idle_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	hcclt_idle_atfork_parent();
 	pthread_mutex_unlock(&dev_lock);
 }
 
@@ -172,6 +174,7 @@ static void atfork_child(void)
 			close(fd);
 	}
 	atomic_fetch_add(&fork_gen, 1);
+	hcclt_idle_atfork_child();
 	pthread_mutex_unlock(&dev_lock);
 }
 

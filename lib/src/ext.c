@@ -187,6 +187,8 @@ HCCLT_EXPORT aclError hccltThreadSynchronize(ThreadHandle thread, int32_t timeou
 	fd = hcclt_device_fd_fast(dev);
 	if (fd < 0)
 		return ACL_ERROR_RT_INVALID_HANDLE;
+	if (hcclt_idle_check(dev, id))
+		return ACL_SUCCESS;
 	ss.handle = id;
 	ss.timeout_ms = timeout;
 	ss.flags = 0;

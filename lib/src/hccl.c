@@ -48,6 +48,7 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	memset(&cd, 0, sizeof(cd));
 	cd.comm_id = c->id;
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
+	hcclt_idle_forget();
 	c->magic = HCCLT_DEAD_MAGIC;
 	free(c);
 	return hcclt_map_errno(HCCLT_OP_COMM_DESTROY, ret);

@@ -64,6 +64,20 @@ int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomm
 		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads);
 int hcclt_info_find_thread(int fd, uint64_t id, struct drm_hcclt_thread_info *out);
 
+/*
+ * Streams known to be idle (idle.c): a sync of one returns without an
+ * ioctl. Read the epoch before a SUBMIT and note the SUBMIT's result after;
+ * forget after destroying a communicator or a stream.
+ */
+uint64_t hcclt_idle_epoch(void);
+void hcclt_idle_note(int dev, uint64_t handle,
+		     const struct drm_hcclt_submit *sub, uint64_t epoch);
+int hcclt_idle_check(int dev, uint64_t handle);
+void hcclt_idle_forget(void);
+void hcclt_idle_atfork_prepare(void);
+void hcclt_idle_atfork_parent(void);
+void hcclt_idle_atfork_child(void);
+
 /* Which call an errno comes from: selects the row of the mapping table. */
 enum hcclt_op {
 	HCCLT_OP_DEVICE_HCCL,	/* opening a device for an HCCL call */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Notify record and wait: one DRM_IOCTL_HCCLT_SUBMIT with a task on the
- * stack. No lock, no allocation (except on the error path of a record, to
- * tell an index out of range from an engine mismatch).
+ * stack, and no allocation (except on the error path of a record, to tell
+ * an index out of range from an engine mismatch). What the submit says
+ * about its stream goes to idle.c, under its lock.
  */
 #include <errno.h>
 #include <string.h>
@@ -31,7 +32,7 @@ HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, Thread
 {
 	struct drm_hcclt_submit sub;
 	struct drm_hcclt_task task;
-	uint64_t sid, did;
+	uint64_t sid, did, epoch;
 	int sdev, ddev, fd, ret;
 
 	if (!thread || !dstThread)
@@ -54,9 +55,12 @@ HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, Thread
 	sub.task_count = 1;
 	sub.task_size = sizeof(task);
 	sub.fence_fd = -1;
+	epoch = hcclt_idle_epoch();
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
-	if (!ret)
+	if (!ret) {
+		hcclt_idle_note(sdev, sid, &sub, epoch);
 		return HCCL_SUCCESS;
+	}
 	if (ret == -EINVAL)
 		return record_einval(fd, sid, did, dstNotifyIdx);
 	return hcclt_map_errno(HCCLT_OP_RECORD, ret);
@@ -67,7 +71,7 @@ HCCLT_EXPORT int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t
 {
 	struct drm_hcclt_submit sub;
 	struct drm_hcclt_task task;
-	uint64_t id;
+	uint64_t id, epoch;
 	int dev, fd, ret;
 
 	if (!thread)
@@ -87,6 +91,9 @@ HCCLT_EXPORT int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t
 	sub.task_count = 1;
 	sub.task_size = sizeof(task);
 	sub.fence_fd = -1;
+	epoch = hcclt_idle_epoch();
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
+	if (!ret)
+		hcclt_idle_note(dev, id, &sub, epoch);
 	return hcclt_map_errno(HCCLT_OP_WAIT, ret);
 }

@@ -14,8 +14,10 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +27,7 @@
 #include "hccl/hcomm_primitives.h"
 #include "acl/acl_rt.h"
 #include "hcclthread.h"
+#include "hcclthread_accel.h"
 #include "tap.h"
 
 #define CHECK_HCCL(call, want, ...) TAP_EQ((call), (want), __VA_ARGS__)
@@ -73,6 +76,27 @@ void *realloc(void *p, size_t size)
 	return __libc_realloc(p, size);
 }
 #endif
+
+/*
+ * STREAM_SYNC counter: the executable's ioctl (exported with
+ * --export-dynamic-symbol) interposes on libdrm's, and makes the system
+ * call itself.
+ */
+static _Atomic unsigned long sync_ioctls;
+
+int ioctl(int fd, unsigned long req, ...);
+int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (req == DRM_IOCTL_HCCLT_STREAM_SYNC)
+		sync_ioctls++;
+	return (int)syscall(SYS_ioctl, fd, req, arg);
+}
 
 static hccltDeviceUsage dev0;
 
@@ -634,6 +658,55 @@ static void test_pingpong(void)
 		aclrtDestroyStream(side[i].stream);
 }
 
+/* ---- syncs of streams known to be idle (uAPI 1.1) ------------------------------ */
+
+static void test_sync_skip(void)
+{
+	ThreadHandle th[2] = { 0, 0 }, w = 0;
+	HcclComm c = new_comm();
+	aclrtStream s = NULL;
+	unsigned long n;
+
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU_TS, 2, 1, th), HCCL_SUCCESS, "sync skip: two threads");
+	/* a records into itself, then waits: both ran inline */
+	HcommThreadNotifyRecordOnThread(th[0], th[0], 0);
+	HcommThreadNotifyWaitOnThread(th[0], 0, 0);
+	n = sync_ioctls;
+	TAP_EQ(hccltThreadSynchronize(th[0], -1), ACL_SUCCESS, "sync skip: sync after an idle submit");
+	TAP_EQ(sync_ioctls - n, 0, "sync skip: ... made no STREAM_SYNC ioctl");
+
+	/* a wait left parked: the kernel answers, and times out */
+	HcommThreadNotifyWaitOnThread(th[0], 0, 0);
+	n = sync_ioctls;
+	TAP_EQ(hccltThreadSynchronize(th[0], 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+	       "sync skip: a parked wait -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+	TAP_EQ(sync_ioctls - n, 1, "sync skip: ... through the kernel");
+	/* b's record releases it; b is idle, a was last seen busy */
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[1], th[0], 0), HCCL_SUCCESS, "sync skip: b records into a");
+	n = sync_ioctls;
+	TAP_EQ(hccltThreadSynchronize(th[1], -1), ACL_SUCCESS, "sync skip: b");
+	TAP_EQ(hccltThreadSynchronize(th[0], 5000), ACL_SUCCESS, "sync skip: a");
+	TAP_EQ(sync_ioctls - n, 1, "sync skip: only a's sync made an ioctl");
+
+	/* a stream wrapped by a thread: aclrtSynchronizeStream skips too */
+	aclrtCreateStream(&s);
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 1, &w), HCCL_SUCCESS,
+		   "sync skip: a thread on a created stream");
+	HcommThreadNotifyRecordOnThread(w, w, 0);
+	HcommThreadNotifyWaitOnThread(w, 0, 0);
+	n = sync_ioctls;
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "sync skip: aclrtSynchronizeStream");
+	TAP_EQ(sync_ioctls - n, 0, "sync skip: ... made no ioctl");
+
+	/* destroyed: the sync of a stale handle fails, through the kernel */
+	HcclCommDestroy(c);
+	n = sync_ioctls;
+	TAP_EQ(hccltThreadSynchronize(th[1], -1), ACL_ERROR_RT_INVALID_HANDLE,
+	       "sync skip: after HcclCommDestroy, a stale handle -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(sync_ioctls - n, 1, "sync skip: ... through the kernel");
+	aclrtDestroyStream(s);
+}
+
 /* ---- two devices ------------------------------------------------------------- */
 
 static void test_multidev(uint32_t n)
@@ -882,6 +955,7 @@ int main(void)
 		test_fork();
 		test_wrapped_destroy();
 		test_pingpong();
+		test_sync_skip();
 		test_open_race();
 		test_fuzz();
 		test_multidev(n);

@@ -392,6 +392,89 @@ static void test_fork(void)
 	       "parent: its objects are still valid after the fork");
 }
 
+/* idle.c: when a sync may skip its ioctl. */
+static struct drm_hcclt_submit fake_submit(uint64_t stream, uint64_t seqno,
+					   int idle)
+{
+	struct drm_hcclt_submit sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.stream_id = stream;
+	sub.seqno = seqno;
+	sub.status = idle ? HCCLT_SUBMIT_STATUS_IDLE : 0;
+	return sub;
+}
+
+static void test_idle(void)
+{
+	uint64_t st = ((uint64_t)HCCLT_ID_KIND_STREAM << HCCLT_ID_KIND_SHIFT) |
+		      (UINT64_C(1) << 47) | 5;
+	uint64_t th = ((uint64_t)HCCLT_ID_KIND_THREAD << HCCLT_ID_KIND_SHIFT) | 5;
+	uint64_t view = th + 1, other = 0, ep;
+	struct drm_hcclt_submit sub;
+	pid_t pid;
+	int i, status;
+
+	tap_ok(!hcclt_idle_check(0, th) && !hcclt_idle_check(0, st),
+	       "idle: nothing known at first");
+	sub = fake_submit(0, 2, 1);	/* a uAPI 1.0 driver says nothing */
+	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
+	tap_ok(!hcclt_idle_check(0, th), "idle: a 1.0 driver's submit is not used");
+
+	sub = fake_submit(st, 2, 0);
+	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
+	tap_ok(!hcclt_idle_check(0, th), "idle: a submit that left work: sync");
+	sub = fake_submit(st, 3, 1);
+	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
+	tap_ok(hcclt_idle_check(0, th) && hcclt_idle_check(0, st),
+	       "idle: the last submit left it idle: skip, by thread or stream id");
+	tap_ok(!hcclt_idle_check(1, th) && !hcclt_idle_check(0, view),
+	       "idle: another device or an unknown handle: sync");
+
+	/* a view of the same stream queues more: its primary syncs too */
+	sub = fake_submit(st, 4, 0);
+	hcclt_idle_note(0, view, &sub, hcclt_idle_epoch());
+	tap_ok(!hcclt_idle_check(0, th) && !hcclt_idle_check(0, view),
+	       "idle: a later submit through another handle: sync");
+	/* an IDLE seen earlier, noted late, says nothing about seqno 4 */
+	sub = fake_submit(st, 3, 1);
+	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
+	tap_ok(!hcclt_idle_check(0, th), "idle: an older IDLE noted late: sync");
+	sub = fake_submit(st, 5, 1);
+	hcclt_idle_note(0, view, &sub, hcclt_idle_epoch());
+	tap_ok(hcclt_idle_check(0, th), "idle: idle after the newest: skip");
+
+	/* destroying anything forgets; a submit from before is dropped */
+	ep = hcclt_idle_epoch();
+	hcclt_idle_forget();
+	tap_ok(!hcclt_idle_check(0, th), "idle: forgotten after a destroy");
+	sub = fake_submit(st, 6, 1);
+	hcclt_idle_note(0, th, &sub, ep);
+	tap_ok(!hcclt_idle_check(0, th),
+	       "idle: a submit that began before the destroy is not noted");
+
+	/* a stream whose slot is taken is not tracked (never evicts) */
+	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
+	for (i = 6; i < 100000 && !other; i++) {
+		uint64_t cand = st + (uint64_t)i;
+		struct drm_hcclt_submit probe = fake_submit(cand, 1, 1);
+
+		hcclt_idle_note(0, cand, &probe, hcclt_idle_epoch());
+		if (!hcclt_idle_check(0, cand))
+			other = cand;
+	}
+	tap_ok(other && hcclt_idle_check(0, th),
+	       "idle: a colliding stream is not tracked, the tracked one stays");
+
+	/* the child of a fork knows nothing of the parent's streams */
+	pid = fork();
+	if (pid == 0)
+		_exit(hcclt_idle_check(0, th));
+	tap_ok(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0, "idle: nothing known in a fork child");
+	hcclt_idle_forget();
+}
+
 /* With no device at all: HCCL_E_DRV / ACL_ERROR_RT_NO_DEVICE and a hint. */
 static int nodev_child(void)
 {
@@ -459,6 +542,7 @@ int main(int argc, char **argv)
 	test_comm_checks();
 	test_ext_checks();
 	test_fork();
+	test_idle();
 	test_nodev("/proc/self/exe");
 	return tap_done();
 }

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Skipping STREAM_SYNC on streams known to be idle (uAPI 1.1).
+ *
+ * A SUBMIT reports the stream it queued on and, with
+ * HCCLT_SUBMIT_STATUS_IDLE, that the stream had nothing left to run or to
+ * report when the ioctl returned. Per stream the library remembers the
+ * highest sequence number any submit returned and the highest one returned
+ * with IDLE. Sequence numbers follow the order in which tasks were queued,
+ * so when the second is not below the first, every task a submit has
+ * returned for had completed by the time that IDLE was seen, and a sync
+ * can return at once: a submit still in flight in another thread is not
+ * ordered before the sync anyway.
+ *
+ * The table is direct-mapped and never evicts a stream within an epoch: a
+ * stream that finds its slot taken is not tracked, and its syncs go to the
+ * kernel, because a stream entry that came back after an eviction could
+ * miss a submit noted meanwhile. Handles (thread ids) map to their stream
+ * in a second table, which is only a cache. Destroying a communicator or a
+ * stream starts a new epoch, which forgets everything (a sync on what was
+ * destroyed must fail), and so does fork() (the generation: the child's
+ * ids are its own). It all assumes that submits to the process's streams
+ * go through the library, which is what it is for.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "internal.h"
+
+#define IDLE_SLOTS	256	/* power of two */
+
+struct idle_stream {
+	uint64_t id;		/* stream id; 0: free */
+	uint64_t epoch;
+	uint64_t max_seq;	/* highest seqno a submit returned */
+	uint64_t idle_seq;	/* highest seqno returned with IDLE */
+	uint32_t gen;
+	int32_t dev;
+};
+
+struct idle_handle {
+	uint64_t handle;	/* thread id; 0: free */
+	uint64_t stream;
+	uint64_t epoch;
+	uint32_t gen;
+	int32_t dev;
+};
+
+/* Protects streams[] and handles[]. */
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct idle_stream streams[IDLE_SLOTS];
+static struct idle_handle handles[IDLE_SLOTS];
+/* Bumped by hcclt_idle_forget(); entries of older epochs are free. */
+static _Atomic uint64_t idle_epoch = 1;
+
+static unsigned int slot_of(int dev, uint64_t id)
+{
+	uint64_t h = (id ^ ((uint64_t)dev << 56)) * UINT64_C(0x9e3779b97f4a7c15);
+
+	return (unsigned int)(h >> 56) & (IDLE_SLOTS - 1);
+}
+
+uint64_t hcclt_idle_epoch(void)
+{
+	return atomic_load_explicit(&idle_epoch, memory_order_acquire);
+}
+
+void hcclt_idle_forget(void)
+{
+	atomic_fetch_add_explicit(&idle_epoch, 1, memory_order_acq_rel);
+}
+
+void hcclt_idle_note(int dev, uint64_t handle,
+		     const struct drm_hcclt_submit *sub, uint64_t epoch)
+{
+	uint32_t gen = hcclt_gen();
+	int idle = !!(sub->status & HCCLT_SUBMIT_STATUS_IDLE);
+	struct idle_handle *h;
+	struct idle_stream *s;
+
+	if (!sub->stream_id)	/* a uAPI 1.0 driver */
+		return;
+	pthread_mutex_lock(&idle_lock);
+	if (epoch != hcclt_idle_epoch())
+		goto out;
+	if (handle != sub->stream_id) {
+		h = &handles[slot_of(dev, handle)];
+		h->handle = handle;
+		h->stream = sub->stream_id;
+		h->epoch = epoch;
+		h->gen = gen;
+		h->dev = dev;
+	}
+	s = &streams[slot_of(dev, sub->stream_id)];
+	if (s->id && s->epoch == epoch && s->gen == gen) {
+		if (s->id != sub->stream_id || s->dev != dev)
+			goto out;	/* taken: not tracked */
+		if (sub->seqno > s->max_seq)
+			s->max_seq = sub->seqno;
+		if (idle && sub->seqno > s->idle_seq)
+			s->idle_seq = sub->seqno;
+	} else {
+		s->id = sub->stream_id;
+		s->epoch = epoch;
+		s->gen = gen;
+		s->dev = dev;
+		s->max_seq = sub->seqno;
+		s->idle_seq = idle ? sub->seqno : 0;
+	}
+out:
+	pthread_mutex_unlock(&idle_lock);
+}
+
+int hcclt_idle_check(int dev, uint64_t handle)
+{
+	uint64_t epoch = hcclt_idle_epoch(), stream = handle;
+	uint32_t gen = hcclt_gen();
+	struct idle_handle *h;
+	struct idle_stream *s;
+	int skip = 0;
+
+	pthread_mutex_lock(&idle_lock);
+	if (((handle >> HCCLT_ID_KIND_SHIFT) & 0xff) != HCCLT_ID_KIND_STREAM) {
+		h = &handles[slot_of(dev, handle)];
+		if (h->handle != handle || h->dev != dev || h->gen != gen ||
+		    h->epoch != epoch)
+			goto out;
+		stream = h->stream;
+	}
+	s = &streams[slot_of(dev, stream)];
+	if (s->id == stream && s->dev == dev && s->gen == gen &&
+	    s->epoch == epoch && s->idle_seq && s->idle_seq >= s->max_seq)
+		skip = 1;
+out:
+	pthread_mutex_unlock(&idle_lock);
+	return skip;
+}
+
+/* fork(): keep the lock out of the child's way (device.c's handlers). */
+void hcclt_idle_atfork_prepare(void)
+{
+	pthread_mutex_lock(&idle_lock);
+}
+
+void hcclt_idle_atfork_parent(void)
+{
+	pthread_mutex_unlock(&idle_lock);
+}
+
+void hcclt_idle_atfork_child(void)
+{
+	pthread_mutex_unlock(&idle_lock);
+}
