@@ -105,7 +105,8 @@ static struct hcclt_thread *hcclt_thread_get(struct hcclt_file *file, u64 id,
 		thread = NULL;
 	rcu_read_unlock();
 	if (thread &&
-	    !hcclt_obj_found_bits(&thread->live, &thread->id, id, bits)) {
+	    !hcclt_obj_found_bits(&thread->live, &thread->id, &thread->file,
+				  id, bits, file)) {
 		hcclt_thread_put(thread);
 		thread = NULL;
 	}
@@ -166,6 +167,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 		}
 	}
 	thread->notify_cap = cap;
+	thread->file = comm->file;
 	INIT_LIST_HEAD(&thread->node);
 	thread->engine = engine;
 	thread->flags = flags;
@@ -219,9 +221,10 @@ undo:
 }
 
 /*
- * Undo a thread that was never published: nothing can reference it but
- * the caller. For a primary its notifies' units go back to the pool; its
- * (owned) stream's unit goes back with the last stream reference.
+ * Undo a thread that was never published: nothing uses it but the caller
+ * (a stale lookup may hold a reference for a moment, see hcclt_obj.c). For
+ * a primary its notifies' units go back to the pool; its (owned) stream's
+ * unit goes back with the last stream reference.
  */
 static void hcclt_thread_discard(struct hcclt_thread *thread)
 {
@@ -307,7 +310,8 @@ struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
 	if (comm && !kref_get_unless_zero(&comm->ref))
 		comm = NULL;
 	rcu_read_unlock();
-	if (comm && !hcclt_obj_found(&comm->live, &comm->id, id)) {
+	if (comm &&
+	    !hcclt_obj_found(&comm->live, &comm->id, &comm->file, id, file)) {
 		hcclt_comm_put(comm);
 		comm = NULL;
 	}

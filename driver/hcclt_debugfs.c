@@ -86,21 +86,15 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 			if (comm->live)
 				hcclt_debugfs_comm(m, comm);
 		/*
-		 * file->lock keeps created streams in the table. A thread's
-		 * stream may be freed meanwhile (under comm->lock only) and
-		 * its memory reused (hcclt_obj.c), so the walk reads under
-		 * RCU and checks that an entry is still in the table before
-		 * it reads the stream.
+		 * Only created streams are in the table, and they leave it
+		 * under file->lock: every entry is a stream of this file.
 		 */
-		rcu_read_lock();
 		xa_for_each(&file->streams.xa, idx, s) {
-			if (xa_load(&file->streams.xa, idx) != s ||
-			    !s->created || !hcclt_obj_live(&s->live))
+			if (!hcclt_obj_live(&s->live))
 				continue;
 			seq_puts(m, "  created ");
 			hcclt_debugfs_stream(m, s);
 		}
-		rcu_read_unlock();
 		mutex_unlock(&file->lock);
 	}
 	mutex_unlock(&hdev->files_lock);

@@ -250,6 +250,8 @@ struct hcclt_batch {
  *	thread; immutable.
  * @live: published, see hcclt_obj_publish() (created streams; a thread's
  *	own stream is found through its thread).
+ * @file: the file whose table names it or whose thread owns it; compared
+ *	by lookups (hcclt_obj_found()), never dereferenced; immutable.
  * @slot: backend stream slot.
  * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
  *	thread that acquired it); immutable.
@@ -282,6 +284,7 @@ struct hcclt_stream {
 	struct hcclt_device *hdev;
 	u64 id;
 	bool live;
+	struct hcclt_file *file;
 	u32 slot;
 	bool created;
 	u64 fence_ctx;
@@ -311,6 +314,8 @@ struct hcclt_stream {
  *	its primary.
  * @id: id in file->threads.
  * @live: published, see hcclt_obj_publish().
+ * @file: the file of its communicator; compared by lookups
+ *	(hcclt_obj_found()); immutable.
  * @comm: the communicator (reference held).
  * @primary: for a view, the thread it views (reference held); NULL for a
  *	thread.
@@ -335,6 +340,7 @@ struct hcclt_thread {
 	struct kref ref;
 	u64 id;
 	bool live;
+	struct hcclt_file *file;
 	struct hcclt_comm *comm;
 	struct hcclt_thread *primary;
 	struct hcclt_stream *stream;
@@ -485,28 +491,37 @@ static inline void hcclt_obj_ref_init(struct kref *ref)
  * named?
  * @live: the object's live flag.
  * @obj_id: the object's id.
+ * @obj_file: the object's file.
  * @id: the id looked up.
  * @bits: the bits of the ids to compare.
+ * @file: the file looked in.
  *
  * After kref_get_unless_zero() succeeded on an object found without a lock:
- * its memory may have been freed and allocated again since it was found.
+ * its memory may have been freed and allocated again since it was found,
+ * also as an object of another file, whose ids are the same as this one's.
  * If this returns false, the caller drops the reference it took.
  *
- * Return: true if the object is live and its id has the @bits of @id.
+ * Return: true if the object is live, of @file, and its id has the @bits
+ * of @id.
  */
 static inline bool hcclt_obj_found_bits(const bool *live, const u64 *obj_id,
-					u64 id, u64 bits)
+					struct hcclt_file *const *obj_file,
+					u64 id, u64 bits,
+					const struct hcclt_file *file)
 {
 	/* Pairs with smp_wmb() in hcclt_obj_ref_init(). */
 	smp_rmb();
-	return hcclt_obj_live(live) && !((READ_ONCE(*obj_id) ^ id) & bits);
+	/* Set before the object was published, like its id. */
+	return hcclt_obj_live(live) && READ_ONCE(*obj_file) == file &&
+	       !((READ_ONCE(*obj_id) ^ id) & bits);
 }
 
-/* hcclt_obj_found_bits() on all bits: the object is live and has id @id. */
+/* hcclt_obj_found_bits() on all bits: live, of @file, with id @id. */
 static inline bool hcclt_obj_found(const bool *live, const u64 *obj_id,
-				   u64 id)
+				   struct hcclt_file *const *obj_file, u64 id,
+				   const struct hcclt_file *file)
 {
-	return hcclt_obj_found_bits(live, obj_id, id, ~0ULL);
+	return hcclt_obj_found_bits(live, obj_id, obj_file, id, ~0ULL, file);
 }
 
 /* hcclt_drv.c */

@@ -13,9 +13,11 @@
  * sixth of an acquire.
  *
  * The price is the lookup protocol. A pointer found under RCU may name an
- * object that was freed and allocated again, so a lookup takes its
- * reference first and checks identity after, with hcclt_obj_found(), and
- * drops the reference if it is not what it was looking for. For that:
+ * object that was freed and allocated again, here or in another file (whose
+ * ids are the same as this file's), so a lookup takes its reference first
+ * and checks identity after, with hcclt_obj_found(): live, the id looked
+ * up, and the file looked in. It drops the reference if the object is not
+ * what it was looking for. For that:
  *
  * - the reference count is zero from the slab constructor until
  *   hcclt_obj_ref_init(), and the allocation path (hcclt_obj_alloc()) never
@@ -24,7 +26,12 @@
  * - hcclt_obj_ref_init() comes after every step that may fail and free the
  *   object directly; from then on only its release function frees it;
  * - the live flag is cleared before the count becomes non-zero, and the id
- *   is set before the flag is (hcclt_obj_publish()).
+ *   and file are set before the flag is (hcclt_obj_publish()).
+ *
+ * A stale lookup may so hold a reference for a moment on an object it then
+ * rejects, also on one still being set up; if the object's owner drops its
+ * reference meanwhile (a failed create), the release, and the return of
+ * the object's pool unit, happens in the lookup's put instead.
  */
 
 #include <linux/slab.h>

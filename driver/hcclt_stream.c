@@ -62,6 +62,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	if (!stream)
 		return ERR_PTR(-ENOMEM);
 	stream->hdev = hdev;
+	stream->file = file;
 	stream->created = !owner;
 	ret = hdev->hw->stream_slot_alloc(hdev, &stream->slot);
 	if (ret)
@@ -126,7 +127,9 @@ struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
 	if (stream && !kref_get_unless_zero(&stream->ref))
 		stream = NULL;
 	rcu_read_unlock();
-	if (stream && !hcclt_obj_found(&stream->live, &stream->id, id)) {
+	if (stream &&
+	    !hcclt_obj_found(&stream->live, &stream->id, &stream->file, id,
+			     file)) {
 		hcclt_stream_put(stream);
 		stream = NULL;
 	}

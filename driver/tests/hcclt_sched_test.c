@@ -418,6 +418,7 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 	KUNIT_ASSERT_LE(test, notifies, ARRAY_SIZE(t->notify_inline));
 	t->notifies = t->notify_inline;
 	t->notify_cap = notifies;
+	t->file = file;
 	t->engine = engine;
 	for (i = 0; i < notifies; i++)
 		t->notifies[i] = hcclt_test_notify(test, hdev, i);
@@ -506,7 +507,7 @@ static void hcclt_test_validator(struct kunit *test)
 static void hcclt_test_recycled(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
-	struct hcclt_file file = { .hdev = hdev };
+	struct hcclt_file file = { .hdev = hdev }, other = { .hdev = hdev };
 	struct hcclt_thread *t, *fresh;
 	u64 id;
 
@@ -524,6 +525,11 @@ static void hcclt_test_recycled(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
 	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
 	WRITE_ONCE(t->id, id);
+	/* ... or it is a thread of another file, with the very same id */
+	WRITE_ONCE(t->file, &other);
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
+	WRITE_ONCE(t->file, &file);
 	fresh = hcclt_thread_lookup(&file, id);
 	KUNIT_EXPECT_PTR_EQ(test, t, fresh);
 	KUNIT_EXPECT_EQ(test, 2U, kref_read(&t->ref));
@@ -533,6 +539,7 @@ static void hcclt_test_recycled(struct kunit *test)
 	fresh = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fresh);
 	KUNIT_EXPECT_EQ(test, 0U, kref_read(&fresh->ref));
+	fresh->file = &file;
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file.threads,
 						  HCCLT_ID_KIND_THREAD, fresh,
 						  &fresh->id));

@@ -395,8 +395,9 @@ struct drm_hcclt_task {
  * had completed (the batch ran inline) and the stream had no error to
  * report: a DRM_IOCTL_HCCLT_STREAM_SYNC of it would have returned 0 at
  * once. It stays so until a task is queued on the stream again, through
- * any handle, or the stream or its thread is destroyed; until then
- * userspace may skip that STREAM_SYNC (libhcclthread does).
+ * any handle, or the stream or its thread is destroyed, or the device is
+ * unplugged; until then userspace may skip that STREAM_SYNC (libhcclthread
+ * does).
  */
 #define HCCLT_SUBMIT_STATUS_IDLE	0x1U
 
