@@ -19,8 +19,13 @@
  * in a second table, which is only a cache. Destroying a communicator or a
  * stream starts a new epoch, which forgets everything (a sync on what was
  * destroyed must fail), and so does fork() (the generation: the child's
- * ids are its own). It all assumes that submits to the process's streams
- * go through the library, which is what it is for.
+ * ids are its own). A submit that began before a destroy still counts in
+ * the new epoch, but only as work queued, never as IDLE. It all assumes
+ * that submits to the process's streams go through the library, which is
+ * what it is for.
+ *
+ * After a device is unplugged, a skipped sync returns success where the
+ * kernel would say -ENODEV: the tasks did complete.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -81,9 +86,15 @@ void hcclt_idle_note(int dev, uint64_t handle,
 	if (!sub->stream_id)	/* a uAPI 1.0 driver */
 		return;
 	pthread_mutex_lock(&idle_lock);
-	if (epoch != hcclt_idle_epoch())
-		goto out;
-	if (handle != sub->stream_id) {
+	if (epoch != hcclt_idle_epoch()) {
+		/*
+		 * The submit began before a destroy: what it says of idleness
+		 * or of its handle may concern a destroyed object, but the
+		 * tasks it queued count against the stream in the new epoch.
+		 */
+		epoch = hcclt_idle_epoch();
+		idle = 0;
+	} else if (handle != sub->stream_id) {
 		h = &handles[slot_of(dev, handle)];
 		h->handle = handle;
 		h->stream = sub->stream_id;

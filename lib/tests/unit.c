@@ -451,7 +451,18 @@ static void test_idle(void)
 	sub = fake_submit(st, 6, 1);
 	hcclt_idle_note(0, th, &sub, ep);
 	tap_ok(!hcclt_idle_check(0, th),
-	       "idle: a submit that began before the destroy is not noted");
+	       "idle: an IDLE from a submit that began before a destroy is not used");
+	/* ... but its queued work is: a parked wait begun before a destroy */
+	hcclt_idle_forget();
+	ep = hcclt_idle_epoch();
+	hcclt_idle_forget();
+	sub = fake_submit(st, 8, 0);
+	hcclt_idle_note(0, view, &sub, ep);
+	sub = fake_submit(st, 7, 1);
+	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
+	tap_ok(!hcclt_idle_check(0, th),
+	       "idle: work queued by a submit begun before a destroy still counts");
+	hcclt_idle_forget();
 
 	/* a stream whose slot is taken is not tracked (never evicts) */
 	hcclt_idle_note(0, th, &sub, hcclt_idle_epoch());
