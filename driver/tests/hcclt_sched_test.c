@@ -569,8 +569,34 @@ static struct kunit_case hcclt_test_cases[] = {
 	{}
 };
 
+/*
+ * Kernels before 6.3 run a module's suites when it is coming, before its
+ * init function: the object caches do not exist yet then.
+ */
+static bool hcclt_test_own_caches;
+
+static int hcclt_test_suite_init(struct kunit_suite *suite)
+{
+	int ret = 0;
+
+	if (!hcclt_thread_cache) {
+		ret = hcclt_obj_caches_init();
+		hcclt_test_own_caches = !ret;
+	}
+	return ret;
+}
+
+static void hcclt_test_suite_exit(struct kunit_suite *suite)
+{
+	if (hcclt_test_own_caches)
+		hcclt_obj_caches_fini();
+	hcclt_test_own_caches = false;
+}
+
 static struct kunit_suite hcclt_test_suite = {
 	.name = "hcclthread",
+	.suite_init = hcclt_test_suite_init,
+	.suite_exit = hcclt_test_suite_exit,
 	.test_cases = hcclt_test_cases,
 };
 
