@@ -136,7 +136,8 @@ void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
  * The object stored for @id, or NULL. Caller holds rcu_read_lock() (or a
  * lock that keeps the entry in the table), and checks that the object is
  * live and that its own id equals @id, which rejects stale generations:
- * under RCU only after taking a reference (hcclt_obj_found()).
+ * under RCU only after taking a reference, and then also that it is of this
+ * file (hcclt_obj_found()).
  */
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 {

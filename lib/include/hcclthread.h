@@ -32,8 +32,9 @@
  *   shares nothing is not.
  *
  * Thread safety
- *   Every call may be made from any thread. Record and wait take no lock and
- *   allocate nothing; no lock is held across a blocking ioctl.
+ *   Every call may be made from any thread. Record and wait allocate nothing
+ *   and take one short mutex after their ioctl (what the kernel said of the
+ *   stream's idleness); no lock is held across an ioctl.
  */
 #ifndef HCCLTHREAD_H_
 #define HCCLTHREAD_H_

@@ -3,8 +3,9 @@
  * hccl/hcomm_primitives.h - notify record and wait on threads.
  *
  * Both calls only queue a task on the thread's stream and return: the
- * stream blocks, never the caller. They take no lock and allocate nothing
- * (one ioctl); they are safe to call from any thread. Only a record that the
+ * stream blocks, never the caller. They allocate nothing and make one ioctl,
+ * after which they take a short mutex (to note whether the stream was left
+ * idle); they are safe to call from any thread. Only a record that the
  * kernel refuses as invalid costs more: the library then asks the kernel
  * (DRM_IOCTL_HCCLT_INFO, with an allocation) whether the index or the
  * engines were wrong.
