@@ -76,6 +76,9 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 	spin_unlock(&hdev->pool_lock);
 	seq_printf(m, "files %d comms %d\n", atomic_read(&hdev->nfiles),
 		   atomic_read(&hdev->ncomms));
+	seq_printf(m, "syncs waited: %ld spun, %ld slept\n",
+		   atomic_long_read(&hdev->sync_spun),
+		   atomic_long_read(&hdev->sync_slept));
 
 	mutex_lock(&hdev->files_lock);
 	list_for_each_entry(file, &hdev->files, node) {

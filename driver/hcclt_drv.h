@@ -101,6 +101,11 @@ struct hcclt_comm;
  * @unplugged: set once on removal; no work is queued afterwards.
  * @wq: the device's scheduler workqueue.
  * @run_work: runs @runlist when the submitter's inline budget ran out.
+ * @sync_spun: STREAM_SYNC calls that found the stream busy and saw it
+ *	finish while busy-waiting (hcclt_sync_spin()); for debugfs.
+ * @sync_slept: STREAM_SYNC calls that found the stream busy and did not
+ *	see it finish while spinning: they went on to wait (and slept unless
+ *	it finished first or a signal was pending); for debugfs.
  * @debugfs: the device's debugfs directory.
  */
 struct hcclt_device {
@@ -130,6 +135,8 @@ struct hcclt_device {
 	struct workqueue_struct *wq;
 	struct work_struct run_work;
 
+	atomic_long_t sync_spun;
+	atomic_long_t sync_slept;
 	struct dentry *debugfs;
 };
 
@@ -260,15 +267,16 @@ struct hcclt_batch {
  * @depth: number of @tasks; sched_lock.
  * @submit_seqno: seqno of the last queued task; sched_lock (written),
  *	READ_ONCE elsewhere.
- * @done_seqno: seqno of the last completed task; sched_lock (written),
- *	READ_ONCE in sync's wait condition.
+ * @done_seqno: seqno of the last completed task; sched_lock (written with
+ *	smp_store_release()), smp_load_acquire() in sync's wait condition.
  * @fail_seqno: seqno of the last task that failed or was dropped;
  *	sched_lock.
  * @fail_err: the error of that task (fence error); sched_lock.
  * @error: error the next sync reports (-ETIME, -ECANCELED), 0 if none;
- *	sched_lock.
+ *	sched_lock (written with WRITE_ONCE(): sync peeks without it).
  * @dead: destroyed (owner gone or device unplugged): no more tasks, sync
- *	waiters return at once; sched_lock.
+ *	waiters return at once; sched_lock (written with WRITE_ONCE(): sync's
+ *	wait condition reads it without it).
  * @on_runlist: linked on hdev->runlist; sched_lock.
  * @parked: notify the head wait task waits for, or NULL; sched_lock.
  * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.

@@ -24,6 +24,8 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/stat.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -39,6 +41,18 @@
 #define HCCLT_INLINE_BUDGET	(2 * HCCLT_MAX_BATCH)
 /* Tasks run by one pass of the work item before it requeues itself. */
 #define HCCLT_WORK_BUDGET	4096
+/* Upper bound of the sync_spin_us parameter. */
+#define HCCLT_SYNC_SPIN_MAX_US	1000
+
+/*
+ * Like i915's request busywait: a STREAM_SYNC that finds its stream busy
+ * first spins this long, so that a stream another CPU releases a few
+ * microseconds later is seen without a sleep and a wake-up on either side.
+ */
+static unsigned int hcclt_sync_spin_us = 10;
+module_param_named(sync_spin_us, hcclt_sync_spin_us, uint, 0644);
+MODULE_PARM_DESC(sync_spin_us,
+		 "Microseconds STREAM_SYNC busy-waits before it sleeps (0-1000, 0: never, default 10)");
 
 /**
  * struct hcclt_fence - out-fence of one submit.
@@ -138,7 +152,8 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		return;
 	list_del(&task->node);
 	s->depth--;
-	WRITE_ONCE(s->done_seqno, task->seqno);
+	/* Pairs with hcclt_sync_done(): s->error is written before. */
+	smp_store_release(&s->done_seqno, task->seqno);
 	if (err) {
 		s->fail_seqno = task->seqno;
 		s->fail_err = err;
@@ -230,7 +245,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			n->set = false;
 			hcclt_sched_task_done(s, 0);
 		} else if (n->dead) {
-			s->error = -ECANCELED;
+			WRITE_ONCE(s->error, -ECANCELED);
 			hcclt_stream_flush(s, -ECANCELED);
 		} else {
 			s->parked = n;
@@ -296,7 +311,7 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
 					 task->seqno, task->op, n->owner_id,
 					 n->idx, n->slot, -ETIME);
-		s->error = -ETIME;
+		WRITE_ONCE(s->error, -ETIME);
 		hcclt_stream_flush(s, -ETIME);
 		hcclt_stream_wake(s);
 	} else if (s->parked && s->timed) {
@@ -321,7 +336,7 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 	spin_lock_bh(&hdev->sched_lock);
 	list_add_tail(&s->dev_node, &hdev->streams);
 	if (hdev->unplugged)
-		s->dead = true;
+		WRITE_ONCE(s->dead, true);
 	spin_unlock_bh(&hdev->sched_lock);
 }
 
@@ -331,7 +346,7 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	struct hcclt_device *hdev = s->hdev;
 
 	spin_lock_bh(&hdev->sched_lock);
-	s->dead = true;
+	WRITE_ONCE(s->dead, true);
 	hcclt_stream_flush(s, -ECANCELED);
 	list_del(&s->dev_node);
 	spin_unlock_bh(&hdev->sched_lock);
@@ -355,9 +370,9 @@ void hcclt_sched_stream_cancel(struct hcclt_stream *s, bool kill)
 
 	spin_lock_bh(&hdev->sched_lock);
 	if (kill)
-		s->dead = true;
+		WRITE_ONCE(s->dead, true);
 	if (!list_empty(&s->tasks)) {
-		s->error = -ECANCELED;
+		WRITE_ONCE(s->error, -ECANCELED);
 		hcclt_stream_flush(s, -ECANCELED);
 	}
 	spin_unlock_bh(&hdev->sched_lock);
@@ -399,9 +414,9 @@ void hcclt_sched_thread_kill(struct hcclt_thread *p)
 		}
 	}
 	if (!s->created)
-		s->dead = true;
+		WRITE_ONCE(s->dead, true);
 	if (!list_empty(&s->tasks)) {
-		s->error = -ECANCELED;
+		WRITE_ONCE(s->error, -ECANCELED);
 		hcclt_stream_flush(s, -ECANCELED);
 	}
 	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
@@ -467,7 +482,7 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	spin_lock_bh(&hdev->sched_lock);
 	hdev->unplugged = true;
 	list_for_each_entry(s, &hdev->streams, dev_node) {
-		s->dead = true;
+		WRITE_ONCE(s->dead, true);
 		hcclt_stream_flush(s, -ENODEV);
 		wake_up_all(&s->wq);
 	}
@@ -745,7 +760,37 @@ out:
 
 static bool hcclt_sync_done(struct hcclt_stream *s, u64 target)
 {
-	return READ_ONCE(s->done_seqno) >= target || READ_ONCE(s->dead);
+	/*
+	 * Pairs with hcclt_sched_task_done(): s->error, written before the
+	 * task completed, is seen by the unlocked peek that follows.
+	 */
+	return smp_load_acquire(&s->done_seqno) >= target || READ_ONCE(s->dead);
+}
+
+/*
+ * Busy-wait up to sync_spin_us for @s to reach @target. Like KVM's halt
+ * polling, only while nothing else is runnable on this CPU (the task that
+ * would finish the stream may be waiting for it), and not at all on a
+ * single CPU; gives up at once on a pending signal.
+ */
+static bool hcclt_sync_spin(struct hcclt_stream *s, u64 target)
+{
+	unsigned int us = min(READ_ONCE(hcclt_sync_spin_us),
+			      HCCLT_SYNC_SPIN_MAX_US);
+	u64 end;
+
+	if (!us || num_online_cpus() < 2)
+		return false;
+	end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
+	do {
+		cpu_relax();
+		if (hcclt_sync_done(s, target))
+			return true;
+		if (need_resched() || !single_task_running() ||
+		    signal_pending(current))
+			break;
+	} while (ktime_get_mono_fast_ns() < end);
+	return false;
 }
 
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
@@ -755,7 +800,7 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_stream_sync *args = data;
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
 	struct hcclt_stream *s;
-	ktime_t deadline;
+	ktime_t deadline = 0;
 	s64 left;
 	u64 target;
 	int idx, ret = 0;
@@ -774,18 +819,26 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	/* Tasks queued before this call; submit_seqno only grows. */
 	target = READ_ONCE(s->submit_seqno);
 
+	if (hcclt_sync_done(s, target))
+		goto report;
+	if (!args->timeout_ms) {
+		ret = -ETIMEDOUT;
+		goto out;
+	}
+	/* hrtimer: the same clock, and the ms precision, of userspace */
+	if (args->timeout_ms > 0)
+		deadline = ktime_add_ms(ktime_get(), args->timeout_ms);
+	if (hcclt_sync_spin(s, target)) {
+		atomic_long_inc(&hdev->sync_spun);
+		goto report;
+	}
+	atomic_long_inc(&hdev->sync_slept);
 	if (args->timeout_ms == -1) {
 		ret = wait_event_interruptible(s->wq, hcclt_sync_done(s, target));
-	} else if (!hcclt_sync_done(s, target)) {
-		if (!args->timeout_ms) {
-			ret = -ETIMEDOUT;
-			goto out;
-		}
-		/* hrtimer: the same clock, and the ms precision, of userspace */
-		deadline = ktime_add_ms(ktime_get(), args->timeout_ms);
+	} else {
 		ret = wait_event_interruptible_hrtimeout(s->wq,
 							 hcclt_sync_done(s, target),
-							 ms_to_ktime(args->timeout_ms));
+							 ktime_sub(deadline, ktime_get()));
 		if (ret == -ERESTARTSYS) {
 			left = ktime_ms_delta(deadline, ktime_get());
 			args->timeout_ms = clamp_t(s64, left, 0, INT_MAX);
@@ -796,7 +849,7 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	}
 	if (ret)
 		goto out;
-
+report:
 	/* Unlocked peek first: the common case has nothing to report. */
 	if (READ_ONCE(s->dead) || READ_ONCE(s->error)) {
 		spin_lock_bh(&hdev->sched_lock);
@@ -804,7 +857,7 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			ret = hdev->unplugged ? -ENODEV : -ECANCELED;
 		} else if (s->error) {
 			ret = s->error;
-			s->error = 0;
+			WRITE_ONCE(s->error, 0);
 		}
 		spin_unlock_bh(&hdev->sched_lock);
 	}

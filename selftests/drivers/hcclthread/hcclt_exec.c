@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdatomic.h>
@@ -381,6 +382,221 @@ TEST_F(exec, sync_interrupted_updates_timeout)
 	EXPECT_LT(0, left);
 	EXPECT_GT(20000, left);
 	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+#define SPIN_PARAM "/sys/module/hcclthread/parameters/sync_spin_us"
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static int write_long(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%ld\n", v) < 0 ? -EIO : 0;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+/* Sum of "syncs waited: S spun, L slept" over the devices' debugfs. */
+static int sync_counts(long *spun, long *slept)
+{
+	char path[96], line[128];
+	int dev, found = 0;
+
+	*spun = 0;
+	*slept = 0;
+	for (dev = 0; dev < 16; dev++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/hcclthread/dev%d/state", dev);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			long a, b;
+
+			if (sscanf(line, "syncs waited: %ld spun, %ld slept",
+				   &a, &b) == 2) {
+				*spun += a;
+				*slept += b;
+				found = 1;
+			}
+		}
+		fclose(f);
+	}
+	return found ? 0 : -1;
+}
+
+/* The first two CPUs this task may run on, or -1. */
+static int two_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[n++] = c;
+	return n == 2 ? 0 : -1;
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+struct releaser {
+	int fd;
+	__u64 src, dst;
+	_Atomic int ready;	/* 1: running on its CPU */
+	_Atomic int go;		/* 1: the main thread is about to sync */
+	int ret;
+};
+
+/* On the other CPU: once told, wait about 100 us, then record. */
+static void *release_soon(void *p)
+{
+	struct releaser *r = p;
+	struct timespec t0, t;
+
+	atomic_store(&r->ready, 1);
+	while (!atomic_load(&r->go))
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec <
+	       100000);
+	r->ret = hcclt_record(r->fd, r->src, r->dst, 0);
+	return NULL;
+}
+
+/*
+ * One parked wait released from CPU @other while the caller (pinned to
+ * another CPU) syncs on it; returns the sync's result and adds to the
+ * spun/slept counts it caused.
+ */
+static int sync_released_from(int other, int fd, __u64 a, __u64 b,
+			      long *spun, long *slept)
+{
+	struct releaser r = { .fd = fd, .src = a, .dst = b };
+	long s0, l0, s1, l1;
+	pthread_attr_t attr;
+	cpu_set_t set;
+	pthread_t pt;
+	int ret;
+
+	if (hcclt_waitq(fd, b, 0, 0) || sync_counts(&s0, &l0))
+		return -1;
+	/* Never runnable on our CPU, where the sync spins only while alone. */
+	CPU_ZERO(&set);
+	CPU_SET(other, &set);
+	if (pthread_attr_init(&attr))
+		return -1;
+	ret = pthread_attr_setaffinity_np(&attr, sizeof(set), &set) ||
+	      pthread_create(&pt, &attr, release_soon, &r);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		return -1;
+	while (!atomic_load(&r.ready))
+		;
+	atomic_store(&r.go, 1);
+	ret = hcclt_sync(fd, b, 10000);
+	pthread_join(pt, NULL);
+	if (r.ret || sync_counts(&s1, &l1))
+		return -1;
+	*spun += s1 - s0;
+	*slept += l1 - l0;
+	return ret;
+}
+
+/*
+ * STREAM_SYNC busy-waits up to sync_spin_us before it sleeps: with 0 it
+ * always sleeps, with 1000 us a wait released from another CPU ~100 us
+ * later is seen while spinning (not every time: the spin stops when
+ * anything else becomes runnable on its CPU, so it is given many tries).
+ */
+TEST_F_TIMEOUT(exec, sync_spin_then_sleep, 120)
+{
+	long old = read_long(SPIN_PARAM), spun = 0, slept = 0, s, l;
+	long long end;
+	int cpu[2], i, ok = 1;
+
+	if (geteuid())
+		SKIP(return, "needs root (module parameter, debugfs)");
+	if (access("/sys/kernel/debug/hcclthread", F_OK))
+		SKIP(return, "debugfs not mounted");
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, sync_counts(&s, &l));
+	if (two_cpus(cpu))
+		SKIP(return, "needs 2 CPUs");
+	TH_LOG("sync_spin_us was %ld (default 10)", old);
+	ASSERT_EQ(0, pin_to(cpu[0]));
+
+	ASSERT_EQ(0, write_long(SPIN_PARAM, 0));
+	for (i = 0; i < 5 && ok; i++)
+		ok = !sync_released_from(cpu[1], self->fd, self->a, self->b,
+					 &spun, &slept);
+	EXPECT_TRUE(ok);
+	EXPECT_EQ(0, spun);
+	EXPECT_LE(1, slept);
+
+	spun = 0;
+	slept = 0;
+	ok = 1;
+	EXPECT_EQ(0, write_long(SPIN_PARAM, 1000));
+	end = hcclt_now_ms() + 20000;
+	for (i = 0; i < 1000 && ok && !spun && hcclt_now_ms() < end; i++)
+		ok = !sync_released_from(cpu[1], self->fd, self->a, self->b,
+					 &spun, &slept);
+	EXPECT_EQ(0, write_long(SPIN_PARAM, old));
+	EXPECT_TRUE(ok);
+	EXPECT_LE(1, spun);
+	TH_LOG("sync_spin_us=1000: %ld spun, %ld slept", spun, slept);
+}
+
+/* A timed sync on a parked stream still times out with a long spin. */
+TEST_F_TIMEOUT(exec, sync_spin_still_times_out, 60)
+{
+	long old = read_long(SPIN_PARAM);
+	long long t0, dt;
+	int ret;
+
+	if (geteuid())
+		SKIP(return, "needs root (module parameter)");
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, write_long(SPIN_PARAM, 1000));
+	EXPECT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	t0 = hcclt_now_ms();
+	ret = hcclt_sync(self->fd, self->b, 50);
+	dt = hcclt_now_ms() - t0;
+	EXPECT_EQ(0, write_long(SPIN_PARAM, old));
+	EXPECT_EQ(-ETIMEDOUT, ret);
+	EXPECT_LE(49, dt);
+	EXPECT_GT(2000, dt);
+	EXPECT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
 }
 
