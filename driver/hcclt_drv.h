@@ -235,16 +235,22 @@ struct hcclt_task {
 	bool last;
 };
 
+/* Room of a small batch; a stream keeps one such batch for reuse. */
+#define HCCLT_SMALL_BATCH	4
+
 /**
  * struct hcclt_batch - the tasks of one DRM_IOCTL_HCCLT_SUBMIT, in one
  * allocation. Tasks of a stream complete in order, so the batch is freed
- * when its last task completes.
+ * (or kept as the stream's @spare) when its last task completes.
  * @count: number of @tasks.
+ * @room: number of tasks allocated: HCCLT_SMALL_BATCH for every batch of
+ *	up to that many tasks (so that any of them can reuse it), else @count.
  * @tasks: the tasks.
  */
 struct hcclt_batch {
 	u32 count;
-	struct hcclt_task tasks[] __counted_by(count);
+	u32 room;
+	struct hcclt_task tasks[] __counted_by(room);
 };
 
 /**
@@ -286,6 +292,9 @@ struct hcclt_batch {
  * @fences: pending out-fences, oldest first; sched_lock.
  * @timer: fires when the parked wait times out.
  * @wq: sync waiters.
+ * @spare: a completed small batch kept for the next submit, or NULL;
+ *	taken with xchg(), given back with cmpxchg(), freed by
+ *	hcclt_sched_stream_fini(). Saves an allocation and a free per submit.
  */
 struct hcclt_stream {
 	struct kref ref;
@@ -314,6 +323,7 @@ struct hcclt_stream {
 	struct list_head fences;
 	struct timer_list timer;
 	wait_queue_head_t wq;
+	struct hcclt_batch *spare;
 };
 
 /**

@@ -100,6 +100,34 @@ static const struct dma_fence_ops hcclt_fence_ops = {
 	.release = hcclt_fence_release,
 };
 
+/* ---- batches ---- */
+
+/* A batch with room for @n tasks: the stream's spare if it fits. */
+static struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n)
+{
+	u32 room = max_t(u32, n, HCCLT_SMALL_BATCH);
+	struct hcclt_batch *batch = NULL;
+
+	if (n <= HCCLT_SMALL_BATCH)
+		batch = xchg(&s->spare, NULL);
+	if (!batch) {
+		batch = kmalloc(struct_size(batch, tasks, room),
+				GFP_KERNEL_ACCOUNT);
+		if (!batch)
+			return NULL;
+		batch->room = room;
+	}
+	batch->count = n;
+	return batch;
+}
+
+/* Keep a small batch as the stream's spare unless it has one; else free. */
+static void hcclt_batch_put(struct hcclt_stream *s, struct hcclt_batch *batch)
+{
+	if (batch->room != HCCLT_SMALL_BATCH || cmpxchg(&s->spare, NULL, batch))
+		kfree(batch);
+}
+
 /* ---- executor core (sched_lock held) ---- */
 
 /* Inline: with tracing off, only the tracepoints' static branches remain. */
@@ -161,7 +189,7 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	hcclt_trace_task(s, task, false, err);
 	hcclt_notify_put(task->notify);
 	if (task->last)
-		kfree(task->batch);
+		hcclt_batch_put(s, task->batch);
 	hcclt_signal_fences(s);
 }
 
@@ -350,6 +378,9 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	hcclt_stream_flush(s, -ECANCELED);
 	list_del(&s->dev_node);
 	spin_unlock_bh(&hdev->sched_lock);
+	/* The flush above may have kept a batch. */
+	kfree(s->spare);
+	s->spare = NULL;
 	/* The timer cannot be re-armed now; wait for a running callback. */
 	timer_delete_sync(&s->timer);
 	WARN_ON(!list_empty(&s->fences));
@@ -562,8 +593,8 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	return 0;
 }
 
-/* Copy and validate the whole batch; on error nothing is kept. */
-static int hcclt_batch_prepare(struct hcclt_prep *pp,
+/* Copy and validate the whole batch for @s; on error nothing is kept. */
+static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 			       const struct drm_hcclt_submit *args,
 			       struct hcclt_batch **out)
 {
@@ -573,10 +604,9 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp,
 	struct hcclt_batch *batch;
 	int ret = 0;
 
-	batch = kmalloc(struct_size(batch, tasks, n), GFP_KERNEL_ACCOUNT);
+	batch = hcclt_batch_get(s, n);
 	if (!batch)
 		return -ENOMEM;
-	batch->count = n;
 	while (made < n) {
 		c = min_t(u32, n - made, HCCLT_TASK_CHUNK);
 		if (copy_from_user(buf, utasks + made, c * sizeof(*buf))) {
@@ -598,7 +628,7 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp,
 	if (ret) {
 		for (i = 0; i < made; i++)
 			hcclt_notify_put(batch->tasks[i].notify);
-		kfree(batch);
+		hcclt_batch_put(s, batch);
 		return ret;
 	}
 	*out = batch;
@@ -696,7 +726,7 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	}
 
 	if (n) {
-		ret = hcclt_batch_prepare(&pp, args, &batch);
+		ret = hcclt_batch_prepare(&pp, s, args, &batch);
 		if (ret)
 			goto out;
 	}
@@ -748,7 +778,7 @@ out:
 	if (batch) {
 		for (i = 0; i < batch->count; i++)
 			hcclt_notify_put(batch->tasks[i].notify);
-		kfree(batch);
+		hcclt_batch_put(s, batch);
 	}
 	hcclt_thread_put(pp.dst);
 	hcclt_thread_put(pp.thread);

@@ -64,9 +64,8 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 	u32 i;
 	int ret;
 
-	batch = kmalloc(struct_size(batch, tasks, count), GFP_KERNEL);
+	batch = hcclt_batch_get(s, count);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, batch);
-	batch->count = count;
 	for (i = 0; i < count; i++) {
 		kref_get(&n->ref);
 		batch->tasks[i].notify = n;
@@ -80,7 +79,7 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 	if (ret) {
 		for (i = 0; i < count; i++)
 			hcclt_notify_put(n);
-		kfree(batch);
+		hcclt_batch_put(s, batch);
 	}
 	return ret;
 }
@@ -326,6 +325,48 @@ static void hcclt_test_wait_then_record(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
+/* A completed small batch is kept once per stream and reused. */
+static void hcclt_test_spare(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 0);
+	struct hcclt_batch *kept, *b;
+
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)a->spare);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 2));
+	kept = a->spare;
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_SMALL_BATCH, kept->room);
+	/* The next small batch is the spare; the stream has none meanwhile. */
+	b = hcclt_batch_get(a, HCCLT_SMALL_BATCH);
+	KUNIT_EXPECT_PTR_EQ(test, kept, b);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_SMALL_BATCH, b->count);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)a->spare);
+	/* A small batch completing then is kept; b, given back later, not. */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 1));
+	KUNIT_ASSERT_NOT_NULL(test, a->spare);
+	KUNIT_EXPECT_PTR_NE(test, kept, a->spare);
+	kept = a->spare;
+	hcclt_batch_put(a, b);
+	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+	/* Larger batches are never kept, nor taken from the spare. */
+	b = hcclt_batch_get(a, HCCLT_SMALL_BATCH + 1);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_PTR_NE(test, kept, b);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_SMALL_BATCH + 1, b->room);
+	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+	hcclt_batch_put(a, b);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, HCCLT_SMALL_BATCH + 3));
+	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+	/* fini frees the spare (kmemleak and KASAN watch this). */
+	hcclt_sched_stream_fini(a);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)a->spare);
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
 static void hcclt_test_binary(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
@@ -561,6 +602,7 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_pools),
 	KUNIT_CASE(hcclt_test_record_then_wait),
 	KUNIT_CASE(hcclt_test_wait_then_record),
+	KUNIT_CASE(hcclt_test_spare),
 	KUNIT_CASE(hcclt_test_binary),
 	KUNIT_CASE(hcclt_test_timeout),
 	KUNIT_CASE(hcclt_test_queue_full),
