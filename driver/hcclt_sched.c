@@ -797,11 +797,21 @@ static bool hcclt_sync_done(struct hcclt_stream *s, u64 target)
 	return smp_load_acquire(&s->done_seqno) >= target || READ_ONCE(s->dead);
 }
 
+/* Busy-waiting is useful: nothing else wants this CPU, no signal. */
+static bool hcclt_sync_may_spin(void)
+{
+	return !need_resched() && single_task_running() &&
+	       !signal_pending(current);
+}
+
 /*
  * Busy-wait up to sync_spin_us for @s to reach @target. Like KVM's halt
  * polling, only while nothing else is runnable on this CPU (the task that
  * would finish the stream may be waiting for it), and not at all on a
- * single CPU; gives up at once on a pending signal.
+ * single CPU; gives up at once on a pending signal. The conditions are
+ * checked before the first cpu_relax(), so that a sync that may not spin
+ * (the usual case when the releasing task shares its CPU) pays for no
+ * PAUSE and no clock read.
  */
 static bool hcclt_sync_spin(struct hcclt_stream *s, u64 target)
 {
@@ -809,17 +819,14 @@ static bool hcclt_sync_spin(struct hcclt_stream *s, u64 target)
 			      HCCLT_SYNC_SPIN_MAX_US);
 	u64 end;
 
-	if (!us || num_online_cpus() < 2)
+	if (!us || num_online_cpus() < 2 || !hcclt_sync_may_spin())
 		return false;
 	end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
 	do {
 		cpu_relax();
 		if (hcclt_sync_done(s, target))
 			return true;
-		if (need_resched() || !single_task_running() ||
-		    signal_pending(current))
-			break;
-	} while (ktime_get_mono_fast_ns() < end);
+	} while (hcclt_sync_may_spin() && ktime_get_mono_fast_ns() < end);
 	return false;
 }
 
