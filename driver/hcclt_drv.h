@@ -218,7 +218,8 @@ struct hcclt_batch;
  * @node: entry in stream->tasks (sched_lock).
  * @seqno: stream sequence number.
  * @notify: the notify set (record) or waited for (wait); reference held.
- * @batch: the submission the task belongs to; freed with its last task.
+ * @batch: the submission the task belongs to; given back (freed or kept
+ *	as the stream's spare) with its last task.
  * @timeout_s: wait timeout in seconds, 0 = none.
  * @op: enum drm_hcclt_task_op.
  * @started: the task_start tracepoint fired; sched_lock.
@@ -235,22 +236,25 @@ struct hcclt_task {
 	bool last;
 };
 
-/* Room of a small batch; a stream keeps one such batch for reuse. */
-#define HCCLT_SMALL_BATCH	4
+/*
+ * A stream keeps one completed batch with room for at most this many tasks
+ * (a slab object of at most 256 bytes) for its next submit that fits.
+ */
+#define HCCLT_SPARE_MAX_TASKS	5
 
 /**
  * struct hcclt_batch - the tasks of one DRM_IOCTL_HCCLT_SUBMIT, in one
- * allocation. Tasks of a stream complete in order, so the batch is freed
- * (or kept as the stream's @spare) when its last task completes.
+ * allocation. Tasks of a stream complete in order, so the batch is freed,
+ * or kept as the stream's @spare, when its last task completes.
  * @count: number of @tasks.
- * @room: number of tasks allocated: HCCLT_SMALL_BATCH for every batch of
- *	up to that many tasks (so that any of them can reuse it), else @count.
+ * @room: number of tasks the allocation holds (its kmalloc bucket), at
+ *	least @count.
  * @tasks: the tasks.
  */
 struct hcclt_batch {
 	u32 count;
 	u32 room;
-	struct hcclt_task tasks[] __counted_by(room);
+	struct hcclt_task tasks[] __counted_by(count);
 };
 
 /**
@@ -292,9 +296,10 @@ struct hcclt_batch {
  * @fences: pending out-fences, oldest first; sched_lock.
  * @timer: fires when the parked wait times out.
  * @wq: sync waiters.
- * @spare: a completed small batch kept for the next submit, or NULL;
- *	taken with xchg(), given back with cmpxchg(), freed by
- *	hcclt_sched_stream_fini(). Saves an allocation and a free per submit.
+ * @spare: a completed batch of at most HCCLT_SPARE_MAX_TASKS room kept
+ *	for the next submit that fits, or NULL; taken with xchg(), given back
+ *	with cmpxchg(), freed by hcclt_sched_stream_fini(). Saves an
+ *	allocation and a free per submit.
  */
 struct hcclt_stream {
 	struct kref ref;

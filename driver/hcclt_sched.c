@@ -102,30 +102,37 @@ static const struct dma_fence_ops hcclt_fence_ops = {
 
 /* ---- batches ---- */
 
-/* A batch with room for @n tasks: the stream's spare if it fits. */
+/* Keep @batch as the stream's spare if it is small and there is none. */
+static void hcclt_batch_put(struct hcclt_stream *s, struct hcclt_batch *batch)
+{
+	if (batch->room > HCCLT_SPARE_MAX_TASKS ||
+	    cmpxchg(&s->spare, NULL, batch))
+		kfree(batch);
+}
+
+/* A batch of @n tasks: the stream's spare if it has room, else a new one. */
 static struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n)
 {
-	u32 room = max_t(u32, n, HCCLT_SMALL_BATCH);
 	struct hcclt_batch *batch = NULL;
+	size_t size;
 
-	if (n <= HCCLT_SMALL_BATCH)
+	if (n <= HCCLT_SPARE_MAX_TASKS) {
 		batch = xchg(&s->spare, NULL);
+		if (batch && batch->room < n) {
+			hcclt_batch_put(s, batch);
+			batch = NULL;
+		}
+	}
 	if (!batch) {
-		batch = kmalloc(struct_size(batch, tasks, room),
-				GFP_KERNEL_ACCOUNT);
+		/* Ask for the whole bucket: the room is then really ours. */
+		size = kmalloc_size_roundup(struct_size(batch, tasks, n));
+		batch = kmalloc(size, GFP_KERNEL_ACCOUNT);
 		if (!batch)
 			return NULL;
-		batch->room = room;
+		batch->room = (size - sizeof(*batch)) / sizeof(batch->tasks[0]);
 	}
 	batch->count = n;
 	return batch;
-}
-
-/* Keep a small batch as the stream's spare unless it has one; else free. */
-static void hcclt_batch_put(struct hcclt_stream *s, struct hcclt_batch *batch)
-{
-	if (batch->room != HCCLT_SMALL_BATCH || cmpxchg(&s->spare, NULL, batch))
-		kfree(batch);
 }
 
 /* ---- executor core (sched_lock held) ---- */
@@ -593,7 +600,10 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	return 0;
 }
 
-/* Copy and validate the whole batch for @s; on error nothing is kept. */
+/*
+ * Copy and validate the whole batch for @s; on error no task and no notify
+ * reference is kept (the batch itself may stay as the stream's spare).
+ */
 static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 			       const struct drm_hcclt_submit *args,
 			       struct hcclt_batch **out)

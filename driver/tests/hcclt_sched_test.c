@@ -325,7 +325,7 @@ static void hcclt_test_wait_then_record(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
-/* A completed small batch is kept once per stream and reused. */
+/* A completed small batch is kept once per stream and reused if it fits. */
 static void hcclt_test_spare(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
@@ -337,29 +337,45 @@ static void hcclt_test_spare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 2));
 	kept = a->spare;
 	KUNIT_ASSERT_NOT_NULL(test, kept);
-	KUNIT_EXPECT_EQ(test, (u32)HCCLT_SMALL_BATCH, kept->room);
-	/* The next small batch is the spare; the stream has none meanwhile. */
-	b = hcclt_batch_get(a, HCCLT_SMALL_BATCH);
+	KUNIT_EXPECT_GE(test, kept->room, 2U);
+	KUNIT_EXPECT_LE(test, kept->room, (u32)HCCLT_SPARE_MAX_TASKS);
+	/* The allocation really holds @room tasks. */
+	KUNIT_EXPECT_GE(test, ksize(kept), struct_size(kept, tasks, kept->room));
+	/* Reused for fewer tasks than it held, and given back again. */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 1));
+	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+	/* Taken: the stream has none meanwhile. */
+	b = hcclt_batch_get(a, 1);
 	KUNIT_EXPECT_PTR_EQ(test, kept, b);
-	KUNIT_EXPECT_EQ(test, (u32)HCCLT_SMALL_BATCH, b->count);
+	KUNIT_EXPECT_EQ(test, 1U, b->count);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)a->spare);
-	/* A small batch completing then is kept; b, given back later, not. */
+	/* One completing then is kept; b, given back later, is freed. */
 	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 1));
 	KUNIT_ASSERT_NOT_NULL(test, a->spare);
 	KUNIT_EXPECT_PTR_NE(test, kept, a->spare);
+	hcclt_batch_put(a, b);
 	kept = a->spare;
-	hcclt_batch_put(a, b);
-	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
-	/* Larger batches are never kept, nor taken from the spare. */
-	b = hcclt_batch_get(a, HCCLT_SMALL_BATCH + 1);
+	KUNIT_EXPECT_GE(test, kept->room, 1U);
+	/* A spare too small stays the spare; the batch is a new one. */
+	if (kept->room < HCCLT_SPARE_MAX_TASKS) {
+		b = hcclt_batch_get(a, kept->room + 1);
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		KUNIT_EXPECT_PTR_NE(test, kept, b);
+		KUNIT_EXPECT_GE(test, b->room, kept->room + 1);
+		KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+		hcclt_batch_put(a, b);
+		KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+	}
+	/* Larger batches never take the spare and are never kept. */
+	b = hcclt_batch_get(a, HCCLT_SPARE_MAX_TASKS + 1);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_EXPECT_PTR_NE(test, kept, b);
-	KUNIT_EXPECT_EQ(test, (u32)HCCLT_SMALL_BATCH + 1, b->room);
+	KUNIT_EXPECT_GT(test, b->room, (u32)HCCLT_SPARE_MAX_TASKS);
 	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
 	hcclt_batch_put(a, b);
-	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, HCCLT_SMALL_BATCH + 3));
 	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
-	/* fini frees the spare (kmemleak and KASAN watch this). */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, n, 8));
+	KUNIT_EXPECT_PTR_EQ(test, kept, a->spare);
+	/* fini frees the spare (kmemleak would see it leak). */
 	hcclt_sched_stream_fini(a);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)a->spare);
 	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));
