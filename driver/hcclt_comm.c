@@ -343,13 +343,13 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	}
 	hcclt_obj_ref_init(&comm->ref);
+	/* Once published, a COMM_DESTROY of another thread may free it. */
+	args->comm_id = comm->id;
 
 	mutex_lock(&file->lock);
 	hcclt_obj_publish(&comm->live);
 	atomic_inc(&file->hdev->ncomms);
 	mutex_unlock(&file->lock);
-
-	args->comm_id = comm->id;
 	return 0;
 }
 

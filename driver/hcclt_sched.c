@@ -24,6 +24,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/stat.h>
 #include <linux/slab.h>
@@ -562,6 +563,7 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 {
 	struct hcclt_thread *thread = pp->thread, *dst, *p;
 	struct hcclt_notify *n;
+	u32 num;
 
 	if (ut->pad)
 		return -EINVAL;
@@ -589,9 +591,11 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 		return -EINVAL;
 	}
 	/* Pairs with smp_store_release() in hcclt_thread_grow(). */
-	if (ut->notify_idx >= smp_load_acquire(&p->notify_num))
+	num = smp_load_acquire(&p->notify_num);
+	if (ut->notify_idx >= num)
 		return -EINVAL;
-	n = p->notifies[ut->notify_idx];
+	/* A user-chosen index: no speculative load past the bound. */
+	n = p->notifies[array_index_nospec(ut->notify_idx, num)];
 	kref_get(&n->ref);
 	task->notify = n;
 	task->op = ut->op;
