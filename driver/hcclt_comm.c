@@ -12,6 +12,8 @@
  * no counter moves.
  */
 
+#include <linux/nospec.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_file.h>
@@ -412,14 +414,33 @@ void hcclt_file_destroy_comms(struct hcclt_file *file)
 	mutex_unlock(&file->lock);
 }
 
+/* ---- output ids under comm->lock ---- */
+
+/*
+ * THREAD_ACQUIRE and THREAD_EXPORT write the new ids to userspace before
+ * they commit, so that a bad pointer undoes the whole call. They do it
+ * under comm->lock with page faults disabled: a fault that userspace can
+ * stall (a FUSE mapping, userfaultfd) must not hold comm->lock, which
+ * INFO and debugfs wait for while holding files_lock, which open and
+ * close take. When a page is not there, the call undoes everything and
+ * reports it in @refault; the ioctl then faults the pages in without any
+ * lock and runs the call again, a few times at most.
+ */
+#define HCCLT_REFAULT_TRIES	4
+
+/* Fault in @size bytes at @uptr for writing; no lock held. */
+static bool hcclt_fault_in(u64 uptr, size_t size)
+{
+	return !fault_in_safe_writeable(u64_to_user_ptr(uptr), size);
+}
+
 /* ---- HcclThreadAcquire ---- */
 
-int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
-			       struct drm_file *df)
+static int hcclt_thread_acquire(struct hcclt_file *file,
+				struct drm_hcclt_thread_acquire *args,
+				bool *refault)
 {
-	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_device *hdev = file->hdev;
-	struct drm_hcclt_thread_acquire *args = data;
 	u64 __user *uids = u64_to_user_ptr(args->threads_ptr);
 	struct hcclt_thread *thread, *tmp;
 	struct hcclt_resv resv = {};
@@ -480,11 +501,16 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	}
 
 	i = 0;
+	pagefault_disable();
 	list_for_each_entry(thread, &made, node) {
-		if (put_user(thread->id, uids + i++)) {
-			ret = -EFAULT;
-			goto out_undo;
-		}
+		ret = put_user(thread->id, uids + i++);
+		if (ret)
+			break;
+	}
+	pagefault_enable();
+	if (ret) {
+		*refault = true;
+		goto out_undo;
 	}
 
 	/* Commit. */
@@ -510,6 +536,22 @@ out_unlock:
 	mutex_unlock(&comm->lock);
 out_put:
 	hcclt_comm_put(comm);
+	return ret;
+}
+
+int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df)
+{
+	struct drm_hcclt_thread_acquire *args = data;
+	bool refault;
+	int ret, tries = 0;
+
+	do {
+		refault = false;
+		ret = hcclt_thread_acquire(df->driver_priv, args, &refault);
+	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
+		 hcclt_fault_in(args->threads_ptr,
+				(size_t)args->thread_num * sizeof(u64)));
 	return ret;
 }
 
@@ -619,35 +661,19 @@ out_put:
 
 /* ---- HcclThreadExportToCommEngine ---- */
 
-int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
-			      struct drm_file *df)
+/*
+ * Export the @n threads named in @in to engine @dst under comm->lock, their
+ * ids to @uout. Return: 0, or an error with nothing changed.
+ */
+static int hcclt_thread_export_locked(struct hcclt_file *file,
+				      struct hcclt_comm *comm, const u64 *in,
+				      u32 n, u32 dst, u64 uout, bool *refault)
 {
-	struct hcclt_file *file = df->driver_priv;
-	struct drm_hcclt_thread_export *args = data;
 	struct hcclt_thread *fresh[HCCLT_MAX_THREADS_PER_COMM];
 	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
 	struct hcclt_thread *t, *p, *v;
-	struct hcclt_comm *comm;
-	u32 n, i, nfresh = 0;
-	u32 dst = args->dst_engine;
+	u32 i, nfresh = 0;
 	int ret;
-
-	if (args->flags || args->pad)
-		return -EINVAL;
-	comm = hcclt_comm_lookup(file, args->comm_id);
-	if (!comm)
-		return -ENOENT;
-	n = args->thread_num;
-	if (dst >= HCCLT_ENGINE_COUNT || dst == HCCLT_ENGINE_AIV ||
-	    !n || n > HCCLT_MAX_THREADS_PER_COMM) {
-		ret = -EINVAL;
-		goto out_put;
-	}
-	if (copy_from_user(ids, u64_to_user_ptr(args->threads_ptr),
-			   n * sizeof(*ids))) {
-		ret = -EFAULT;
-		goto out_put;
-	}
 
 	mutex_lock(&comm->lock);
 	if (comm->dead) {
@@ -655,7 +681,7 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 		goto out_unlock;
 	}
 	for (i = 0; i < n; i++) {
-		t = hcclt_thread_lookup(file, ids[i]);
+		t = hcclt_thread_lookup(file, in[i]);
 		if (!t || t->comm != comm) {
 			hcclt_thread_put(t);
 			ret = -ENOENT;
@@ -685,9 +711,10 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-	if (copy_to_user(u64_to_user_ptr(args->exported_ptr), ids,
-			 n * sizeof(*ids))) {
+	if (copy_to_user_nofault(u64_to_user_ptr(uout), ids,
+				 n * sizeof(*ids))) {
 		ret = -EFAULT;
+		*refault = true;
 		goto out_undo;
 	}
 	for (i = 0; i < nfresh; i++)
@@ -702,6 +729,43 @@ out_undo:
 	}
 out_unlock:
 	mutex_unlock(&comm->lock);
+	return ret;
+}
+
+int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_thread_export *args = data;
+	/* Read once: the output may overwrite it before a retry. */
+	u64 in[HCCLT_MAX_THREADS_PER_COMM];
+	struct hcclt_comm *comm;
+	u32 n = args->thread_num, dst = args->dst_engine;
+	int ret, tries = 0;
+	bool refault;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm)
+		return -ENOENT;
+	if (dst >= HCCLT_ENGINE_COUNT || dst == HCCLT_ENGINE_AIV ||
+	    !n || n > HCCLT_MAX_THREADS_PER_COMM) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+	dst = array_index_nospec(dst, HCCLT_ENGINE_COUNT);
+	if (copy_from_user(in, u64_to_user_ptr(args->threads_ptr),
+			   n * sizeof(*in))) {
+		ret = -EFAULT;
+		goto out_put;
+	}
+	do {
+		refault = false;
+		ret = hcclt_thread_export_locked(file, comm, in, n, dst,
+						 args->exported_ptr, &refault);
+	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
+		 hcclt_fault_in(args->exported_ptr, n * sizeof(u64)));
 out_put:
 	hcclt_comm_put(comm);
 	return ret;

@@ -7,11 +7,14 @@
  * Written against uapi/drm/hcclthread_accel.h only (raw ioctls).
  */
 #define _GNU_SOURCE
+#include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "hcclt_common.h"
@@ -1794,6 +1797,154 @@ TEST_F(core, export_efault)
 	EXPECT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 2,
 				  a, v));
 	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+}
+
+/*
+ * Stalled output page: ACQUIRE or EXPORT writes its ids into a page whose
+ * fault userspace holds back (userfaultfd here; a FUSE mapping does the
+ * same). Meanwhile the communicator's lock must be free: INFO and another
+ * acquire on the same communicator return. Then the fault is resolved and
+ * the call completes, once.
+ */
+struct stall {
+	int fd;
+	__u64 comm;
+	__u64 src;		/* export: the thread to export */
+	__u64 *out;		/* the stalled page */
+	int ret;
+	_Atomic int done;
+};
+
+static void *stall_call(void *arg)
+{
+	struct stall *st = arg;
+
+	if (st->src)
+		st->ret = hcclt_export(st->fd, st->comm, HCCLT_ENGINE_CCU, 1,
+				       &st->src, st->out);
+	else
+		st->ret = hcclt_acquire(st->fd, st->comm, HCCLT_ENGINE_CPU_TS,
+					1, 1, st->out);
+	atomic_store(&st->done, 1);
+	return NULL;
+}
+
+static void *stall_probe(void *arg)
+{
+	struct stall *st = arg;
+	__u32 t, n;
+	__u64 th;
+
+	st->ret = hcclt_comm_usage(st->fd, st->comm, &t, &n, NULL);
+	if (!st->ret)
+		st->ret = hcclt_acquire(st->fd, st->comm, HCCLT_ENGINE_CPU_TS,
+					1, 1, &th);
+	atomic_store(&st->done, 1);
+	return NULL;
+}
+
+/* Wait up to @ms for @flag; return whether it was set. */
+static int stall_wait(_Atomic int *flag, int ms)
+{
+	for (; ms > 0 && !atomic_load(flag); ms -= 10)
+		usleep(10000);
+	return atomic_load(flag);
+}
+
+static void stalled_output(struct __test_metadata *_metadata, int uffd,
+			   int fd, __u64 comm, __u64 src, __u64 *got)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_copy cp = { 0 };
+	struct stall call = { .fd = fd, .comm = comm, .src = src };
+	struct stall probe = { .fd = fd, .comm = comm };
+	struct pollfd pfd = { .events = POLLIN };
+	struct uffd_msg msg;
+	pthread_t tc, tp;
+	char *map, *zero;
+	int probed;
+
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	map = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	zero = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_NE(MAP_FAILED, zero);
+	memset(zero, 0, pg);
+	reg.range.start = (uintptr_t)map;
+	reg.range.len = pg;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	call.out = (__u64 *)map;
+	ASSERT_EQ(0, pthread_create(&tc, NULL, stall_call, &call));
+	/* The call now waits for the page. */
+	pfd.fd = uffd;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	EXPECT_FALSE(atomic_load(&call.done));
+
+	/* The communicator is not locked meanwhile. */
+	ASSERT_EQ(0, pthread_create(&tp, NULL, stall_probe, &probe));
+	probed = stall_wait(&probe.done, 5000);
+	EXPECT_TRUE(probed);
+	EXPECT_FALSE(atomic_load(&call.done));
+
+	/* Give the page: the call completes (the probe too, if it hung). */
+	cp.dst = (uintptr_t)map;
+	cp.src = (uintptr_t)zero;
+	cp.len = pg;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_COPY, &cp));
+	pthread_join(tc, NULL);
+	pthread_join(tp, NULL);
+	EXPECT_EQ(0, probe.ret);
+	EXPECT_EQ(0, call.ret);
+	*got = ((__u64 *)map)[0];
+	EXPECT_NE(0, *got);
+	munmap(map, pg);
+	munmap(zero, pg);
+}
+
+/* userfaultfd, or skip the test. */
+#define UFFD_OR_SKIP(uffd) do {						\
+	(uffd) = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);	\
+	if ((uffd) < 0)							\
+		SKIP(return, "userfaultfd: %s", strerror(errno));	\
+} while (0)
+
+TEST_F(core, acquire_stalled_output_holds_no_lock)
+{
+	__u64 got;
+	int uffd;
+
+	UFFD_OR_SKIP(uffd);
+	stalled_output(_metadata, uffd, self->fd, self->comm, 0, &got);
+	close(uffd);
+	/* Once: the call's thread and the probe's, no more. */
+	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+	EXPECT_POOLS(self->fd, self->q0, 2, 2);
+}
+
+TEST_F(core, export_stalled_output_holds_no_lock)
+{
+	__u64 th, view, again;
+	int uffd;
+
+	UFFD_OR_SKIP(uffd);
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU_TS,
+				   1, 1, &th));
+	stalled_output(_metadata, uffd, self->fd, self->comm, th, &view);
+	close(uffd);
+	/* The exported thread and the probe's; a view is no thread. */
+	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+	EXPECT_POOLS(self->fd, self->q0, 2, 2);
+	/* One view was published: exporting again returns it. */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 1,
+				  &th, &again));
+	EXPECT_EQ(view, again);
 }
 
 TEST_F(core, export_bad_id_all_or_nothing)
