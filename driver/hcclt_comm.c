@@ -8,8 +8,8 @@
  * check to its commit, reserves device pool units up front, creates its
  * objects unpublished (in the id tables but not live, invisible to
  * lookups), copies ids to userspace, and only then publishes and counts
- * them. Any failure, also of the final copy_to_user(), undoes everything:
- * no counter moves.
+ * them. Any failure, also of the final write of the ids (page faults
+ * disabled, see HCCLT_REFAULT_TRIES), undoes everything: no counter moves.
  */
 
 #include <linux/nospec.h>
