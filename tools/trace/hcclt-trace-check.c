@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hcclt_utf8.h"
+
 enum jt { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 
 struct jv {
@@ -72,6 +74,29 @@ static int parse_string(struct parser *p, char **out)
 		if (ch < 0x20) {
 			free(buf);
 			return perr(p, "control character in string");
+		}
+		if (ch >= 0x80) {
+			/* RFC 8259 text is UTF-8: check, then take it whole. */
+			size_t l = hcclt_utf8_len((const unsigned char *)p->s,
+						  (size_t)(p->end - p->s));
+
+			if (!l) {
+				free(buf);
+				return perr(p, "invalid UTF-8 in string");
+			}
+			/* The last byte is stored below, the others here. */
+			if (n + l + 1 > cap) {
+				char *nb = realloc(buf, cap = 2 * (n + l + 1));
+
+				if (!nb) {
+					free(buf);
+					return perr(p, "out of memory");
+				}
+				buf = nb;
+			}
+			while (--l)
+				buf[n++] = *p->s++;
+			ch = (unsigned char)*p->s;
 		}
 		if (ch == '\\') {
 			p->s++;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "hcclt_trace.h"
+#include "hcclt_utf8.h"
 
 #define MAXF	24	/* fields kept per event */
 #define KEYLEN	32
@@ -155,25 +156,41 @@ static const char *const K_DST[] = { "dst_stream", "dst", NULL };
 static const char *const K_STATUS[] = { "status", "ret", "err", "error",
 					NULL };
 
+/* A JSON number as RFC 8259 writes it: -?(0|[1-9][0-9]*)(.[0-9]+)? */
 static int is_num(const char *s)
 {
 	if (*s == '-')
 		s++;
-	if (!*s)
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
 		return 0;
-	for (; *s; s++)
-		if ((*s < '0' || *s > '9') && *s != '.')
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
 			return 0;
-	return 1;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return !*s;
 }
 
-/* Append "k":v (numbers bare, the rest as strings) to a JSON body. */
+/*
+ * Append "k":v (numbers of up to 15 characters bare, the rest as strings)
+ * to a JSON body; a field that does not fit whole is left out, so that the
+ * body stays valid JSON.
+ */
 static void args_add(char *buf, size_t len, const char *k, const char *v)
 {
 	size_t o = strlen(buf);
-	const char *q = is_num(v) && strlen(v) < 16 && !(v[0] == '0' &&
-			v[1] && v[1] != '.') ? "" : "\"";
+	const char *q = is_num(v) && strlen(v) < 16 ? "" : "\"";
+	int w = snprintf(NULL, 0, "%s\"%s\":%s%s%s", o ? "," : "", k, q, v, q);
 
+	if (w < 0 || (size_t)w >= len - o)
+		return;
 	snprintf(buf + o, len - o, "%s\"%s\":%s%s%s", o ? "," : "", k, q, v,
 		 q);
 }
@@ -186,12 +203,27 @@ static void args_all(char *buf, size_t len, const struct ev *e)
 		args_add(buf, len, e->f[i].k, e->f[i].v);
 }
 
-/* Keep only characters safe inside a JSON string without escaping. */
+/*
+ * Keep only what is safe inside a JSON string without escaping: no quote,
+ * backslash or control character, and valid UTF-8 (the kernel cuts a comm
+ * at 15 bytes, maybe inside a character); each offending byte becomes '_'.
+ */
 static void sanitize(char *s)
 {
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+	size_t n = strlen(s), l;
+
+	while (*s) {
+		l = hcclt_utf8_len((const unsigned char *)s, n);
+		if (l > 1) {
+			s += l;
+			n -= l;
+			continue;
+		}
+		if (!l || *s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
 			*s = '_';
+		s++;
+		n--;
+	}
 }
 
 /*
@@ -250,12 +282,17 @@ static int parse_line(char *line, struct ev *e)
 	while (*name == ' ')
 		name++;
 	nend = strstr(name, ": ");
-	if (!nend) {
+	if (nend) {
+		*nend = 0;
+		p = nend + 1;
+	} else {
+		/* An event without fields: nothing follows its name. */
 		nend = name + strlen(name);
+		p = nend;
 		while (nend > name && (nend[-1] == '\n' || nend[-1] == ':'))
 			nend--;
+		*nend = 0;
 	}
-	*nend = 0;
 	if (!strncmp(name, "hcclthread_", 11))
 		name += 11;
 	else if (!strncmp(name, "hcclthread:", 11))
@@ -267,7 +304,6 @@ static int parse_line(char *line, struct ev *e)
 	    strcmp(name, "wait_timeout"))
 		return 0;
 	scpy(e->name, sizeof(e->name), name);
-	p = nend + 1;
 	for (tok = strtok_r(p, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		char *eq = strchr(tok, '=');
@@ -905,13 +941,18 @@ int hcclt_trace_main(int argc, char **argv, const char *prog)
 			"hcclthread.ko)\n", prog, tfs);
 		return 1;
 	}
-	/* A private instance: leaves the global buffer alone. */
+	/*
+	 * A private instance, made here and by nobody else (no EEXIST): the
+	 * global buffer, and other tracers' instances, are never touched.
+	 */
 	snprintf(inst, sizeof(inst), "%s/instances/hcclthread-trace-%d", tfs,
 		 (int)getpid());
-	if (!mkdir(inst, 0700) || errno == EEXIST)
-		made_inst = 1;
-	else
-		scpy(inst, sizeof(inst), tfs);
+	if (mkdir(inst, 0700)) {
+		fprintf(stderr, "%s: cannot make the trace instance %s: %s\n",
+			prog, inst, strerror(errno));
+		return 1;
+	}
+	made_inst = 1;
 	write_file(inst, "tracing_on", "0");
 	snprintf(buf, sizeof(buf), "%ld", kb);
 	write_file(inst, "buffer_size_kb", buf);

@@ -74,6 +74,25 @@ if grep -q '"name":"wait timeout"' "$tmp/hs.json" &&
 if grep -q '"unfinished":1' "$tmp/hs.json"; then
 	ok "unfinished task kept"; else notok "unfinished task kept"; fi
 
+# odd.txt: values that only look like numbers, 20 fields of 60 bytes (more
+# than an event's args hold), a comm cut inside a UTF-8 character, and a last
+# line that is an event name alone, without a newline.
+t "convert odd.txt" "$BIN/hcclthread-trace" -i "$td/odd.txt" -o "$tmp/odd.json"
+t "odd.txt gives strict JSON (RFC 8259, UTF-8)" "$BIN/hcclt-trace-check" "$tmp/odd.json"
+if grep -q '"x":"-01","y":".","z":"1.2.3","w":"01.5"' "$tmp/odd.json" &&
+   grep -q '"seqno":"1\."' "$tmp/odd.json"; then
+	ok "only RFC 8259 numbers are written bare"
+else
+	notok "only RFC 8259 numbers are written bare"
+fi
+if grep -q '"name":"进程-7"' "$tmp/odd.json"; then
+	ok "valid UTF-8 in a comm is kept"; else notok "valid UTF-8 in a comm is kept"; fi
+if grep -q '"ts":5000140.000,"args":{}' "$tmp/odd.json"; then
+	ok "an event without fields takes none from the line before"
+else
+	notok "an event without fields takes none from the line before"
+fi
+
 : > "$tmp/empty.txt"
 t "convert an empty trace" \
 	"$BIN/hcclthread-trace" -i "$tmp/empty.txt" -o "$tmp/empty.json"
