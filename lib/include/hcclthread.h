@@ -8,7 +8,8 @@
  *   (libdrm's drmGetDevices2() and /dev/dri/renderD*), each group in minor
  *   order, keeping only the nodes whose DRM_IOCTL_VERSION name is
  *   "hcclthread". HCCLT_DEVICE=/dev/x[:/dev/y...] replaces the search: the
- *   listed nodes are devices 0, 1, ... At most HCCLT_MAX_DEVICES devices.
+ *   listed nodes are devices 0, 1, ... (empty entries skipped). At most
+ *   HCCLT_MAX_DEVICES devices.
  *   With HCCLT_DEBUG set, failures print a one-line hint on stderr.
  *   Discovery runs once per process, at the first call that needs a
  *   device: a module loaded later is seen by processes started later.

@@ -191,10 +191,19 @@ static void discover(void)
 	if (env && *env) {
 		const char *p = env;
 
+		/*
+		 * Empty entries are skipped; one too long for node[] keeps its
+		 * number (hcclthread-smi counts it too) but cannot be opened.
+		 */
 		while (*p && ndevs < HCCLT_MAX_DEVICES) {
 			size_t len = strcspn(p, ":");
 
-			if (len && len < sizeof(devs[0].node)) {
+			if (len >= sizeof(devs[0].node)) {
+				hcclt_debug("HCCLT_DEVICE entry %d: path longer "
+					    "than %zu bytes", ndevs,
+					    sizeof(devs[0].node) - 1);
+				devs[ndevs++].node[0] = 0;
+			} else if (len) {
 				memcpy(devs[ndevs].node, p, len);
 				devs[ndevs].node[len] = 0;
 				ndevs++;

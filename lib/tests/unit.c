@@ -537,10 +537,42 @@ static void test_nodev(const char *self)
 	       "no device + HCCLT_DEBUG: one-line hint on stderr");
 }
 
+/* Child: exit with the number of devices HCCLT_DEVICE lists. */
+static int devcount_child(void)
+{
+	uint32_t n = 0;
+
+	return hccltGetDeviceCount(&n) == ACL_SUCCESS ? (int)n : 100;
+}
+
+/*
+ * HCCLT_DEVICE numbering: empty entries are skipped, an entry too long for
+ * a node path still takes its number (hcclthread-smi numbers it the same).
+ */
+static void test_device_list(const char *self)
+{
+	char env[256];
+	int status;
+	pid_t pid;
+
+	snprintf(env, sizeof(env), "/nonexistent/a::/nonexistent/%0100d:/nonexistent/b:", 0);
+	pid = fork();
+	if (pid == 0) {
+		setenv("HCCLT_DEVICE", env, 1);
+		execl(self, self, "--devcount", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	TAP_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 3,
+	       "HCCLT_DEVICE a::<100-byte path>:b: -> 3 devices (empties skipped, a long entry keeps its number)");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--nodev"))
 		return nodev_child();
+	if (argc > 1 && !strcmp(argv[1], "--devcount"))
+		return devcount_child();
 	test_values();
 	test_strings();
 	test_errmap();
@@ -555,5 +587,6 @@ int main(int argc, char **argv)
 	test_fork();
 	test_idle();
 	test_nodev("/proc/self/exe");
+	test_device_list("/proc/self/exe");
 	return tap_done();
 }

@@ -128,8 +128,16 @@ int hcclt_dev_list(char paths[][PATH_MAX], int max)
 	hcclt_dev_fail_err = 0;
 	hcclt_dev_fail_path[0] = 0;
 	if (env && *env) {
-		if (max > 0)
-			snprintf(paths[n++], PATH_MAX, "%s", env);
+		/* As libhcclthread reads it: a list split at ':', empties skipped. */
+		while (*env && n < max) {
+			size_t len = strcspn(env, ":");
+
+			if (len)
+				snprintf(paths[n++], PATH_MAX, "%.*s", (int)len, env);
+			env += len;
+			if (*env == ':')
+				env++;
+		}
 		return n;
 	}
 	n = scan_dir("/dev/accel", "accel", paths, n, max);

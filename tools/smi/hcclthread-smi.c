@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,13 @@
 
 #include "hcclt_dev.h"
 #include "../trace/hcclt_trace.h"
+#include "hcclt_utf8.h"
 
 #define EXIT_USAGE	2
 #define EXIT_NODEV	3
+/* --watch intervals: a tenth of a second to a day. */
+#define WATCH_MIN_S	0.1
+#define WATCH_MAX_S	86400.0
 
 struct smi_devinfo {
 	struct hcclt_dev dev;
@@ -48,11 +53,12 @@ static void usage(FILE *f)
 		"\n"
 		"  -d, --device DEV   node path (/dev/accel/accel0) or index in the list\n"
 		"  -j, --json         print JSON instead of a table\n"
-		"  -w, --watch [SEC]  refresh every SEC seconds (default 2) until ^C\n"
+		"  -w, --watch [SEC]  refresh every SEC seconds (default 2; 0.1 to 86400)\n"
+		"                     until ^C\n"
 		"  -h, --help         this text\n"
 		"  -V, --version      print the uAPI version built against\n"
 		"\n"
-		"Devices: $HCCLT_DEVICE if set, else /dev/accel/accel*, then\n"
+		"Devices: $HCCLT_DEVICE (DEV[:DEV...]) if set, else /dev/accel/accel*, then\n"
 		"/dev/dri/renderD* whose DRM driver is \"hcclthread\".\n"
 		"Exit: 0 ok, 1 error, 2 usage, 3 no device found.\n");
 }
@@ -294,18 +300,27 @@ static void print_table(struct smi_devinfo *di, int n)
 	}
 }
 
+/* A JSON string; bytes that are not UTF-8 (a path may hold any) as U+FFFD. */
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), l;
 
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
+	putchar('"');
+	while (n) {
+		l = hcclt_utf8_len(u, n);
+		if (!l) {
+			fputs("\\ufffd", stdout);
+			l = 1;
+		} else if (*u == '"' || *u == '\\') {
+			printf("\\%c", *u);
+		} else if (*u < 0x20) {
+			printf("\\u%04x", *u);
+		} else {
+			fwrite(u, 1, l, stdout);
+		}
+		u += l;
+		n -= l;
 	}
 	putchar('"');
 }
@@ -522,7 +537,9 @@ int main(int argc, char **argv)
 			    argv[optind][0] <= '9')
 				arg = argv[optind++];
 			watch = arg ? strtod(arg, &end) : 2.0;
-			if (arg && (*end || watch <= 0)) {
+			/* Not NaN, not a busy loop, not a time_t overflow. */
+			if (arg && (*end || !isfinite(watch) ||
+				    watch < WATCH_MIN_S || watch > WATCH_MAX_S)) {
 				fprintf(stderr, "hcclthread-smi: bad --watch "
 					"interval '%s'\n", arg);
 				return EXIT_USAGE;

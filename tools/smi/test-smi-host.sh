@@ -31,6 +31,20 @@ rc_is 2 "unknown option: exit 2" "$BIN/hcclthread-smi" --bogus
 rc_is 2 "extra argument: exit 2" "$BIN/hcclthread-smi" extra
 rc_is 2 "--watch=0: exit 2" "$BIN/hcclthread-smi" --watch=0
 rc_is 2 "--watch x: exit 2" "$BIN/hcclthread-smi" --watch=x
+for w in nan inf 1e-12 0.05 1e300; do
+	rc_is 2 "--watch=$w (not a number of seconds in 0.1..86400): exit 2" \
+		"$BIN/hcclthread-smi" --watch=$w
+done
+rc_is 3 "HCCLT_DEVICE is a list: -d 1 is its second non-empty entry" \
+	env HCCLT_DEVICE=/nonexistent::/dev/null "$BIN/hcclthread-smi" -d 1
+grep -q '^/dev/null .*not an hcclthread device' "$tmp/out" &&
+	ok "HCCLT_DEVICE entry 1 is /dev/null" || notok "HCCLT_DEVICE entry 1 is /dev/null"
+# A path that is not UTF-8 (and holds a quote) still gives strict JSON.
+rc_is 3 "--json with a non-UTF-8 node path: exit 3" \
+	"$BIN/hcclthread-smi" --json -d "$(printf '/tmp/\377\376"x')"
+cp "$tmp/out" "$tmp/bad-path.json"
+rc_is 0 "its JSON is valid UTF-8 (U+FFFD for the bad bytes)" \
+	"$BIN/hcclt-trace-check" --json-only "$tmp/bad-path.json"
 rc_is 0 "--help: exit 0" "$BIN/hcclthread-smi" --help
 grep -q 'hcclthread-smi trace' "$tmp/out" && ok "--help mentions trace" || notok "--help mentions trace"
 rc_is 2 "trace without a command: exit 2" "$BIN/hcclthread-smi" trace
