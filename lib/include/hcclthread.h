@@ -26,11 +26,13 @@
  *   communicator, stream and ThreadHandle of the parent is refused in the
  *   child (HCCL_E_PTR, or ACL_ERROR_RT_INVALID_HANDLE for streams;
  *   HcclThreadExportToCommEngine() says HCCL_E_PARA for unknown handles)
- *   and never reaches the parent's kernel objects. The child opens its own
- *   device files on first use and creates its own objects; the forking
- *   thread keeps its current device (aclrtSetDevice()). Only fork()
- *   through the C library is detected (pthread_atfork); a raw clone() that
- *   shares nothing is not.
+ *   and never reaches the parent's kernel objects. The generation is kept
+ *   mod 16: a ThreadHandle from 16 nested fork()s back passes the check and
+ *   may name one of the process's own threads (never another process's).
+ *   The child opens its own device files on first use and creates its own
+ *   objects; the forking thread keeps its current device (aclrtSetDevice()).
+ *   Only fork() through the C library is detected (pthread_atfork); a raw
+ *   clone() that shares nothing is not.
  *
  * Thread safety
  *   Every call may be made from any thread. Record and wait allocate nothing

@@ -13,7 +13,10 @@
 
 /*
  * The kernel says -EINVAL both for a notify index out of range (HCCL_E_PTR)
- * and for handles of different engines (HCCL_E_PARA); ask it which.
+ * and for handles of different engines (HCCL_E_PARA); ask it which. A
+ * thread's engine never changes, its notify count may grow meanwhile
+ * (HcclThreadAcquireWithStream): with equal engines the index was the
+ * reason, whatever the count says now.
  */
 static int32_t record_einval(int fd, uint64_t src, uint64_t dst, uint32_t idx)
 {
@@ -22,7 +25,7 @@ static int32_t record_einval(int fd, uint64_t src, uint64_t dst, uint32_t idx)
 	if (hcclt_info_find_thread(fd, dst, &di) ||
 	    hcclt_info_find_thread(fd, src, &si))
 		return HCCL_E_PTR;
-	if (idx >= di.notify_num)
+	if (si.engine == di.engine || idx >= di.notify_num)
 		return HCCL_E_PTR;
 	return HCCL_E_PARA;
 }
