@@ -306,10 +306,10 @@ enum pp_kind { PP_NOTIFY, PP_EVENTFD, PP_FUTEX };
 struct pingpong {
 	enum pp_kind kind;
 	int pin;		/* -1: no pinning; 0: both on CPU 0; 1: CPU 0/1 */
-	int rounds;
+	_Atomic int rounds;	/* set to 0 to stop the peer */
 	pthread_barrier_t bar;
 	double *samples;
-	int err;
+	_Atomic int err;	/* the peer's error */
 	/* notify */
 	uint64_t th[2];
 	int idle[2];		/* the side's last submit left its stream idle */
@@ -450,6 +450,11 @@ static int bench_pingpong(enum pp_kind kind, int pin, uint64_t th0,
 	}
 	pthread_barrier_init(&p.bar, NULL, 2);
 	if (pthread_create(&peer, NULL, pp_peer, &p)) {
+		pthread_barrier_destroy(&p.bar);
+		if (kind == PP_EVENTFD) {
+			close(p.efd[0]);
+			close(p.efd[1]);
+		}
 		free(p.samples);
 		return -EAGAIN;
 	}
