@@ -43,7 +43,7 @@ static struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 
 	if (WARN_ON(!resv->notifies))
 		return ERR_PTR(-ENOSPC);
-	notify = kzalloc(sizeof(*notify), GFP_KERNEL);
+	notify = kzalloc(sizeof(*notify), GFP_KERNEL_ACCOUNT);
 	if (!notify)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&notify->ref);
@@ -156,13 +156,13 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 	struct hcclt_thread *thread;
 	int ret;
 
-	thread = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL);
+	thread = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL_ACCOUNT);
 	if (!thread)
 		return ERR_PTR(-ENOMEM);
 	thread->notifies = thread->notify_inline;
 	if (cap > ARRAY_SIZE(thread->notify_inline)) {
 		thread->notifies = kcalloc(cap, sizeof(*thread->notifies),
-					   GFP_KERNEL);
+					   GFP_KERNEL_ACCOUNT);
 		if (!thread->notifies) {
 			ret = -ENOMEM;
 			goto err_free;

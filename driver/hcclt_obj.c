@@ -97,11 +97,13 @@ int hcclt_obj_caches_init(void)
 					     hcclt_comm_ctor);
 	hcclt_thread_cache = kmem_cache_create("hcclt_thread",
 					       sizeof(struct hcclt_thread), 0,
-					       SLAB_TYPESAFE_BY_RCU,
+					       SLAB_TYPESAFE_BY_RCU |
+					       SLAB_ACCOUNT,
 					       hcclt_thread_ctor);
 	hcclt_stream_cache = kmem_cache_create("hcclt_stream",
 					       sizeof(struct hcclt_stream), 0,
-					       SLAB_TYPESAFE_BY_RCU,
+					       SLAB_TYPESAFE_BY_RCU |
+					       SLAB_ACCOUNT,
 					       hcclt_stream_ctor);
 	if (!hcclt_comm_cache || !hcclt_thread_cache || !hcclt_stream_cache) {
 		hcclt_obj_caches_fini();

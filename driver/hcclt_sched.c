@@ -746,7 +746,7 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	}
 
 	if (want_fence) {
-		fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+		fence = kzalloc(sizeof(*fence), GFP_KERNEL_ACCOUNT);
 		if (!fence) {
 			ret = -ENOMEM;
 			goto out;

@@ -58,7 +58,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 
 	if (WARN_ON(!resv->streams))
 		return ERR_PTR(-ENOSPC);
-	stream = hcclt_obj_alloc(hcclt_stream_cache, GFP_KERNEL);
+	stream = hcclt_obj_alloc(hcclt_stream_cache, GFP_KERNEL_ACCOUNT);
 	if (!stream)
 		return ERR_PTR(-ENOMEM);
 	stream->hdev = hdev;
