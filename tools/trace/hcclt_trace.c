@@ -53,7 +53,7 @@ struct task {
 	double start, end;
 	int done;
 	char seq[24];
-	char key[VALLEN + 8];	/* notify it sets (record) or consumes (wait) */
+	char key[4 * VALLEN + 8];	/* notify it sets (record) or consumes (wait) */
 	char args[512];		/* JSON object body */
 	char status[24];
 };
@@ -74,7 +74,7 @@ struct inst {
 };
 
 struct pend {
-	char key[VALLEN + 8];
+	char key[4 * VALLEN + 8];
 	int task;
 };
 
@@ -457,16 +457,20 @@ static int op_of(const struct ev *e)
 /*
  * Identity of the notify a task sets or consumes. Preferred: a device-wide
  * notify number (notify=, the pool slot), the same in the record and in the
- * wait. Fallback: record dst_stream + idx == wait stream + idx.
+ * wait, with the owner's id and the index when the driver gives them: a
+ * slot is reused once its thread dies, while a record queued before may
+ * still name the dead notify. Fallback: record dst_stream + idx == wait
+ * stream + idx.
  */
 static void notify_key(const struct ev *e, int op, char *key, size_t len)
 {
 	const char *n = fany(e, K_NOTIFY), *i = fany(e, K_IDX), *s;
+	const char *dev = fget(e, "dev"), *owner = fget(e, "notify_owner");
 
 	key[0] = 0;
 	if (n) {
-		snprintf(key, len, "n:%s:%s", fget(e, "dev") ? fget(e, "dev") : "",
-			 n);
+		snprintf(key, len, "n:%s:%s:%s:%s", dev ? dev : "", n,
+			 owner ? owner : "", i ? i : "");
 		return;
 	}
 	s = op == OP_RECORD ? fany(e, K_DST) : fany(e, K_STREAM);

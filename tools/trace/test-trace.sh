@@ -74,6 +74,16 @@ if grep -q '"name":"wait timeout"' "$tmp/hs.json" &&
 if grep -q '"unfinished":1' "$tmp/hs.json"; then
 	ok "unfinished task kept"; else notok "unfinished task kept"; fi
 
+t "convert slot-reuse.txt (a notify slot reused after its thread died)" \
+	"$BIN/hcclthread-trace" -i "$td/slot-reuse.txt" -o "$tmp/reuse.json"
+# tids: stream 1 -> 1, stream 3 -> 2, stream 4 -> 3.
+if grep -q '"ph":"s".*"tid":3,"ts":200000029.001' "$tmp/reuse.json" &&
+   ! grep -q '"ph":"s".*"tid":1,' "$tmp/reuse.json"; then
+	ok "a record into a dead notify releases no wait on its reused slot"
+else
+	notok "a record into a dead notify releases no wait on its reused slot"
+fi
+
 # odd.txt: values that only look like numbers, 20 fields of 60 bytes (more
 # than an event's args hold), a comm cut inside a UTF-8 character, and a last
 # line that is an event name alone, without a newline.
