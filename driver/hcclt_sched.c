@@ -155,6 +155,17 @@ static __always_inline void hcclt_trace_task(struct hcclt_stream *s,
 					  n->idx, n->slot, err);
 }
 
+/*
+ * Signal @f, whose tasks are done: with the error of the last failed task
+ * if that is one of them (for a fence of no task, the task before it).
+ */
+static void hcclt_fence_done(struct hcclt_stream *s, struct hcclt_fence *f)
+{
+	if (s->fail_seqno && s->fail_seqno >= f->first)
+		dma_fence_set_error(&f->base, s->fail_err);
+	dma_fence_signal(&f->base);
+}
+
 static void hcclt_signal_fences(struct hcclt_stream *s)
 {
 	struct hcclt_fence *f, *tmp;
@@ -163,9 +174,7 @@ static void hcclt_signal_fences(struct hcclt_stream *s)
 		if (f->base.seqno > s->done_seqno)
 			break;
 		list_del_init(&f->node);
-		if (s->fail_seqno && s->fail_seqno >= f->first)
-			dma_fence_set_error(&f->base, s->fail_err);
-		dma_fence_signal(&f->base);
+		hcclt_fence_done(s, f);
 		dma_fence_put(&f->base);
 	}
 }
@@ -688,7 +697,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		fence->base.seqno = s->submit_seqno;
 		fence->first = n ? s->submit_seqno - n + 1 : s->submit_seqno;
 		if (s->done_seqno >= s->submit_seqno) {
-			dma_fence_signal(&fence->base);
+			hcclt_fence_done(s, fence);
 		} else {
 			dma_fence_get(&fence->base);
 			list_add_tail(&fence->node, &s->fences);

@@ -413,7 +413,8 @@ struct drm_hcclt_task {
  * order; different streams run concurrently.
  *
  * @task_count may be zero only with HCCLT_SUBMIT_FENCE_OUT: the fence then
- * signals when everything queued so far on the stream has completed.
+ * signals when everything queued so far on the stream has completed, with
+ * the error of the last task queued before it if that task failed.
  *
  * Errors:
  *

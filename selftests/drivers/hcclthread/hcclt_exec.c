@@ -7,6 +7,7 @@
  * Written against uapi/drm/hcclthread_accel.h only (raw ioctls).
  */
 #define _GNU_SOURCE
+#include <linux/sync_file.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -1055,6 +1056,45 @@ TEST_F(exec, fence_zero_tasks)
 	EXPECT_EQ(0, fence_ready(f2, 100));
 	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
 	EXPECT_EQ(1, fence_ready(f2, 5000));
+	close(f1);
+	close(f2);
+}
+
+/* 1: signalled, 0: not yet, < 0: signalled with that error. */
+static int fence_status(int fence)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fence, SYNC_IOC_FILE_INFO, &info))
+		return -1000 - errno;
+	return info.status;
+}
+
+/*
+ * A fence of no task carries the error of the task before it, whether the
+ * stream was busy when it was queued or already idle.
+ */
+TEST_F_TIMEOUT(exec, fence_zero_tasks_error_of_last_task, 60)
+{
+	struct drm_hcclt_task t = hcclt_wait(0, 1);
+	int f1 = -1, f2 = -1;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT");
+	/* busy: queued behind a wait that times out */
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->b, &t, 1));
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				     HCCLT_SUBMIT_FENCE_OUT, &f1, NULL));
+	ASSERT_LE(0, f1);
+	EXPECT_EQ(1, fence_ready(f1, 10000));
+	EXPECT_EQ(-ETIME, fence_status(f1));
+	/* idle, the last task failed: signalled at once, with its error */
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				     HCCLT_SUBMIT_FENCE_OUT, &f2, NULL));
+	ASSERT_LE(0, f2);
+	EXPECT_EQ(-ETIME, fence_status(f2));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, 5000));
 	close(f1);
 	close(f2);
 }
