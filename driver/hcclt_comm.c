@@ -355,7 +355,7 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	return 0;
 }
 
-/* Destroy every thread of an unpublished communicator. */
+/* Destroy every thread of a communicator already removed from its table. */
 static void hcclt_comm_teardown(struct hcclt_comm *comm)
 {
 	struct hcclt_thread *thread, *tmp;

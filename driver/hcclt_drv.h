@@ -170,8 +170,9 @@ struct hcclt_ids {
  * @pid: process that opened the file (reference held).
  * @euid: effective uid of the opener (INFO with HCCLT_INFO_SCOPE_USER).
  * @node: entry in hdev->files, protected by hdev->files_lock.
- * @lock: serialises communicator and stream destruction with the INFO and
- *	debugfs walks over this file and with postclose.
+ * @lock: serialises communicator publication (comm->live) and
+ *	communicator and stream destruction with the INFO and debugfs walks
+ *	over this file and with postclose.
  * @comms: communicator ids.
  * @streams: stream ids (created streams and streams owned by threads).
  * @threads: thread ids (threads and exported views).

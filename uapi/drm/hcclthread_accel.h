@@ -25,8 +25,10 @@
  * - -ENODEV: the device was unplugged (module removal); the file is dead.
  * - -EFAULT: a user pointer given in the argument (an array) could not be
  *   read or written; nothing changed. (If the argument itself cannot be
- *   written back after a successful create, the DRM core returns -EFAULT
- *   with the object created; it belongs to the file like any other.)
+ *   written back after a successful call, the DRM core returns -EFAULT
+ *   with the call done: a created object belongs to the file like any
+ *   other, submitted tasks are queued, and the fence fd of a SUBMIT with
+ *   HCCLT_SUBMIT_FENCE_OUT is installed but cannot be learnt.)
  * - -ENOMEM: a kernel allocation failed; nothing changed.
  * - -ENOSPC: besides an exhausted device pool, a create, acquire or export
  *   that would give the file more than 1,032,192 communicators, streams or
