@@ -16,6 +16,7 @@
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "hcclt_drv.h"
@@ -424,9 +425,9 @@ void hcclt_file_destroy_comms(struct hcclt_file *file)
  * INFO and debugfs wait for while holding files_lock, which open and
  * close take. When a page is not there, the call undoes everything and
  * reports it in @refault; the ioctl then faults the pages in without any
- * lock and runs the call again, a few times at most.
+ * lock, outside drm_dev_enter(), and runs the call again, at most
+ * HCCLT_REFAULT_TRIES times.
  */
-#define HCCLT_REFAULT_TRIES	4
 
 /* Fault in @size bytes at @uptr for writing; no lock held. */
 static bool hcclt_fault_in(u64 uptr, size_t size)
@@ -544,11 +545,15 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_hcclt_thread_acquire *args = data;
 	bool refault;
-	int ret, tries = 0;
+	int idx, ret, tries = 0;
 
+	/* Entered per attempt: the fault-in between may wait for userspace. */
 	do {
+		if (!drm_dev_enter(drm, &idx))
+			return -ENODEV;
 		refault = false;
 		ret = hcclt_thread_acquire(df->driver_priv, args, &refault);
+		drm_dev_exit(idx);
 	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
 		 hcclt_fault_in(args->threads_ptr,
 				(size_t)args->thread_num * sizeof(u64)));
@@ -741,7 +746,7 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 	u64 in[HCCLT_MAX_THREADS_PER_COMM];
 	struct hcclt_comm *comm;
 	u32 n = args->thread_num, dst = args->dst_engine;
-	int ret, tries = 0;
+	int idx, ret, tries = 0;
 	bool refault;
 
 	if (args->flags || args->pad)
@@ -760,10 +765,16 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 		ret = -EFAULT;
 		goto out_put;
 	}
+	/* Not entered around a user access that may wait: see acquire. */
 	do {
+		if (!drm_dev_enter(drm, &idx)) {
+			ret = -ENODEV;
+			break;
+		}
 		refault = false;
 		ret = hcclt_thread_export_locked(file, comm, in, n, dst,
 						 args->exported_ptr, &refault);
+		drm_dev_exit(idx);
 	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
 		 hcclt_fault_in(args->exported_ptr, n * sizeof(u64)));
 out_put:

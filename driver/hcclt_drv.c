@@ -327,7 +327,7 @@ static int hcclt_info_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file;
 	kuid_t euid = current_euid();
 	bool root = uid_eq(euid, GLOBAL_ROOT_UID);
-	int ret = 0;
+	int idx, ret = 0;
 
 	if (args->flags)
 		return -EINVAL;
@@ -351,6 +351,11 @@ static int hcclt_info_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
+	/* Entered around the walk only: the copy out may wait for userspace. */
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out;
+	}
 	if (args->scope == HCCLT_INFO_SCOPE_FILE) {
 		mutex_lock(&self->lock);
 		hcclt_info_file(&b, self);
@@ -366,6 +371,7 @@ static int hcclt_info_ioctl(struct drm_device *drm, void *data,
 		}
 		mutex_unlock(&hdev->files_lock);
 	}
+	drm_dev_exit(idx);
 
 	if (b.comm_cap &&
 	    copy_to_user(u64_to_user_ptr(args->comms_ptr), b.comms,
@@ -465,10 +471,13 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 /* ---- ioctl table ---- */
 
 /*
- * Every ioctl but STREAM_SYNC runs inside drm_dev_enter()/drm_dev_exit():
- * after unplug it answers -ENODEV. STREAM_SYNC enters only around its
- * lookup, because drm_dev_unplug() waits for every entered section and a
- * sync may block for a long time.
+ * Every ioctl runs inside drm_dev_enter()/drm_dev_exit(): after unplug it
+ * answers -ENODEV. drm_dev_unplug() waits for every entered section, so
+ * nothing that may wait for userspace runs inside one: STREAM_SYNC enters
+ * only around its lookup (a sync may block for long), INFO only around its
+ * walk (its copy out may fault), and THREAD_ACQUIRE, THREAD_EXPORT and
+ * SUBMIT per attempt, touching user memory inside with page faults
+ * disabled (HCCLT_REFAULT_TRIES). Those five enter by themselves.
  */
 #define HCCLT_GUARDED(fn)						\
 static int fn##_guarded(struct drm_device *drm, void *data,		\
@@ -488,11 +497,7 @@ HCCLT_GUARDED(hcclt_comm_create_ioctl)
 HCCLT_GUARDED(hcclt_comm_destroy_ioctl)
 HCCLT_GUARDED(hcclt_stream_create_ioctl)
 HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
-HCCLT_GUARDED(hcclt_thread_acquire_ioctl)
 HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
-HCCLT_GUARDED(hcclt_thread_export_ioctl)
-HCCLT_GUARDED(hcclt_submit_ioctl)
-HCCLT_GUARDED(hcclt_info_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -503,13 +508,13 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(COMM_DESTROY, hcclt_comm_destroy_ioctl_guarded),
 	HCCLT_IOCTL(STREAM_CREATE, hcclt_stream_create_ioctl_guarded),
 	HCCLT_IOCTL(STREAM_DESTROY, hcclt_stream_destroy_ioctl_guarded),
-	HCCLT_IOCTL(THREAD_ACQUIRE, hcclt_thread_acquire_ioctl_guarded),
+	HCCLT_IOCTL(THREAD_ACQUIRE, hcclt_thread_acquire_ioctl),
 	HCCLT_IOCTL(THREAD_ACQUIRE_WITH_STREAM,
 		    hcclt_thread_acquire_with_stream_ioctl_guarded),
-	HCCLT_IOCTL(THREAD_EXPORT, hcclt_thread_export_ioctl_guarded),
-	HCCLT_IOCTL(SUBMIT, hcclt_submit_ioctl_guarded),
+	HCCLT_IOCTL(THREAD_EXPORT, hcclt_thread_export_ioctl),
+	HCCLT_IOCTL(SUBMIT, hcclt_submit_ioctl),
 	HCCLT_IOCTL(STREAM_SYNC, hcclt_stream_sync_ioctl),
-	HCCLT_IOCTL(INFO, hcclt_info_ioctl_guarded),
+	HCCLT_IOCTL(INFO, hcclt_info_ioctl),
 };
 
 HCCLT_DEFINE_FOPS(hcclt_fops);

@@ -25,6 +25,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
+#include <linux/pagemap.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/stat.h>
 #include <linux/slab.h>
@@ -555,11 +556,14 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
  * @thread: the submitting thread, NULL for a stream handle.
  * @dst: the last record destination looked up (reference held); batches
  *	usually record into few threads.
+ * @refault: a task page was not present (tasks are read with page faults
+ *	disabled, see hcclt_submit_ioctl()).
  */
 struct hcclt_prep {
 	struct hcclt_file *file;
 	struct hcclt_thread *thread;
 	struct hcclt_thread *dst;
+	bool refault;
 };
 
 /*
@@ -632,7 +636,9 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 		return -ENOMEM;
 	while (made < n) {
 		c = min_t(u32, n - made, HCCLT_TASK_CHUNK);
-		if (copy_from_user(buf, utasks + made, c * sizeof(*buf))) {
+		if (copy_from_user_nofault(buf, utasks + made,
+					   c * sizeof(*buf))) {
+			pp->refault = true;
 			ret = -EFAULT;
 			break;
 		}
@@ -713,11 +719,9 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 	return 0;
 }
 
-int hcclt_submit_ioctl(struct drm_device *drm, void *data,
-		       struct drm_file *df)
+static int hcclt_submit(struct hcclt_file *file, struct drm_hcclt_submit *args,
+			bool *refault)
 {
-	struct hcclt_file *file = df->driver_priv;
-	struct drm_hcclt_submit *args = data;
 	struct hcclt_prep pp = { .file = file };
 	struct sync_file *sync_file = NULL;
 	struct hcclt_fence *fence = NULL;
@@ -727,6 +731,7 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	bool want_fence = args->flags & HCCLT_SUBMIT_FENCE_OUT;
 	int fd = -1, ret;
 
+	*refault = false;
 	args->fence_fd = -1;
 	args->stream_id = 0;
 	args->status = 0;
@@ -806,6 +811,32 @@ out:
 	hcclt_thread_put(pp.dst);
 	hcclt_thread_put(pp.thread);
 	hcclt_stream_put(s);
+	*refault = pp.refault;
+	return ret;
+}
+
+/*
+ * Inside drm_dev_enter() the tasks are read with page faults disabled: a
+ * fault that userspace can stall (FUSE, userfaultfd) must not hold up
+ * drm_dev_unplug(). When a page is not there, the attempt undoes itself,
+ * the pages are faulted in with nothing entered, and it runs again.
+ */
+int hcclt_submit_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *df)
+{
+	struct drm_hcclt_submit *args = data;
+	int idx, ret, tries = 0;
+	bool refault;
+
+	do {
+		if (!drm_dev_enter(drm, &idx))
+			return -ENODEV;
+		ret = hcclt_submit(df->driver_priv, args, &refault);
+		drm_dev_exit(idx);
+	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
+		 !fault_in_readable(u64_to_user_ptr(args->tasks_ptr),
+				    (size_t)args->task_count *
+				    sizeof(struct drm_hcclt_task)));
 	return ret;
 }
 

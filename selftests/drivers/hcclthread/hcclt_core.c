@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -2265,6 +2266,198 @@ TEST_F_TIMEOUT(core, close_with_resources_returns_pools, 60)
 		EXPECT_EQ(1, poll(&pfd, 1, 5000));
 		close(fence);
 	}
+}
+
+/*
+ * Stalled task page vs unplug: SUBMIT reads its tasks from a page whose
+ * fault userspace holds back (userfaultfd; a FUSE mapping does the same)
+ * while the device is unbound. drm_dev_unplug() waits for every ioctl
+ * inside drm_dev_enter(), so the stalled fault must not be inside one: the
+ * unbind returns meanwhile, and the SUBMIT, once the page comes, answers
+ * -ENODEV. The device is bound again at the end.
+ */
+#define PDRV_DIR	"/sys/bus/platform/drivers/hcclthread"
+
+struct unbind {
+	char name[64];
+	int ret;
+	_Atomic int done;
+};
+
+static int sysfs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static void *unbind_call(void *arg)
+{
+	struct unbind *u = arg;
+
+	u->ret = sysfs_write(PDRV_DIR "/unbind", u->name);
+	atomic_store(&u->done, 1);
+	return NULL;
+}
+
+enum stall_kind { STALL_SUBMIT, STALL_ACQUIRE, STALL_EXPORT, STALL_INFO };
+
+struct stall_unplug {
+	enum stall_kind kind;
+	int fd;
+	__u64 comm, thread;
+	void *page;		/* the stalled page */
+	int ret;
+	_Atomic int done;
+};
+
+static void *stall_unplug_call(void *arg)
+{
+	struct stall_unplug *st = arg;
+	__u32 n = 4;
+
+	switch (st->kind) {
+	case STALL_SUBMIT:	/* reads its tasks there */
+		st->ret = hcclt_submit(st->fd, st->thread, st->page, 1);
+		break;
+	case STALL_ACQUIRE:	/* writes its ids there */
+		st->ret = hcclt_acquire(st->fd, st->comm, HCCLT_ENGINE_CPU, 1,
+					1, st->page);
+		break;
+	case STALL_EXPORT:	/* writes its ids there */
+		st->ret = hcclt_export(st->fd, st->comm, HCCLT_ENGINE_CCU, 1,
+				       &st->thread, st->page);
+		break;
+	case STALL_INFO:	/* copies its records out there */
+		st->ret = hcclt_info(st->fd, HCCLT_INFO_SCOPE_FILE, st->page,
+				     &n, NULL, NULL);
+		break;
+	}
+	atomic_store(&st->done, 1);
+	return NULL;
+}
+
+/* The platform device ("hcclthread.N") behind the node open in @fd. */
+static int platform_name(int fd, char *name, size_t len)
+{
+	char link[PATH_MAX], *real, *base;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	real = realpath(link, NULL);
+	if (!real)
+		return -errno;
+	base = strrchr(real, '/');
+	snprintf(name, len, "%s", base ? base + 1 : real);
+	free(real);
+	return strncmp(name, "hcclthread.", 11) ? -ENODEV : 0;
+}
+
+/*
+ * The call of @kind waits for a page userspace holds back while the device
+ * is unbound: the unbind must return meanwhile, and the call, once the
+ * page comes, answer @want. The device is bound again at the end.
+ */
+static void stalled_unplug(struct __test_metadata *_metadata,
+			   enum stall_kind kind, int want)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_copy cp = { 0 };
+	struct pollfd pfd = { .events = POLLIN };
+	struct stall_unplug call = { .kind = kind };
+	struct unbind u = { 0 };
+	struct uffd_msg msg;
+	pthread_t tc, tu;
+	int uffd, fd, unbound, i;
+	char *map, *page;
+
+	if (access(PDRV_DIR "/unbind", W_OK))
+		SKIP(return, "%s/unbind: %s", PDRV_DIR, strerror(errno));
+	UFFD_OR_SKIP(uffd);
+	fd = hcclt_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, platform_name(fd, u.name, sizeof(u.name)));
+	ASSERT_EQ(0, hcclt_comm_create(fd, &call.comm));
+	ASSERT_EQ(0, hcclt_acquire(fd, call.comm, HCCLT_ENGINE_CPU, 1, 1,
+				   &call.thread));
+
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	map = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	page = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_NE(MAP_FAILED, page);
+	memset(page, 0, pg);
+	*(struct drm_hcclt_task *)page = hcclt_rec(call.thread, 0);
+	reg.range.start = (uintptr_t)map;
+	reg.range.len = pg;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	call.fd = fd;
+	call.page = map;
+	ASSERT_EQ(0, pthread_create(&tc, NULL, stall_unplug_call, &call));
+	pfd.fd = uffd;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	/* Unbind while the call waits for its page: it must not wait. */
+	ASSERT_EQ(0, pthread_create(&tu, NULL, unbind_call, &u));
+	unbound = stall_wait(&u.done, 10000);
+	EXPECT_TRUE(unbound);
+	EXPECT_FALSE(atomic_load(&call.done));
+
+	cp.dst = (uintptr_t)map;
+	cp.src = (uintptr_t)page;
+	cp.len = pg;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_COPY, &cp));
+	pthread_join(tc, NULL);
+	pthread_join(tu, NULL);
+	EXPECT_EQ(0, u.ret);
+	EXPECT_EQ(want, call.ret);
+	close(fd);
+	close(uffd);
+	munmap(map, pg);
+	munmap(page, pg);
+
+	ASSERT_EQ(0, sysfs_write(PDRV_DIR "/bind", u.name));
+	for (i = 0; i < 500 && (fd = hcclt_open()) < 0; i++)
+		usleep(10000);
+	ASSERT_LE(0, fd);
+	close(fd);
+}
+
+/* Runs again once the page is there, and finds the device gone. */
+TEST(submit_stalled_tasks_do_not_hold_unplug)
+{
+	stalled_unplug(_metadata, STALL_SUBMIT, -ENODEV);
+}
+
+TEST(acquire_stalled_output_does_not_hold_unplug)
+{
+	stalled_unplug(_metadata, STALL_ACQUIRE, -ENODEV);
+}
+
+TEST(export_stalled_output_does_not_hold_unplug)
+{
+	stalled_unplug(_metadata, STALL_EXPORT, -ENODEV);
+}
+
+/* Walked the tables before the unplug; the copy out then completes. */
+TEST(info_stalled_output_does_not_hold_unplug)
+{
+	stalled_unplug(_metadata, STALL_INFO, 0);
 }
 
 /* ---- kernel memory is charged to the caller's memory cgroup ---- */
