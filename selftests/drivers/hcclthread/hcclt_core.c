@@ -1854,40 +1854,83 @@ static int stall_wait(_Atomic int *flag, int ms)
 	return atomic_load(flag);
 }
 
+/*
+ * One page whose first touch userfaultfd holds back, and the page that
+ * serves it (zeroed; the test may fill it in first).
+ */
+struct uffd_page {
+	int uffd;
+	long size;
+	char *map;		/* the held-back page */
+	char *src;		/* what it gets */
+};
+
+static void uffd_page_setup(struct __test_metadata *_metadata,
+			    struct uffd_page *up, int uffd)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	up->uffd = uffd;
+	up->size = sysconf(_SC_PAGESIZE);
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	up->map = mmap(NULL, up->size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	up->src = mmap(NULL, up->size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, up->map);
+	ASSERT_NE(MAP_FAILED, up->src);
+	memset(up->src, 0, up->size);
+	reg.range.start = (uintptr_t)up->map;
+	reg.range.len = up->size;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+}
+
+/* Wait until something touches the page (and waits for it). */
+static void uffd_page_wait_fault(struct __test_metadata *_metadata,
+				 struct uffd_page *up)
+{
+	struct pollfd pfd = { .fd = up->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(up->uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+}
+
+/* Give the page: whoever waits for it goes on. */
+static void uffd_page_serve(struct __test_metadata *_metadata,
+			    struct uffd_page *up)
+{
+	struct uffdio_copy cp = {
+		.dst = (uintptr_t)up->map,
+		.src = (uintptr_t)up->src,
+		.len = up->size,
+	};
+
+	ASSERT_EQ(0, ioctl(up->uffd, UFFDIO_COPY, &cp));
+}
+
+static void uffd_page_fini(struct uffd_page *up)
+{
+	munmap(up->map, up->size);
+	munmap(up->src, up->size);
+}
+
 static void stalled_output(struct __test_metadata *_metadata, int uffd,
 			   int fd, __u64 comm, __u64 src, __u64 *got)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	struct uffdio_copy cp = { 0 };
 	struct stall call = { .fd = fd, .comm = comm, .src = src };
 	struct stall probe = { .fd = fd, .comm = comm };
-	struct pollfd pfd = { .events = POLLIN };
-	struct uffd_msg msg;
+	struct uffd_page up;
 	pthread_t tc, tp;
-	char *map, *zero;
 	int probed;
 
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
-	map = mmap(NULL, pg, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	zero = mmap(NULL, pg, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, map);
-	ASSERT_NE(MAP_FAILED, zero);
-	memset(zero, 0, pg);
-	reg.range.start = (uintptr_t)map;
-	reg.range.len = pg;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
-
-	call.out = (__u64 *)map;
+	uffd_page_setup(_metadata, &up, uffd);
+	call.out = (__u64 *)up.map;
 	ASSERT_EQ(0, pthread_create(&tc, NULL, stall_call, &call));
 	/* The call now waits for the page. */
-	pfd.fd = uffd;
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
-	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
-	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	uffd_page_wait_fault(_metadata, &up);
 	EXPECT_FALSE(atomic_load(&call.done));
 
 	/* The communicator is not locked meanwhile. */
@@ -1897,18 +1940,14 @@ static void stalled_output(struct __test_metadata *_metadata, int uffd,
 	EXPECT_FALSE(atomic_load(&call.done));
 
 	/* Give the page: the call completes (the probe too, if it hung). */
-	cp.dst = (uintptr_t)map;
-	cp.src = (uintptr_t)zero;
-	cp.len = pg;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_COPY, &cp));
+	uffd_page_serve(_metadata, &up);
 	pthread_join(tc, NULL);
 	pthread_join(tp, NULL);
 	EXPECT_EQ(0, probe.ret);
 	EXPECT_EQ(0, call.ret);
-	*got = ((__u64 *)map)[0];
+	*got = ((__u64 *)up.map)[0];
 	EXPECT_NE(0, *got);
-	munmap(map, pg);
-	munmap(zero, pg);
+	uffd_page_fini(&up);
 }
 
 /* userfaultfd, or skip the test. */
@@ -2369,17 +2408,11 @@ static int platform_name(int fd, char *name, size_t len)
 static void stalled_unplug(struct __test_metadata *_metadata,
 			   enum stall_kind kind, int want)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	struct uffdio_copy cp = { 0 };
-	struct pollfd pfd = { .events = POLLIN };
 	struct stall_unplug call = { .kind = kind };
 	struct unbind u = { 0 };
-	struct uffd_msg msg;
-	pthread_t tc, tu;
+	struct uffd_page up;
 	int uffd, fd, unbound, i;
-	char *map, *page;
+	pthread_t tc, tu;
 
 	if (access(PDRV_DIR "/unbind", W_OK))
 		SKIP(return, "%s/unbind: %s", PDRV_DIR, strerror(errno));
@@ -2391,26 +2424,13 @@ static void stalled_unplug(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, hcclt_acquire(fd, call.comm, HCCLT_ENGINE_CPU, 1, 1,
 				   &call.thread));
 
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
-	map = mmap(NULL, pg, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	page = mmap(NULL, pg, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, map);
-	ASSERT_NE(MAP_FAILED, page);
-	memset(page, 0, pg);
-	*(struct drm_hcclt_task *)page = hcclt_rec(call.thread, 0);
-	reg.range.start = (uintptr_t)map;
-	reg.range.len = pg;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
-
+	uffd_page_setup(_metadata, &up, uffd);
+	/* SUBMIT's task, once the page comes: a record to itself. */
+	*(struct drm_hcclt_task *)up.src = hcclt_rec(call.thread, 0);
 	call.fd = fd;
-	call.page = map;
+	call.page = up.map;
 	ASSERT_EQ(0, pthread_create(&tc, NULL, stall_unplug_call, &call));
-	pfd.fd = uffd;
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
-	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
-	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	uffd_page_wait_fault(_metadata, &up);
 
 	/* Unbind while the call waits for its page: it must not wait. */
 	ASSERT_EQ(0, pthread_create(&tu, NULL, unbind_call, &u));
@@ -2418,18 +2438,14 @@ static void stalled_unplug(struct __test_metadata *_metadata,
 	EXPECT_TRUE(unbound);
 	EXPECT_FALSE(atomic_load(&call.done));
 
-	cp.dst = (uintptr_t)map;
-	cp.src = (uintptr_t)page;
-	cp.len = pg;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_COPY, &cp));
+	uffd_page_serve(_metadata, &up);
 	pthread_join(tc, NULL);
 	pthread_join(tu, NULL);
 	EXPECT_EQ(0, u.ret);
 	EXPECT_EQ(want, call.ret);
 	close(fd);
 	close(uffd);
-	munmap(map, pg);
-	munmap(page, pg);
+	uffd_page_fini(&up);
 
 	ASSERT_EQ(0, sysfs_write(PDRV_DIR "/bind", u.name));
 	for (i = 0; i < 500 && (fd = hcclt_open()) < 0; i++)
