@@ -8,6 +8,7 @@
 #include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -690,6 +691,8 @@ static void __exit hcclt_exit(void)
 	platform_driver_unregister(&hcclt_platform_driver);
 	hcclt_debugfs_module_exit();
 	hcclt_obj_caches_fini();
+	/* The last fences' RCU callbacks run module code after module_put(). */
+	rcu_barrier();
 }
 
 module_init(hcclt_init);

@@ -85,14 +85,23 @@ static const char *hcclt_fence_timeline_name(struct dma_fence *fence)
 /*
  * A sync_file can outlive every DRM file and the device: each fence holds a
  * reference on the module, so that its ops (module code) stay loaded until
- * the last fence is gone. dma_fence_free() frees the hcclt_fence (base is
- * its first member) after an RCU grace period.
+ * the last fence is gone. The reference is dropped in an RCU callback, not
+ * in the release: code that runs after its own module_put() may be unloaded
+ * under it, and hcclt_exit()'s rcu_barrier() waits until this callback has
+ * returned. The RCU grace period is the one dma_fence_free() would wait
+ * for (readers may still hold the fence under rcu_read_lock()).
  */
+static void hcclt_fence_free_rcu(struct rcu_head *rcu)
+{
+	struct dma_fence *fence = container_of(rcu, struct dma_fence, rcu);
+
+	kfree(container_of(fence, struct hcclt_fence, base));
+	module_put(THIS_MODULE);
+}
+
 static void hcclt_fence_release(struct dma_fence *fence)
 {
-	BUILD_BUG_ON(offsetof(struct hcclt_fence, base) != 0);
-	dma_fence_free(fence);
-	module_put(THIS_MODULE);
+	call_rcu(&fence->rcu, hcclt_fence_free_rcu);
 }
 
 static const struct dma_fence_ops hcclt_fence_ops = {

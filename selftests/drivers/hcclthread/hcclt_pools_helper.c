@@ -194,7 +194,7 @@ static int fence_outlives(void)
 	printf("%sok 2 - the fence answers after its DRM file closed (%s)\n",
 	       ret || strncmp(info.name, "hcclthread", 10) ? "not " : "", info.name);
 	close(fence);
-	/* The fence is freed after an RCU grace period. */
+	/* The fence drops its module reference after an RCU grace period. */
 	for (int i = 0; i < 50; i++) {
 		ret = system("rmmod hcclthread 2>/dev/null");
 		if (!ret)
