@@ -160,6 +160,31 @@ if [ -d /sys/kernel/tracing/events/hcclthread ] ||
 	else
 		ok "trace leaves no tracefs instance behind"
 	fi
+	# No fallback: when its own instance cannot be made (here "instances"
+	# is a file in a stand-in tracefs), the recorder stops. It neither
+	# runs CMD nor writes the global buffer's files.
+	fake=$tmp/fake-tracefs
+	mkdir -p "$fake/events/hcclthread" && : > "$fake/instances" &&
+		echo 0 > "$fake/tracing_on" && echo sentinel > "$fake/trace" &&
+		echo 0 > "$fake/events/hcclthread/enable"
+	if mount -o bind "$fake" /sys/kernel/tracing 2> "$tmp/out"; then
+		hcclthread-trace -o "$tmp/t4.json" -- touch "$tmp/ran" \
+			> "$tmp/out" 2>&1
+		rc=$?
+		umount /sys/kernel/tracing
+		if [ $rc = 1 ] && [ ! -e "$tmp/ran" ] && [ ! -e "$tmp/t4.json" ] &&
+		   grep -q 'cannot make the trace instance' "$tmp/out" &&
+		   [ "$(cat "$fake/tracing_on")" = 0 ] &&
+		   [ "$(cat "$fake/trace")" = sentinel ] &&
+		   [ "$(cat "$fake/events/hcclthread/enable")" = 0 ]; then
+			ok "no trace instance: exit 1, CMD not run, global buffer untouched"
+		else
+			notok "no trace instance: exit 1, CMD not run, global buffer untouched (exit $rc)"
+			show "$tmp/out"
+		fi
+	else
+		skip "no trace instance: no fallback" "cannot bind-mount over /sys/kernel/tracing"
+	fi
 else
 	skip "hcclthread-trace" "no hcclthread tracepoints in tracefs"
 fi
