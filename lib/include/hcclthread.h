@@ -15,8 +15,10 @@
  *   device: a module loaded later is seen by processes started later.
  *
  *   Each device is opened once per process (O_CLOEXEC), on first use, and
- *   stays open until the process exits; the kernel frees everything the
- *   process held when it exits or dies.
+ *   stays open until the process exits (the library is linked -z nodelete:
+ *   dlclose() does not unload it); the kernel frees everything the process
+ *   held when it exits or dies. A node that cannot be opened because no
+ *   driver is behind it (ENXIO) counts as no device, not as a bad index.
  *
  * Threads and fork()
  *   A ThreadHandle holds the kernel's thread id in bits 55:0, the device
@@ -37,7 +39,9 @@
  * Thread safety
  *   Every call may be made from any thread. Record and wait allocate nothing
  *   and take one short mutex after their ioctl (what the kernel said of the
- *   stream's idleness); no lock is held across an ioctl.
+ *   stream's idleness). No lock is held across an ioctl, except the first
+ *   open of a device: its open(), DRM_IOCTL_VERSION and QUERY run under the
+ *   library's device lock, which fork() also takes.
  */
 #ifndef HCCLTHREAD_H_
 #define HCCLTHREAD_H_

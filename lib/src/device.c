@@ -31,7 +31,7 @@ static pthread_once_t disc_once = PTHREAD_ONCE_INIT;
 /* Protects the opening of device files (stores to hcclt_dev.fd). */
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct hcclt_dev devs[HCCLT_MAX_DEVICES];
-static int ndevs;		/* written once by discover() */
+static int ndevs;		/* written by discover() only */
 static _Atomic uint32_t fork_gen;	/* bumped in every fork() child */
 
 void hcclt_debug(const char *fmt, ...)
@@ -178,6 +178,19 @@ static void atfork_child(void)
 	pthread_mutex_unlock(&dev_lock);
 }
 
+/*
+ * The fork handlers are registered when the library is loaded, not by
+ * discover(): a fork() while another thread runs discover() makes the child
+ * run it again (pthread_once restarts an unfinished once in the child), and
+ * a second registration there would lock dev_lock twice in the child's next
+ * fork(). The library is linked -z nodelete: it is never unloaded, and the
+ * device files stay open until the process exits.
+ */
+__attribute__((constructor)) static void hcclt_device_init(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
 static void discover(void)
 {
 	struct cand c[64];
@@ -185,7 +198,8 @@ static void discover(void)
 	const char *env;
 	int i, n;
 
-	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	/* A run cut short by fork() in the parent left entries: start over. */
+	ndevs = 0;
 
 	env = getenv("HCCLT_DEVICE");
 	if (env && *env) {
@@ -269,7 +283,8 @@ static int device_open_locked(int dev)
 
 	fd = open(devs[dev].node, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		ret = -errno;
+		/* ENXIO (a node with no driver) is not a bad device index. */
+		ret = errno == ENXIO ? -ENODEV : -errno;
 		hcclt_debug("cannot open %s: %s", devs[dev].node, strerror(errno));
 		return ret;
 	}
@@ -289,7 +304,8 @@ static int device_open_locked(int dev)
 			    devs[dev].node, q.uapi_major, q.uapi_minor,
 			    HCCLT_UAPI_MAJOR, ret);
 		close(fd);
-		return ret == -ENOMEM ? ret : -EPROTO;
+		/* ENODEV: unplugged meanwhile; anything else: not our uAPI. */
+		return ret == -ENOMEM || ret == -ENODEV ? ret : -EPROTO;
 	}
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	return fd;

@@ -8,10 +8,17 @@
  * Output: TAP. Exit 0 when all pass, 1 otherwise.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <xf86drm.h>
 
 #include "internal.h"
 #include "tap.h"
@@ -537,6 +544,129 @@ static void test_nodev(const char *self)
 	       "no device + HCCLT_DEBUG: one-line hint on stderr");
 }
 
+/*
+ * Discovery's one libdrm call, replaced here (the archive's reference binds
+ * to the executable's definition): it finds nothing, and it takes 300 ms
+ * while slow_discovery is set, so that a test can fork() in the middle.
+ */
+static atomic_int slow_discovery, in_discovery;
+
+int drmGetDevices2(uint32_t flags, drmDevicePtr devices[], int max_devices)
+{
+	(void)flags;
+	(void)devices;
+	(void)max_devices;
+	if (atomic_load(&slow_discovery)) {
+		atomic_store(&in_discovery, 1);
+		usleep(300000);
+	}
+	return 0;
+}
+
+static void *discover_thread(void *arg)
+{
+	(void)arg;
+	hcclt_device_count();
+	return NULL;
+}
+
+/*
+ * Child: fork() while another thread runs discovery. The grandchild runs
+ * discovery again (pthread_once restarts there), then forks: with the fork
+ * handlers registered a second time by that run, its fork() took dev_lock
+ * twice and hung. Exit 0 when the grandchild's fork() returned.
+ */
+static int forkdisc_child(void)
+{
+	pthread_t t;
+	int status;
+	pid_t pid;
+
+	atomic_store(&slow_discovery, 1);
+	if (pthread_create(&t, NULL, discover_thread, NULL))
+		return 2;
+	while (!atomic_load(&in_discovery))
+		usleep(1000);
+	pid = fork();
+	if (pid == 0) {
+		atomic_store(&slow_discovery, 0);
+		alarm(10);
+		hcclt_device_count();
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			_exit(3);
+		_exit(0);
+	}
+	if (pid < 0)
+		return 2;
+	waitpid(pid, &status, 0);
+	pthread_join(t, NULL);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 4;
+}
+
+static void test_fork_in_discovery(const char *self)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		unsetenv("HCCLT_DEVICE");
+		execl(self, self, "--forkdisc", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	TAP_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+	       "fork() during discovery: the child discovers again and its own fork() does not hang");
+}
+
+/*
+ * Child: a node that open() answers with ENXIO (here a socket) is a device
+ * that is not there, not a bad device index.
+ */
+static int enxio_child(void)
+{
+	HcclComm comm;
+	int32_t d = 0;
+
+	return (HcclCommInitAll(1, &d, &comm) != HCCL_E_DRV) |
+	       (aclrtSetDevice(0) != ACL_ERROR_RT_NO_DEVICE) << 1;
+}
+
+static void test_enxio(const char *self)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sfd, status;
+	pid_t pid;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/hcclt-unit-%d.sock",
+		 (int)getpid());
+	unlink(sa.sun_path);
+	sfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (sfd < 0 || bind(sfd, (struct sockaddr *)&sa, sizeof(sa))) {
+		tap_ok(0, "make a socket node for the ENXIO test");
+		if (sfd >= 0)
+			close(sfd);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		setenv("HCCLT_DEVICE", sa.sun_path, 1);
+		execl(self, self, "--enxio", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	close(sfd);
+	unlink(sa.sun_path);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	tap_ok(status < 4 && !(status & 1),
+	       "node open() says ENXIO: HcclCommInitAll -> HCCL_E_DRV");
+	tap_ok(status < 4 && !(status & 2),
+	       "node open() says ENXIO: aclrtSetDevice(0) -> ACL_ERROR_RT_NO_DEVICE, not an invalid device id");
+}
+
 /* Child: exit with the number of devices HCCLT_DEVICE lists. */
 static int devcount_child(void)
 {
@@ -573,6 +703,10 @@ int main(int argc, char **argv)
 		return nodev_child();
 	if (argc > 1 && !strcmp(argv[1], "--devcount"))
 		return devcount_child();
+	if (argc > 1 && !strcmp(argv[1], "--forkdisc"))
+		return forkdisc_child();
+	if (argc > 1 && !strcmp(argv[1], "--enxio"))
+		return enxio_child();
 	test_values();
 	test_strings();
 	test_errmap();
@@ -588,5 +722,7 @@ int main(int argc, char **argv)
 	test_idle();
 	test_nodev("/proc/self/exe");
 	test_device_list("/proc/self/exe");
+	test_fork_in_discovery("/proc/self/exe");
+	test_enxio("/proc/self/exe");
 	return tap_done();
 }
