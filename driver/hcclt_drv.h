@@ -302,6 +302,8 @@ struct hcclt_batch {
  * @run_node: entry in hdev->runlist; sched_lock.
  * @dev_node: entry in hdev->streams; sched_lock.
  * @fences: pending out-fences, oldest first; sched_lock.
+ * @nfences: entries on @fences, at most HCCLT_MAX_QUEUE_DEPTH (fence-only
+ *	submits add fences but no tasks); sched_lock.
  * @timer: fires when the parked wait times out.
  * @wq: sync waiters.
  * @spare: a completed batch of at most HCCLT_SPARE_MAX_TASKS room kept
@@ -334,6 +336,7 @@ struct hcclt_stream {
 	struct list_head run_node;
 	struct list_head dev_node;
 	struct list_head fences;
+	u32 nfences;
 	struct timer_list timer;
 	wait_queue_head_t wq;
 	struct hcclt_batch *spare;

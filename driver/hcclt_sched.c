@@ -184,6 +184,7 @@ static void hcclt_signal_fences(struct hcclt_stream *s)
 		if (f->base.seqno > s->done_seqno)
 			break;
 		list_del_init(&f->node);
+		s->nfences--;
 		hcclt_fence_done(s, f);
 		dma_fence_put(&f->base);
 	}
@@ -694,7 +695,9 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		spin_unlock_bh(&hdev->sched_lock);
 		return -ENOENT;
 	}
-	if (n > HCCLT_MAX_QUEUE_DEPTH - s->depth) {
+	/* Fences count too: fence-only submits would add them unbounded. */
+	if (n > HCCLT_MAX_QUEUE_DEPTH - s->depth ||
+	    (fence && s->nfences >= HCCLT_MAX_QUEUE_DEPTH)) {
 		spin_unlock_bh(&hdev->sched_lock);
 		return -EBUSY;
 	}
@@ -716,6 +719,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		} else {
 			dma_fence_get(&fence->base);
 			list_add_tail(&fence->node, &s->fences);
+			s->nfences++;
 		}
 	}
 	if (n && (!hdev->hw->submit || !hdev->hw->submit(hdev, s)))

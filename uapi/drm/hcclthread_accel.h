@@ -431,7 +431,9 @@ struct drm_hcclt_task {
  *   non-zero timeout, a wait with a non-zero @dst_thread, a wait on a
  *   stream id, @notify_idx not below the notify count of the thread it
  *   names, a record whose @dst_thread is of another engine than @handle.
- * - -EBUSY: the stream's queue would exceed HCCLT_MAX_QUEUE_DEPTH tasks.
+ * - -EBUSY: the stream's queue would exceed HCCLT_MAX_QUEUE_DEPTH tasks,
+ *   or, with HCCLT_SUBMIT_FENCE_OUT, the stream already has
+ *   HCCLT_MAX_QUEUE_DEPTH out-fences waiting to signal.
  * - -EFAULT, -ENOMEM; -EMFILE (no free fd for the fence).
  */
 struct drm_hcclt_submit {

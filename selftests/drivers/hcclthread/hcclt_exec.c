@@ -1099,6 +1099,47 @@ TEST_F_TIMEOUT(exec, fence_zero_tasks_error_of_last_task, 60)
 	close(f2);
 }
 
+/*
+ * A fence-only submit queues no task, so the task depth does not bound
+ * it: out-fences waiting on one stream are capped at HCCLT_MAX_QUEUE_DEPTH
+ * too (-EBUSY past it), and all of them signal when the stream moves on.
+ */
+TEST_F_TIMEOUT(exec, fence_only_submits_bounded, 120)
+{
+	int i, f = -1, last = -1, ret = 0;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT");
+	/* b parks on its notify 0, no timeout */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	for (i = 0; i < HCCLT_MAX_QUEUE_DEPTH; i++) {
+		ret = hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				      HCCLT_SUBMIT_FENCE_OUT, &f, NULL);
+		if (ret)
+			break;
+		if (last >= 0)
+			close(last);
+		last = f;
+	}
+	EXPECT_EQ(0, ret);
+	ASSERT_EQ(HCCLT_MAX_QUEUE_DEPTH, i);
+	f = -1;
+	EXPECT_EQ(-EBUSY, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+					  HCCLT_SUBMIT_FENCE_OUT, &f, NULL));
+	EXPECT_EQ(-1, f);
+	EXPECT_EQ(0, fence_ready(last, 0));
+	/* the stream moves on: every fence signals, and the cap is free */
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+	EXPECT_EQ(1, fence_ready(last, 5000));
+	EXPECT_EQ(1, fence_status(last));
+	close(last);
+	ASSERT_EQ(0, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				     HCCLT_SUBMIT_FENCE_OUT, &f, NULL));
+	EXPECT_EQ(1, fence_status(f));
+	close(f);
+}
+
 TEST_F(exec, fence_emfile)
 {
 	struct drm_hcclt_task t = hcclt_rec(self->a, 0);
