@@ -36,6 +36,13 @@
  *   Only fork() through the C library is detected (pthread_atfork); a raw
  *   clone() that shares nothing is not.
  *
+ * Destroyed communicators and streams
+ *   An HcclComm or aclrtStream used after its destroy is refused
+ *   (HCCL_E_PTR, ACL_ERROR_RT_INVALID_HANDLE): the library never frees the
+ *   struct behind a handle, it keeps it dead and reuses it for a later
+ *   create, oldest first. Once reused for the same kind, the old handle
+ *   names the new object, as a reused pointer does in CANN.
+ *
  * Thread safety
  *   Every call may be made from any thread. Record and wait allocate nothing
  *   and take one short mutex after their ioctl (what the kernel said of the

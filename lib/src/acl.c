@@ -67,19 +67,19 @@ HCCLT_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
 	if (aret != ACL_SUCCESS)
 		return aret;
 	fd = hcclt_device_fd_fast(dev);
-	s = calloc(1, sizeof(*s));
+	s = hcclt_obj_alloc();
 	if (!s)
 		return ACL_ERROR_BAD_ALLOC;
 	memset(&sc, 0, sizeof(sc));
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_CREATE, &sc);
 	if (ret) {
-		free(s);
+		hcclt_obj_free(s);
 		return hcclt_map_errno(HCCLT_OP_STREAM_CREATE, ret);
 	}
-	s->magic = HCCLT_STREAM_MAGIC;
 	s->gen = hcclt_gen();
 	s->dev = dev;
 	s->id = sc.stream_id;
+	atomic_store_explicit(&s->magic, HCCLT_STREAM_MAGIC, memory_order_release);
 	*stream = s;
 	return ACL_SUCCESS;
 }
@@ -100,8 +100,7 @@ HCCLT_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 	sd.stream_id = s->id;
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_DESTROY, &sd);
 	hcclt_idle_forget();
-	s->magic = HCCLT_DEAD_MAGIC;
-	free(s);
+	hcclt_obj_free(s);
 	return hcclt_map_errno(HCCLT_OP_STREAM_DESTROY, ret);
 }
 

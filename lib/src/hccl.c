@@ -22,19 +22,19 @@ static HcclResult comm_create(int32_t dev, struct hcclt_comm **out)
 	fd = hcclt_device_open(dev);
 	if (fd < 0)
 		return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
-	c = calloc(1, sizeof(*c));
+	c = hcclt_obj_alloc();
 	if (!c)
 		return HCCL_E_MEMORY;
 	memset(&cc, 0, sizeof(cc));
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_CREATE, &cc);
 	if (ret) {
-		free(c);
+		hcclt_obj_free(c);
 		return hcclt_map_errno(HCCLT_OP_COMM_CREATE, ret);
 	}
-	c->magic = HCCLT_COMM_MAGIC;
 	c->gen = hcclt_gen();
 	c->dev = dev;
 	c->id = cc.comm_id;
+	atomic_store_explicit(&c->magic, HCCLT_COMM_MAGIC, memory_order_release);
 	*out = c;
 	return HCCL_SUCCESS;
 }
@@ -49,8 +49,7 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	cd.comm_id = c->id;
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
 	hcclt_idle_forget();
-	c->magic = HCCLT_DEAD_MAGIC;
-	free(c);
+	hcclt_obj_free(c);
 	return hcclt_map_errno(HCCLT_OP_COMM_DESTROY, ret);
 }
 

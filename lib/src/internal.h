@@ -28,18 +28,22 @@
 #define HCCLT_STREAM_MAGIC	0x48435354U	/* "HCST" */
 #define HCCLT_DEAD_MAGIC	0x44454144U	/* "DEAD" */
 
-/* What an HcclComm points to. */
+/*
+ * What an HcclComm points to. Made by hcclt_obj_alloc(), given back by
+ * hcclt_obj_free(); magic is stored last (release) when it is made, and
+ * is HCCLT_DEAD_MAGIC while the struct waits for reuse.
+ */
 struct hcclt_comm {
-	uint32_t magic;		/* HCCLT_COMM_MAGIC while alive */
+	_Atomic uint32_t magic;	/* HCCLT_COMM_MAGIC while alive */
 	uint32_t gen;		/* fork generation it was made in */
 	int32_t dev;		/* device index */
 	uint32_t pad;
 	uint64_t id;		/* kernel communicator id */
 };
 
-/* What an aclrtStream points to. */
+/* What an aclrtStream points to; made and given back as a comm is. */
 struct hcclt_stream {
-	uint32_t magic;		/* HCCLT_STREAM_MAGIC while alive */
+	_Atomic uint32_t magic;	/* HCCLT_STREAM_MAGIC while alive */
 	uint32_t gen;
 	int32_t dev;
 	uint32_t pad;
@@ -58,6 +62,8 @@ void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Handles and objects (objects.c). */
 ThreadHandle hcclt_handle_make(int dev, uint64_t id);
 int hcclt_handle_parse(ThreadHandle h, int *dev, uint64_t *id);
+void *hcclt_obj_alloc(void);
+void hcclt_obj_free(void *obj);
 struct hcclt_comm *hcclt_comm_get(HcclComm comm);
 struct hcclt_stream *hcclt_stream_get(aclrtStream stream);
 int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomms,

@@ -3,6 +3,7 @@
  * Handle encoding, validation of library objects, and the INFO helper.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,11 +42,82 @@ int hcclt_handle_parse(ThreadHandle h, int *dev, uint64_t *id)
 	return 0;
 }
 
+/*
+ * Communicator and stream structs are never given back to malloc. A
+ * destroyed one is marked dead and queued, and the next create of either
+ * kind takes the oldest queued one. A handle used after its destroy thus
+ * reads the library's own memory and is refused (HCCL_E_PTR,
+ * ACL_ERROR_RT_INVALID_HANDLE) instead of reading freed memory. It names an
+ * object again only once its struct is reused for the same kind, as a
+ * reused pointer does in CANN; oldest-first makes that as late as it can
+ * be. The queue holds at most as many structs as were ever alive at once.
+ */
+_Static_assert(sizeof(struct hcclt_comm) == sizeof(struct hcclt_stream),
+	       "comms and streams share one reuse queue");
+
+static pthread_mutex_t reuse_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Ring of dead structs, oldest at reuse_head; reuse_lock. */
+static void **reuse_ring;
+static size_t reuse_cap, reuse_head, reuse_n;
+
+/* A zeroed struct for a comm or a stream; the caller sets magic last. */
+void *hcclt_obj_alloc(void)
+{
+	struct hcclt_comm *obj = NULL;
+
+	pthread_mutex_lock(&reuse_lock);
+	if (reuse_n) {
+		obj = reuse_ring[reuse_head];
+		reuse_head = (reuse_head + 1) % reuse_cap;
+		reuse_n--;
+	}
+	pthread_mutex_unlock(&reuse_lock);
+	if (!obj)
+		return calloc(1, sizeof(*obj));
+	/* Dead until the caller publishes it: only the other fields change. */
+	obj->gen = 0;
+	obj->dev = 0;
+	obj->pad = 0;
+	obj->id = 0;
+	return obj;
+}
+
+/* Give back a comm or stream struct; its handle is refused from now on. */
+void hcclt_obj_free(void *obj)
+{
+	struct hcclt_comm *c = obj;
+	void **ring;
+	size_t cap, i;
+
+	atomic_store_explicit(&c->magic, HCCLT_DEAD_MAGIC, memory_order_relaxed);
+	pthread_mutex_lock(&reuse_lock);
+	if (reuse_n == reuse_cap) {
+		cap = reuse_cap ? 2 * reuse_cap : 64;
+		ring = malloc(cap * sizeof(*ring));
+		if (!ring) {
+			/* Kept dead, never reused: freeing it would undo the above. */
+			pthread_mutex_unlock(&reuse_lock);
+			return;
+		}
+		for (i = 0; i < reuse_n; i++)
+			ring[i] = reuse_ring[(reuse_head + i) % reuse_cap];
+		free(reuse_ring);
+		reuse_ring = ring;
+		reuse_cap = cap;
+		reuse_head = 0;
+	}
+	reuse_ring[(reuse_head + reuse_n) % reuse_cap] = obj;
+	reuse_n++;
+	pthread_mutex_unlock(&reuse_lock);
+}
+
 struct hcclt_comm *hcclt_comm_get(HcclComm comm)
 {
 	struct hcclt_comm *c = comm;
 
-	if (!c || c->magic != HCCLT_COMM_MAGIC)
+	/* Pairs with the release store that made it (hccl.c). */
+	if (!c || atomic_load_explicit(&c->magic, memory_order_acquire) !=
+		  HCCLT_COMM_MAGIC)
 		return NULL;
 	if (c->gen != hcclt_gen()) {
 		hcclt_debug("communicator %p belongs to the parent process "
@@ -59,7 +131,9 @@ struct hcclt_stream *hcclt_stream_get(aclrtStream stream)
 {
 	struct hcclt_stream *s = stream;
 
-	if (!s || s->magic != HCCLT_STREAM_MAGIC)
+	/* Pairs with the release store that made it (acl.c). */
+	if (!s || atomic_load_explicit(&s->magic, memory_order_acquire) !=
+		  HCCLT_STREAM_MAGIC)
 		return NULL;
 	if (s->gen != hcclt_gen()) {
 		hcclt_debug("stream %p belongs to the parent process "

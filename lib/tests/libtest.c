@@ -389,9 +389,17 @@ static void test_with_stream_export(void)
 	CHECK_HCCL(HcclThreadExportToCommEngine(c2, 41, &a, COMM_ENGINE_CPU, &x), HCCL_E_PARA, "export threadNum 41 -> HCCL_E_PARA");
 
 	HcclCommDestroy(c);
-	HcclCommDestroy(c2);
+	CHECK_HCCL(HcclCommDestroy(c2), HCCL_SUCCESS, "HcclCommDestroy");
 	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "aclrtDestroyStream");
 	TAP_EQ(aclrtDestroyStream(s2), ACL_SUCCESS, "aclrtDestroyStream second");
+	/* Stale handles: refused, and (under ASan) no read of freed memory. */
+	CHECK_HCCL(HcclCommDestroy(c2), HCCL_E_PTR, "HcclCommDestroy of a destroyed communicator -> HCCL_E_PTR");
+	CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 1, &x), HCCL_E_PTR,
+		   "HcclThreadAcquire on a destroyed communicator -> HCCL_E_PTR");
+	TAP_EQ(aclrtDestroyStream(s2), ACL_ERROR_RT_INVALID_HANDLE,
+	       "aclrtDestroyStream of a destroyed stream -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_INVALID_HANDLE,
+	       "aclrtSynchronizeStream of a destroyed stream -> ACL_ERROR_RT_INVALID_HANDLE");
 }
 
 /* ---- record / wait -------------------------------------------------------- */

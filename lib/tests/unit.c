@@ -667,6 +667,42 @@ static void test_enxio(const char *self)
 	       "node open() says ENXIO: aclrtSetDevice(0) -> ACL_ERROR_RT_NO_DEVICE, not an invalid device id");
 }
 
+/*
+ * Destroyed communicator and stream structs stay the library's: dead, then
+ * reused oldest first, never freed (a stale handle reads no freed memory).
+ */
+static void test_obj_reuse(void)
+{
+	struct hcclt_comm *a = hcclt_obj_alloc(), *c;
+	struct hcclt_stream *b = hcclt_obj_alloc(), *d;
+
+	if (!a || !b) {
+		tap_ok(0, "allocate two objects");
+		return;
+	}
+	a->gen = hcclt_gen();
+	atomic_store(&a->magic, HCCLT_COMM_MAGIC);
+	b->gen = hcclt_gen();
+	atomic_store(&b->magic, HCCLT_STREAM_MAGIC);
+	tap_ok(hcclt_comm_get(a) == a && hcclt_stream_get(b) == b,
+	       "made comm and stream are live");
+	hcclt_obj_free(a);
+	hcclt_obj_free(b);
+	tap_ok(!hcclt_comm_get(a) && !hcclt_stream_get(b),
+	       "given back: both handles refused");
+	TAP_EQ(HcclCommDestroy(a), HCCL_E_PTR, "HcclCommDestroy of a destroyed comm -> HCCL_E_PTR");
+	TAP_EQ(aclrtDestroyStream(b), ACL_ERROR_RT_INVALID_HANDLE,
+	       "aclrtDestroyStream of a destroyed stream -> ACL_ERROR_RT_INVALID_HANDLE");
+	c = hcclt_obj_alloc();
+	d = hcclt_obj_alloc();
+	tap_ok((void *)c == (void *)a && (void *)d == (void *)b,
+	       "the next creates reuse them, oldest first");
+	tap_ok(!hcclt_comm_get(c) && !hcclt_stream_get((aclrtStream)c),
+	       "a reused struct is refused until its maker publishes it");
+	hcclt_obj_free(c);
+	hcclt_obj_free(d);
+}
+
 /* Child: exit with the number of devices HCCLT_DEVICE lists. */
 static int devcount_child(void)
 {
@@ -722,6 +758,7 @@ int main(int argc, char **argv)
 	test_idle();
 	test_nodev("/proc/self/exe");
 	test_device_list("/proc/self/exe");
+	test_obj_reuse();
 	test_fork_in_discovery("/proc/self/exe");
 	test_enxio("/proc/self/exe");
 	return tap_done();
