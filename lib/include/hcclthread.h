@@ -142,7 +142,10 @@ aclError hccltGetDeviceUsage(int32_t deviceId, hccltDeviceUsage *usage);
  * @usage: out.
  *
  * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @usage NULL, @comm not live);
- * HCCL_E_MEMORY; HCCL_E_DRV.
+ * HCCL_E_MEMORY; HCCL_E_DRV; HCCL_E_INTERNAL when the process holds more
+ * than 65,536 communicators (and @comm is not among the first), or more
+ * than 65,536 threads and views, on the device: one INFO call lists no
+ * more.
  */
 HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *usage);
 
@@ -152,7 +155,9 @@ HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *usage);
  * @info: out.
  *
  * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread 0 or unknown, @info NULL);
- * HCCL_E_MEMORY; HCCL_E_DRV.
+ * HCCL_E_MEMORY; HCCL_E_DRV; HCCL_E_INTERNAL when the process holds more
+ * than 65,536 threads and views on the device and @thread is not among
+ * the first (one INFO call lists no more).
  */
 HcclResult hccltThreadGetInfo(ThreadHandle thread, hccltThreadInfo *info);
 

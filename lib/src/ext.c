@@ -56,7 +56,7 @@ HCCLT_EXPORT HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *u)
 	struct drm_hcclt_thread_info *ti;
 	struct hcclt_comm *c;
 	uint32_t nc, nt, i;
-	int fd, ret;
+	int fd, ret, partial;
 
 	if (!comm || !u)
 		return HCCL_E_PTR;
@@ -66,14 +66,23 @@ HCCLT_EXPORT HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *u)
 	fd = hcclt_device_fd_fast(c->dev);
 	if (fd < 0)
 		return HCCL_E_PTR;
-	ret = hcclt_info_fetch(fd, &ci, &nc, &ti, &nt);
+	ret = hcclt_info_fetch(fd, &ci, &nc, &ti, &nt, &partial);
 	if (ret)
 		return hcclt_map_errno(HCCLT_OP_INFO, ret);
 	memset(u, 0, sizeof(*u));
 	u->deviceId = c->dev;
 	u->threadsMax = HCCLT_MAX_THREADS_PER_COMM;
 	u->notifiesMax = HCCLT_MAX_NOTIFIES_PER_COMM;
-	ret = -ENOENT;
+	/*
+	 * More entries than INFO fills: a comm not listed may still exist, and
+	 * views not listed cannot be counted. Say so (HCCL_E_INTERNAL).
+	 */
+	if (partial & HCCLT_INFO_PARTIAL_THREADS) {
+		free(ci);
+		free(ti);
+		return hcclt_map_errno(HCCLT_OP_INFO, -E2BIG);
+	}
+	ret = partial & HCCLT_INFO_PARTIAL_COMMS ? -E2BIG : -ENOENT;
 	for (i = 0; i < nc; i++) {
 		if (ci[i].comm_id != c->id)
 			continue;

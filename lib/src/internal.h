@@ -66,8 +66,11 @@ void *hcclt_obj_alloc(void);
 void hcclt_obj_free(void *obj);
 struct hcclt_comm *hcclt_comm_get(HcclComm comm);
 struct hcclt_stream *hcclt_stream_get(aclrtStream stream);
+#define HCCLT_INFO_PARTIAL_COMMS	1
+#define HCCLT_INFO_PARTIAL_THREADS	2
 int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomms,
-		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads);
+		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads,
+		     int *partial);
 int hcclt_info_find_thread(int fd, uint64_t id, struct drm_hcclt_thread_info *out);
 
 /*

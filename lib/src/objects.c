@@ -143,12 +143,19 @@ struct hcclt_stream *hcclt_stream_get(aclrtStream stream)
 	return s;
 }
 
+/* INFO fills at most this many entries of each kind per call (uAPI). */
+#define HCCLT_INFO_CAP	65536u
+
 /*
  * Lists the communicators and threads of the file @fd. On success the
- * caller frees *@comms and *@threads. Returns 0 or -errno.
+ * caller frees *@comms and *@threads, which hold *@ncomms and *@nthreads
+ * filled entries; *@partial has HCCLT_INFO_PARTIAL_* bits for the kinds of
+ * which the file has more than INFO fills (a lookup that misses there
+ * cannot tell). Returns 0 or -errno.
  */
 int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomms,
-		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads)
+		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads,
+		     int *partial)
 {
 	struct drm_hcclt_comm_info *c = NULL;
 	struct drm_hcclt_thread_info *t = NULL;
@@ -167,10 +174,16 @@ int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomm
 		if (ret)
 			break;
 		if (info.comm_count <= cc && info.thread_count <= tc) {
+			*partial = (info.comm_count > HCCLT_INFO_CAP ?
+				    HCCLT_INFO_PARTIAL_COMMS : 0) |
+				   (info.thread_count > HCCLT_INFO_CAP ?
+				    HCCLT_INFO_PARTIAL_THREADS : 0);
 			*comms = c;
-			*ncomms = info.comm_count;
+			*ncomms = info.comm_count < HCCLT_INFO_CAP ?
+				  info.comm_count : HCCLT_INFO_CAP;
 			*threads = t;
-			*nthreads = info.thread_count;
+			*nthreads = info.thread_count < HCCLT_INFO_CAP ?
+				    info.thread_count : HCCLT_INFO_CAP;
 			return 0;
 		}
 		free(c);
@@ -191,18 +204,21 @@ int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomm
 	return ret;
 }
 
-/* Info of thread @id of file @fd: 0, -ENOENT or another -errno. */
+/*
+ * Info of thread @id of file @fd: 0, -ENOENT, -E2BIG (not among the
+ * entries INFO fills, and the file has more) or another -errno.
+ */
 int hcclt_info_find_thread(int fd, uint64_t id, struct drm_hcclt_thread_info *out)
 {
 	struct drm_hcclt_comm_info *c;
 	struct drm_hcclt_thread_info *t;
 	uint32_t nc, nt, i;
-	int ret;
+	int ret, partial;
 
-	ret = hcclt_info_fetch(fd, &c, &nc, &t, &nt);
+	ret = hcclt_info_fetch(fd, &c, &nc, &t, &nt, &partial);
 	if (ret)
 		return ret;
-	ret = -ENOENT;
+	ret = partial & HCCLT_INFO_PARTIAL_THREADS ? -E2BIG : -ENOENT;
 	for (i = 0; i < nt; i++) {
 		if (t[i].thread_id == id) {
 			*out = t[i];

@@ -867,6 +867,41 @@ static ThreadHandle rnd_handle(const ThreadHandle *valid, int nvalid)
 	}
 }
 
+/*
+ * One INFO call lists at most 65,536 communicators. With more, a usage
+ * query for one beyond them says it cannot tell (HCCL_E_INTERNAL) instead
+ * of calling a live communicator unknown (HCCL_E_PTR).
+ */
+static void test_info_cap(void)
+{
+	enum { N = 65536 + 4 };
+	HcclComm *c = calloc(N, sizeof(*c));
+	hccltCommUsage u;
+	int i, made = 0, bad = 0;
+	int32_t d = 0;
+
+	if (!c) {
+		tap_ok(0, "info cap: allocate");
+		return;
+	}
+	for (i = 0; i < N; i++) {
+		if (HcclCommInitAll(1, &d, &c[i]) != HCCL_SUCCESS)
+			break;
+		made++;
+	}
+	TAP_EQ(made, N, "info cap: %d communicators created", N);
+	if (made == N) {
+		CHECK_HCCL(hccltCommGetUsage(c[0], &u), HCCL_SUCCESS,
+			   "info cap: usage of the first communicator");
+		CHECK_HCCL(hccltCommGetUsage(c[N - 1], &u), HCCL_E_INTERNAL,
+			   "info cap: usage of one past 65,536 -> HCCL_E_INTERNAL, not HCCL_E_PTR");
+	}
+	for (i = 0; i < made; i++)
+		bad += HcclCommDestroy(c[i]) != HCCL_SUCCESS;
+	TAP_EQ(bad, 0, "info cap: all destroyed");
+	free(c);
+}
+
 static void test_fuzz(void)
 {
 	hccltDeviceUsage before = devusage(), after;
@@ -965,6 +1000,7 @@ int main(void)
 		test_pingpong();
 		test_sync_skip();
 		test_open_race();
+		test_info_cap();
 		test_fuzz();
 		test_multidev(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
