@@ -468,7 +468,8 @@ struct drm_hcclt_submit {
  * Waits until every task queued on the stream of @handle (a stream id or a
  * thread id) before the call has completed. Interruptible: on a signal it
  * returns -ERESTARTSYS (seen as -EINTR or restarted) with @timeout_ms
- * updated to the time left.
+ * updated to the time left. A restarted call is a new call: it also waits
+ * for tasks queued while the signal was handled.
  *
  * Returns 0 when all completed, else:
  *
