@@ -93,7 +93,8 @@ HCCLT_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 	if (!stream)
 		return ACL_ERROR_INVALID_PARAM;
 	s = hcclt_stream_get(stream);
-	if (!s)
+	/* Of two destroys of one handle, only one goes on. */
+	if (!s || !hcclt_obj_claim(&s->magic, HCCLT_STREAM_MAGIC))
 		return ACL_ERROR_RT_INVALID_HANDLE;
 	fd = hcclt_device_fd_fast(s->dev);
 	memset(&sd, 0, sizeof(sd));

@@ -44,6 +44,9 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	struct drm_hcclt_comm_destroy cd;
 	int fd, ret;
 
+	/* Another thread's destroy of the same handle won. */
+	if (!hcclt_obj_claim(&c->magic, HCCLT_COMM_MAGIC))
+		return HCCL_E_PTR;
 	fd = hcclt_device_fd_fast(c->dev);
 	memset(&cd, 0, sizeof(cd));
 	cd.comm_id = c->id;

@@ -64,6 +64,9 @@ ThreadHandle hcclt_handle_make(int dev, uint64_t id);
 int hcclt_handle_parse(ThreadHandle h, int *dev, uint64_t *id);
 void *hcclt_obj_alloc(void);
 void hcclt_obj_free(void *obj);
+int hcclt_obj_claim(_Atomic uint32_t *magic, uint32_t live);
+void hcclt_obj_atfork_prepare(void);
+void hcclt_obj_atfork_release(void);
 struct hcclt_comm *hcclt_comm_get(HcclComm comm);
 struct hcclt_stream *hcclt_stream_get(aclrtStream stream);
 #define HCCLT_INFO_PARTIAL_COMMS	1

@@ -82,7 +82,31 @@ void *hcclt_obj_alloc(void)
 	return obj;
 }
 
-/* Give back a comm or stream struct; its handle is refused from now on. */
+/*
+ * Claim a live comm or stream (magic @live) for its destroy: of two threads
+ * destroying the same handle, only one wins (1); the other is refused (0)
+ * and so cannot queue the struct for reuse a second time.
+ */
+int hcclt_obj_claim(_Atomic uint32_t *magic, uint32_t live)
+{
+	return atomic_compare_exchange_strong(magic, &live, HCCLT_DEAD_MAGIC);
+}
+
+/* fork(): reuse_lock is held across it (device.c's handlers). */
+void hcclt_obj_atfork_prepare(void)
+{
+	pthread_mutex_lock(&reuse_lock);
+}
+
+void hcclt_obj_atfork_release(void)
+{
+	pthread_mutex_unlock(&reuse_lock);
+}
+
+/*
+ * Give back a comm or stream struct (claimed, or never published); its
+ * handle is refused from now on.
+ */
 void hcclt_obj_free(void *obj)
 {
 	struct hcclt_comm *c = obj;

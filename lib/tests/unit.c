@@ -703,6 +703,69 @@ static void test_obj_reuse(void)
 	hcclt_obj_free(d);
 }
 
+/*
+ * Of two destroys of one handle only one may give the struct back (queued
+ * twice, the next two creates would share it): each destroy first claims
+ * the live magic, and only one claim succeeds. (The race itself, two
+ * threads between the lookup and the give-back, is too narrow to hit on
+ * purpose.)
+ */
+static void test_destroy_claim(void)
+{
+	struct hcclt_comm *c = hcclt_obj_alloc();
+	int claims;
+
+	atomic_store(&c->magic, HCCLT_COMM_MAGIC);
+	claims = hcclt_obj_claim(&c->magic, HCCLT_COMM_MAGIC);
+	TAP_EQ(atomic_load(&c->magic), HCCLT_DEAD_MAGIC, "a claimed comm is dead at once");
+	claims += hcclt_obj_claim(&c->magic, HCCLT_COMM_MAGIC);
+	TAP_EQ(claims, 1, "a live handle is claimed for its destroy once");
+	TAP_EQ(hcclt_obj_claim(&c->magic, HCCLT_STREAM_MAGIC), 0,
+	       "a comm cannot be claimed as a stream");
+	hcclt_obj_free(c);
+}
+
+/* Holds reuse_lock for 200 ms, as a create or destroy would for less. */
+static atomic_int lock_held;
+
+static void *hold_reuse_lock(void *arg)
+{
+	(void)arg;
+	hcclt_obj_atfork_prepare();
+	atomic_store(&lock_held, 1);
+	usleep(200000);
+	hcclt_obj_atfork_release();
+	return NULL;
+}
+
+/*
+ * fork() while another thread is inside a create or destroy: the child's
+ * own creates must not find the reuse queue's lock held forever.
+ */
+static void test_fork_reuse_lock(void)
+{
+	pthread_t t;
+	int status;
+	pid_t pid;
+
+	if (pthread_create(&t, NULL, hold_reuse_lock, NULL)) {
+		tap_ok(0, "start a thread");
+		return;
+	}
+	while (!atomic_load(&lock_held))
+		usleep(1000);
+	pid = fork();
+	if (pid == 0) {
+		alarm(10);
+		hcclt_obj_free(hcclt_obj_alloc());
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	pthread_join(t, NULL);
+	TAP_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+	       "fork() while another thread holds the reuse queue: the child can create");
+}
+
 /* Child: exit with the number of devices HCCLT_DEVICE lists. */
 static int devcount_child(void)
 {
@@ -759,6 +822,8 @@ int main(int argc, char **argv)
 	test_nodev("/proc/self/exe");
 	test_device_list("/proc/self/exe");
 	test_obj_reuse();
+	test_destroy_claim();
+	test_fork_reuse_lock();
 	test_fork_in_discovery("/proc/self/exe");
 	test_enxio("/proc/self/exe");
 	return tap_done();
