@@ -21,9 +21,15 @@
 static int32_t record_einval(int fd, uint64_t src, uint64_t dst, uint32_t idx)
 {
 	struct drm_hcclt_thread_info si, di;
+	int ret;
 
-	if (hcclt_info_find_thread(fd, dst, &di) ||
-	    hcclt_info_find_thread(fd, src, &si))
+	ret = hcclt_info_find_thread(fd, dst, &di);
+	if (!ret)
+		ret = hcclt_info_find_thread(fd, src, &si);
+	/* Not among the threads INFO lists: cannot tell which. */
+	if (ret == -E2BIG)
+		return HCCL_E_INTERNAL;
+	if (ret)
 		return HCCL_E_PTR;
 	if (si.engine == di.engine || idx >= di.notify_num)
 		return HCCL_E_PTR;
