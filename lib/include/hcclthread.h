@@ -174,7 +174,8 @@ HcclResult hccltThreadGetInfo(ThreadHandle thread, hccltThreadInfo *info);
  * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@stream or @fd NULL);
  * ACL_ERROR_RT_INVALID_HANDLE; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (driver
  * without HCCLT_FEATURE_FENCE_OUT); ACL_ERROR_RT_OVER_LIMIT (no free fd);
- * ACL_ERROR_BAD_ALLOC.
+ * ACL_ERROR_RT_STREAM_TASK_FULL (4096 completion fds of the stream already
+ * waiting); ACL_ERROR_BAD_ALLOC; ACL_ERROR_RT_NO_DEVICE.
  */
 aclError hccltStreamGetCompletionFd(aclrtStream stream, int *fd);
 
@@ -187,6 +188,7 @@ aclError hccltStreamGetCompletionFd(aclrtStream stream, int *fd);
  *
  * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread 0 or unknown, @fd NULL);
  * HCCL_E_NOT_SUPPORT (driver without fences); HCCL_E_UNAVAIL (no free fd);
+ * HCCL_E_AGAIN (4096 completion fds of the stream already waiting);
  * HCCL_E_MEMORY; HCCL_E_DRV.
  */
 HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *fd);
