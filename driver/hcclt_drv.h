@@ -283,6 +283,8 @@ struct hcclt_batch {
  * @fence_ctx: dma_fence context of the stream; immutable.
  * @tasks: queued tasks, head first; sched_lock.
  * @depth: number of @tasks; sched_lock.
+ * @nfences: entries on @fences, at most HCCLT_MAX_QUEUE_DEPTH (fence-only
+ *	submits add fences but no tasks); sched_lock.
  * @submit_seqno: seqno of the last queued task; sched_lock (written),
  *	READ_ONCE elsewhere.
  * @done_seqno: seqno of the last completed task; sched_lock (written with
@@ -302,8 +304,6 @@ struct hcclt_batch {
  * @run_node: entry in hdev->runlist; sched_lock.
  * @dev_node: entry in hdev->streams; sched_lock.
  * @fences: pending out-fences, oldest first; sched_lock.
- * @nfences: entries on @fences, at most HCCLT_MAX_QUEUE_DEPTH (fence-only
- *	submits add fences but no tasks); sched_lock.
  * @timer: fires when the parked wait times out.
  * @wq: sync waiters.
  * @spare: a completed batch of at most HCCLT_SPARE_MAX_TASKS room kept
@@ -323,6 +323,7 @@ struct hcclt_stream {
 
 	struct list_head tasks;
 	u32 depth;
+	u32 nfences;
 	u64 submit_seqno;
 	u64 done_seqno;
 	u64 fail_seqno;
@@ -336,7 +337,6 @@ struct hcclt_stream {
 	struct list_head run_node;
 	struct list_head dev_node;
 	struct list_head fences;
-	u32 nfences;
 	struct timer_list timer;
 	wait_queue_head_t wq;
 	struct hcclt_batch *spare;
