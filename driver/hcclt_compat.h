@@ -47,15 +47,17 @@
 /*
  * DEFINE_DRM_ACCEL_FOPS / DEFINE_DRM_GEM_FOPS without .mmap: drm_gem_mmap()
  * dereferences the GEM offset manager, which a driver without DRIVER_GEM
- * does not have.
+ * does not have. The ioctl entry points are hcclt_ioctl() and
+ * hcclt_compat_ioctl(), which refuse the DRM core ioctls an hcclthread
+ * client has no use for before drm_ioctl() sees them (hcclt_drv.c).
  */
 #define HCCLT_DEFINE_FOPS(name)					\
 	static const struct file_operations name = {		\
 		.owner		= THIS_MODULE,			\
 		.open		= HCCLT_FOPS_OPEN,		\
 		.release	= drm_release,			\
-		.unlocked_ioctl	= drm_ioctl,			\
-		.compat_ioctl	= drm_compat_ioctl,		\
+		.unlocked_ioctl	= hcclt_ioctl,			\
+		.compat_ioctl	= hcclt_compat_ioctl,		\
 		.poll		= drm_poll,			\
 		.read		= drm_read,			\
 		.llseek		= noop_llseek,			\

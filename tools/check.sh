@@ -134,6 +134,7 @@ grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
 	result fail "library host tests produced results" "$logs/lib-host.log"
 step "trace converter host test" make -s -C tools/trace O="$BUILD" test
 step "kmemleak-check parses 6.1 and 6.12 reports (host test)" tools/debug-kernel/kmemleak-check-test
+step "the VM runner fails on every kernel report, checkers turning off included (host test)" tools/vm/test-reports
 step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
 
 # ---- debug kernels ---------------------------------------------------------

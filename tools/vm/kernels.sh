@@ -19,6 +19,14 @@ hcclt_debian_kernel() {
 		done | sort -V | tail -n 1
 }
 
+# Guest kernel log lines that fail a VM run (tools/vm/run; an extended
+# regular expression): warnings, bugs, sanitizer and lockdep reports, hangs,
+# and the reports after which a checker silently stops checking (lockdep on
+# a non-static key or after a taint, kmemleak and debugobjects turning
+# themselves off). tools/vm/test-reports checks it against sample lines.
+HCCLT_KERNEL_REPORTS='WARNING:|BUG:|Oops|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|blocked for more than|hung_task|Kernel panic|general protection fault|refcount_t:|list_(add|del) corruption|RCU stall|rcu_.* (self-)?detected stall|soft lockup|hard LOCKUP'
+HCCLT_KERNEL_REPORTS+='|trying to register non-static key|turning off the locking correctness validator|Disabling lock debugging|lockdep is turned off|Kmemleak disabled|memory leak detector disabled|ODEBUG disabled'
+
 hcclt_default_kernel() {
 	hcclt_debian_kernel 6.12
 }
