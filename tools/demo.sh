@@ -12,6 +12,7 @@ export BUILD=${BUILD:-$top/build}
 k=${DEMO_KERNEL:-$(hcclt_default_kernel)}
 
 echo "== building the library, the tools and the module for Linux $k"
+mkdir -p "$BUILD"
 make -s lib tools > "$BUILD/demo-build.log" 2>&1 ||
 	{ cat "$BUILD/demo-build.log"; exit 1; }
 tools/build-module "$k" >> "$BUILD/demo-build.log" 2>&1 ||
