@@ -226,8 +226,11 @@ log=$logs/fresh-clone.log
 tools/fresh-clone-check > "$log" 2>&1
 rc=$?
 tap_tally "fresh clone" "$log"
-[ $rc = 0 ] && result ok "fresh clone: the README's commands pass" ||
+if [ $rc = 0 ]; then
+	result ok "fresh clone: the README's commands pass"
+else
 	result fail "fresh clone: the README's commands pass (exit $rc)" "$log"
+fi
 
 secs=$(( $(date +%s) - start ))
 echo "1..$n"
