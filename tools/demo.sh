@@ -10,6 +10,7 @@ export BUILD=${BUILD:-$top/build}
 # shellcheck source=tools/vm/kernels.sh
 . tools/vm/kernels.sh
 k=${DEMO_KERNEL:-$(hcclt_default_kernel)}
+[ -n "$k" ] || { echo "demo: no test kernel installed (make deps installs it)" >&2; exit 1; }
 
 echo "== building the library, the tools and the module for Linux $k"
 mkdir -p "$BUILD"
