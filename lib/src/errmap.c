@@ -114,6 +114,23 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(STREAM_FENCE, EBUSY, ACL_ERROR_RT_STREAM_TASK_FULL),
 	R(STREAM_FENCE, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	R(STREAM_FENCE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	/* DRM_IOCTL_HCCLT_GROUP_CREATE (HcclGetRootInfo) */
+	R(GROUP_CREATE, ENOSPC, HCCL_E_UNAVAIL),	/* 256 groups pending */
+	R(GROUP_CREATE, ENOMEM, HCCL_E_MEMORY),
+	R(GROUP_CREATE, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_GROUP_JOIN (HcclCommInitRootInfo[Config]) */
+	R(GROUP_JOIN, EINVAL, HCCL_E_PARA),
+	R(GROUP_JOIN, ERANGE, HCCL_E_PARA),
+	R(GROUP_JOIN, ENOENT, HCCL_E_PARA),	/* no group has the key */
+	R(GROUP_JOIN, EISCONN, HCCL_E_PARA),	/* group already complete */
+	R(GROUP_JOIN, EPROTO, HCCL_E_PARA),	/* nRanks differs */
+	R(GROUP_JOIN, EADDRINUSE, HCCL_E_PARA),	/* rank already joined */
+	R(GROUP_JOIN, EBUSY, HCCL_E_PARA),	/* another rank on the device */
+	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
+	R(GROUP_JOIN, ECONNRESET, HCCL_E_TCP_CONNECT),	/* a rank left or died */
+	R(GROUP_JOIN, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
+	R(GROUP_JOIN, ENOMEM, HCCL_E_MEMORY),
+	R(GROUP_JOIN, ENODEV, HCCL_E_DRV),
 };
 
 #undef R
