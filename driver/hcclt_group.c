@@ -8,11 +8,13 @@
  * join waits until the group has all its ranks, then publishes the rank's
  * communicator, made in the joining file before the wait.
  *
- * Every group lives in one module-wide registry, hcclt_groups, under
- * hcclt_groups_lock, which protects the registry and every field of every
- * group. A group is held by its creator's file until it completes or fails,
- * and by each joined rank (a rank waiting in GROUP_JOIN, then its
- * communicator); it is freed, under the lock, when the last holder goes.
+ * Every group lives in one module-wide registry under hcclt_groups_lock,
+ * which protects the registry and every field of every group: a list of
+ * all groups (GROUP_INFO), a hash table by key (GROUP_JOIN) and a list of
+ * the pending ones (GROUP_CREATE's limit, postclose). A group is held by
+ * its creator's file until it completes or fails, and by each joined rank
+ * (a rank waiting in GROUP_JOIN, then its communicator); it is freed,
+ * under the lock, when the last holder goes.
  * Lock order: file->lock -> hcclt_groups_lock (a communicator's teardown
  * leaves its group under file->lock); nothing is taken inside
  * hcclt_groups_lock.
@@ -20,6 +22,7 @@
 
 #include <crypto/algapi.h>
 #include <linux/cred.h>
+#include <linux/hashtable.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/random.h>
@@ -54,6 +57,8 @@ struct hcclt_group_rank {
 /**
  * struct hcclt_group - a communicator across its ranks.
  * @node: entry in hcclt_groups.
+ * @hnode: entry in hcclt_groups_hash.
+ * @pnode: entry in hcclt_groups_pending while pending.
  * @key: the secret key; immutable.
  * @name: NUL-terminated name; immutable.
  * @creator: file that created the group, until it completes or fails
@@ -64,12 +69,14 @@ struct hcclt_group_rank {
  * @joined: ranks joined and not gone.
  * @state: HCCLT_GROUP_*.
  * @wq: ranks waiting for the group to complete or fail.
- * @ranks: the ranks, @nranks used.
+ * @ranks: @nranks ranks, allocated by the first join; NULL before.
  *
  * Every field but @key and @name is protected by hcclt_groups_lock.
  */
 struct hcclt_group {
 	struct list_head node;
+	struct hlist_node hnode;
+	struct list_head pnode;
 	u8 key[HCCLT_GROUP_KEY_BYTES];
 	char name[HCCLT_GROUP_NAME_BYTES];
 	const struct hcclt_file *creator;
@@ -79,13 +86,32 @@ struct hcclt_group {
 	u32 joined;
 	u32 state;
 	wait_queue_head_t wq;
-	struct hcclt_group_rank ranks[HCCLT_MAX_GROUP_RANKS];
+	struct hcclt_group_rank *ranks;
 };
 
-/* protects hcclt_groups, hcclt_group_serial and every group's state */
+/* protects the registry below, hcclt_group_serial and every group's state */
 static DEFINE_MUTEX(hcclt_groups_lock);
 static LIST_HEAD(hcclt_groups);
+static LIST_HEAD(hcclt_groups_pending);
+static DEFINE_HASHTABLE(hcclt_groups_hash, 10);
 static u64 hcclt_group_serial;
+
+/* The hash of a key: its first bytes, random. */
+static u64 hcclt_group_hash(const u8 *key)
+{
+	u64 h;
+
+	memcpy(&h, key, sizeof(h));
+	return h;
+}
+
+/* The group left the pending state. Caller holds the lock. */
+static void hcclt_group_settle(struct hcclt_group *group, u32 state)
+{
+	WRITE_ONCE(group->state, state);
+	list_del_init(&group->pnode);
+	wake_up_all(&group->wq);
+}
 
 /* Drop one holder; free the group with the last. Caller holds the lock. */
 static void hcclt_group_unhold(struct hcclt_group *group)
@@ -96,6 +122,9 @@ static void hcclt_group_unhold(struct hcclt_group *group)
 	if (--group->holders)
 		return;
 	list_del(&group->node);
+	hash_del(&group->hnode);
+	list_del(&group->pnode);
+	kfree(group->ranks);
 	kfree_sensitive(group);
 }
 
@@ -105,8 +134,7 @@ static void hcclt_group_fail(struct hcclt_group *group)
 	lockdep_assert_held(&hcclt_groups_lock);
 	if (group->state != HCCLT_GROUP_PENDING)
 		return;
-	WRITE_ONCE(group->state, HCCLT_GROUP_FAILED);
-	wake_up_all(&group->wq);
+	hcclt_group_settle(group, HCCLT_GROUP_FAILED);
 	if (group->creator) {
 		group->creator = NULL;
 		hcclt_group_unhold(group);
@@ -130,7 +158,8 @@ static struct hcclt_group *hcclt_group_find(const u8 *key)
 	struct hcclt_group *group;
 
 	lockdep_assert_held(&hcclt_groups_lock);
-	list_for_each_entry(group, &hcclt_groups, node)
+	hash_for_each_possible(hcclt_groups_hash, group, hnode,
+			       hcclt_group_hash(key))
 		if (!crypto_memneq(group->key, key, HCCLT_GROUP_KEY_BYTES))
 			return group;
 	return NULL;
@@ -151,14 +180,15 @@ int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
 	if (!group)
 		return -ENOMEM;
 	init_waitqueue_head(&group->wq);
+	INIT_LIST_HEAD(&group->pnode);
 	group->creator = file;
 	group->creator_euid = current_euid();
 	group->holders = 1;
 	group->state = HCCLT_GROUP_PENDING;
 
 	mutex_lock(&hcclt_groups_lock);
-	list_for_each_entry(g, &hcclt_groups, node)
-		if (g->creator == file && g->state == HCCLT_GROUP_PENDING)
+	list_for_each_entry(g, &hcclt_groups_pending, pnode)
+		if (g->creator == file)
 			pending++;
 	if (pending >= HCCLT_MAX_PENDING_GROUPS) {
 		mutex_unlock(&hcclt_groups_lock);
@@ -171,6 +201,9 @@ int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
 		 task_tgid_vnr(current), file->hdev->index,
 		 ++hcclt_group_serial);
 	list_add_tail(&group->node, &hcclt_groups);
+	list_add_tail(&group->pnode, &hcclt_groups_pending);
+	hash_add(hcclt_groups_hash, &group->hnode,
+		 hcclt_group_hash(group->key));
 	memcpy(args->key, group->key, sizeof(args->key));
 	memcpy(args->name, group->name, sizeof(args->name));
 	mutex_unlock(&hcclt_groups_lock);
@@ -189,8 +222,10 @@ static int hcclt_group_join_check(struct hcclt_group *group, u32 rank,
 		return -ECONNRESET;
 	if (group->state == HCCLT_GROUP_COMPLETE)
 		return -EISCONN;
-	if (group->nranks && group->nranks != nranks)
+	if (group->ranks && group->nranks != nranks)
 		return -EPROTO;
+	if (!group->ranks)
+		return 0;
 	if (group->ranks[rank].comm)
 		return -EADDRINUSE;
 	for (i = 0; i < group->nranks; i++)
@@ -211,7 +246,7 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_group_join *args = data;
 	unsigned long deadline = 0, timeout = MAX_SCHEDULE_TIMEOUT;
-	struct hcclt_group_rank *r;
+	struct hcclt_group_rank *r, *ranks;
 	struct hcclt_group *group;
 	struct hcclt_comm *comm;
 	long wret;
@@ -234,6 +269,12 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 	drm_dev_exit(idx);
 	if (IS_ERR(comm))
 		return PTR_ERR(comm);
+	/* The ranks of the group, in case this is its first join. */
+	ranks = kcalloc(args->nranks, sizeof(*ranks), GFP_KERNEL_ACCOUNT);
+	if (!ranks) {
+		hcclt_comm_discard(comm);
+		return -ENOMEM;
+	}
 
 	mutex_lock(&hcclt_groups_lock);
 	group = hcclt_group_find(args->key);
@@ -241,10 +282,15 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 				     file->hdev->index);
 	if (ret) {
 		mutex_unlock(&hcclt_groups_lock);
+		kfree(ranks);
 		hcclt_comm_discard(comm);
 		return ret;
 	}
-	group->nranks = args->nranks;
+	if (!group->ranks) {
+		group->ranks = ranks;
+		group->nranks = args->nranks;
+		ranks = NULL;
+	}
 	r = &group->ranks[args->rank];
 	r->comm = comm;
 	r->pid = get_task_pid(current, PIDTYPE_TGID);
@@ -253,8 +299,7 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 	r->comm_id = comm->id;
 	group->holders++;
 	if (++group->joined == group->nranks) {
-		WRITE_ONCE(group->state, HCCLT_GROUP_COMPLETE);
-		wake_up_all(&group->wq);
+		hcclt_group_settle(group, HCCLT_GROUP_COMPLETE);
 		/* Complete: the group now lives with its communicators. */
 		if (group->creator) {
 			group->creator = NULL;
@@ -262,6 +307,7 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 	mutex_unlock(&hcclt_groups_lock);
+	kfree(ranks);
 
 	/* The group cannot go while this rank holds it. */
 	wret = wait_event_interruptible_timeout(group->wq,
@@ -327,7 +373,7 @@ void hcclt_group_file_close(struct hcclt_file *file)
 	struct hcclt_group *group, *tmp;
 
 	mutex_lock(&hcclt_groups_lock);
-	list_for_each_entry_safe(group, tmp, &hcclt_groups, node)
+	list_for_each_entry_safe(group, tmp, &hcclt_groups_pending, pnode)
 		if (group->creator == file)
 			hcclt_group_fail(group);
 	mutex_unlock(&hcclt_groups_lock);
