@@ -8,12 +8,13 @@
  * threads or processes acquire at once. Threads live until their
  * communicator is destroyed; callers never free them.
  */
-#ifndef HCCLTHREAD_HCCL_RES_H_
-#define HCCLTHREAD_HCCL_RES_H_
+#ifndef HCCL_RES_H
+#define HCCL_RES_H
 
 #include <stdint.h>
 #include "hccl/hccl_types.h"
 #include "acl/acl_rt.h"
+#include "hcomm/hcomm_res_defs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,4 +101,4 @@ HcclResult HcclThreadExportToCommEngine(HcclComm comm, uint32_t threadNum,
 }
 #endif
 
-#endif /* HCCLTHREAD_HCCL_RES_H_ */
+#endif /* HCCL_RES_H */
