@@ -118,7 +118,10 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 	struct hcclt_stream *s;
 	int fd, ret;
 
-	if (!stream || timeout < -1)
+	/* The runtime's check (CANN: ACL_ERROR_RT_PARAM_INVALID), then ACL's. */
+	if (timeout < -1)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	if (!stream)
 		return ACL_ERROR_INVALID_PARAM;
 	s = hcclt_stream_get(stream);
 	if (!s)

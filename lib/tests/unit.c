@@ -319,7 +319,9 @@ static void test_acl_checks(void)
 	TAP_EQ(aclrtDestroyStream(&bad), ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyStream(garbage) -> ACL_ERROR_RT_INVALID_HANDLE");
 	TAP_EQ(aclrtSynchronizeStream(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream(NULL) -> ACL_ERROR_INVALID_PARAM (no default stream)");
 	TAP_EQ(aclrtSynchronizeStream(&bad), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSynchronizeStream(garbage) -> ACL_ERROR_RT_INVALID_HANDLE");
-	TAP_EQ(aclrtSynchronizeStreamWithTimeout(&bad, -2), ACL_ERROR_INVALID_PARAM, "sync timeout -2 -> ACL_ERROR_INVALID_PARAM (before the handle)");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(&bad, -2), ACL_ERROR_RT_PARAM_INVALID, "sync timeout -2 -> ACL_ERROR_RT_PARAM_INVALID (before the handle, as CANN)");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(NULL, -2), ACL_ERROR_RT_PARAM_INVALID, "sync timeout -2 -> ACL_ERROR_RT_PARAM_INVALID (before the stream)");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(NULL, -1), ACL_ERROR_INVALID_PARAM, "sync of NULL -> ACL_ERROR_INVALID_PARAM");
 }
 
 static void test_comm_checks(void)

@@ -194,8 +194,9 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
  * ACL_ERROR_RT_WAIT_TIMEOUT when a notify wait task of the stream timed out
  * since the last synchronize (reported once, the stream is usable again);
  * ACL_ERROR_RT_STREAM_ABORT when the stream's work was cancelled (its
- * communicator was destroyed); ACL_ERROR_INVALID_PARAM (@stream NULL or
- * @timeout below -1); ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
+ * communicator was destroyed); ACL_ERROR_RT_PARAM_INVALID (@timeout below
+ * -1, checked first, as CANN); ACL_ERROR_INVALID_PARAM (@stream NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
  * ACL_ERROR_RT_NO_DEVICE (device unplugged).
  */
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
