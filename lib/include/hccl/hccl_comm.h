@@ -138,8 +138,9 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms);
  * HcclGetErrorString() - text of an HcclResult.
  * @code: the result.
  *
- * Return: a static string, never NULL ("unknown error" for numbers that
- * are not HcclResult values).
+ * Return: a static string, never NULL: hcomm's text ("no error",
+ * "parameter error", ...; "unknow error", hcomm's spelling, for
+ * HCCL_E_RESERVED and numbers that are not HcclResult values).
  */
 const char *HcclGetErrorString(HcclResult code);
 
