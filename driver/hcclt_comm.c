@@ -638,10 +638,7 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 			break;
 		}
 	}
-	if (thread && thread->engine != args->engine) {
-		ret = -EINVAL;
-		goto out_unlock;
-	}
+	/* Another engine gets the existing thread (as hcomm). */
 	cur = thread ? thread->notify_num : 0;
 	add = args->notify_num > cur ? args->notify_num - cur : 0;
 	if (args->notify_num > HCCLT_MAX_NOTIFIES_PER_COMM ||

@@ -361,7 +361,8 @@ static void test_with_stream_export(void)
 	u = usage(c);
 	tap_ok(u.threadsUsed == 0 && u.notifiesUsed == 3 && u.threadCount == 1,
 	       "wrapped stream: 0 threads against the quota, 3 notifies do count");
-	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_E_PARA, "same stream, another engine -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_SUCCESS, "same stream, another engine -> HCCL_SUCCESS (as hcomm)");
+	tap_ok(x == h1, "... the existing handle");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA, "AICPU_TS with a stream -> HCCL_E_PARA");
 	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU, 1, 61, &x), HCCL_SUCCESS, "61 more notifies (64/64)");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 4, &x), HCCL_E_UNAVAIL,

@@ -282,16 +282,15 @@ struct drm_hcclt_thread_acquire {
  * The thread runs its tasks on @stream_id, which it does not own. The
  * wrapped stream does not count against the thread quota; its notifies do
  * count against the notify quota. The same stream given again on the same
- * communicator returns the same thread id; a larger @notify_num grows that
- * thread's notifies to @notify_num (a smaller one changes nothing).
+ * communicator returns the same thread id, also with another @engine (the
+ * thread keeps its first engine, as in hcomm); a larger @notify_num grows
+ * that thread's notifies to @notify_num (a smaller one changes nothing).
  *
  * Checks, in this order:
  *
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id or @stream_id.
  * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU.
- * - -EINVAL: the stream is already wrapped on this communicator by a
- *   thread of another engine.
  * - -EDQUOT: the added notifies exceed the notifies the communicator has
  *   left, or @notify_num exceeds HCCLT_MAX_NOTIFIES_PER_COMM.
  * - -ENOSPC: the device's notify pool is exhausted, or the file's thread
