@@ -321,20 +321,21 @@ struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
 	return comm;
 }
 
-int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
-			    struct drm_file *df)
+/**
+ * hcclt_comm_new - an unpublished communicator of @file (id reserved,
+ * invisible to lookups until hcclt_comm_publish()).
+ * @file: the file.
+ *
+ * Return: the communicator or an ERR_PTR(); undo with hcclt_comm_discard().
+ */
+struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 {
-	struct hcclt_file *file = df->driver_priv;
-	struct drm_hcclt_comm_create *args = data;
 	struct hcclt_comm *comm;
 	int ret;
 
-	if (args->flags || args->pad)
-		return -EINVAL;
-
 	comm = hcclt_obj_alloc(hcclt_comm_cache, GFP_KERNEL_ACCOUNT);
 	if (!comm)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	mutex_init(&comm->lock);
 	INIT_LIST_HEAD(&comm->threads);
 	comm->file = file;
@@ -343,16 +344,48 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	if (ret) {
 		mutex_destroy(&comm->lock);
 		kmem_cache_free(hcclt_comm_cache, comm);
-		return ret;
+		return ERR_PTR(ret);
 	}
 	hcclt_obj_ref_init(&comm->ref);
-	/* Once published, a COMM_DESTROY of another thread may free it. */
-	args->comm_id = comm->id;
+	return comm;
+}
+
+/* Undo hcclt_comm_new() of a communicator never published. */
+void hcclt_comm_discard(struct hcclt_comm *comm)
+{
+	hcclt_id_remove(&comm->file->comms, comm->id);
+	hcclt_comm_put(comm);
+}
+
+/*
+ * Make a communicator of hcclt_comm_new() visible. Once published, a
+ * COMM_DESTROY of another thread may free it.
+ */
+void hcclt_comm_publish(struct hcclt_comm *comm)
+{
+	struct hcclt_file *file = comm->file;
 
 	mutex_lock(&file->lock);
 	hcclt_obj_publish(&comm->live);
 	atomic_inc(&file->hdev->ncomms);
 	mutex_unlock(&file->lock);
+}
+
+int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_comm_create *args = data;
+	struct hcclt_comm *comm;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	comm = hcclt_comm_new(file);
+	if (IS_ERR(comm))
+		return PTR_ERR(comm);
+	args->comm_id = comm->id;
+	hcclt_comm_publish(comm);
 	return 0;
 }
 
@@ -371,6 +404,8 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	comm->notifies_used = 0;
 	comm->thread_count = 0;
 	mutex_unlock(&comm->lock);
+	if (comm->group)
+		hcclt_group_comm_gone(comm);
 	atomic_dec(&comm->file->hdev->ncomms);
 }
 
@@ -603,10 +638,7 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 			break;
 		}
 	}
-	if (thread && thread->engine != args->engine) {
-		ret = -EINVAL;
-		goto out_unlock;
-	}
+	/* Another engine gets the existing thread (as hcomm). */
 	cur = thread ? thread->notify_num : 0;
 	add = args->notify_num > cur ? args->notify_num - cur : 0;
 	if (args->notify_num > HCCLT_MAX_NOTIFIES_PER_COMM ||

@@ -11,6 +11,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -30,9 +31,23 @@
 /* INFO never allocates more entries than this per call. */
 #define HCCLT_INFO_MAX_ENTRIES	65536
 
-static unsigned int sim_devices = 1;
+/* An 8-card server (Atlas 800T A2) by default. */
+static unsigned int sim_devices = 8;
 module_param(sim_devices, uint, 0444);
-MODULE_PARM_DESC(sim_devices, "Number of simulated NPUs (0-16, default 1)");
+MODULE_PARM_DESC(sim_devices, "Number of simulated NPUs (0-16, default 8)");
+
+/*
+ * The SoC the simulated NPUs are, as aclrtGetSocName() names it; userspace
+ * reads it from /sys/module/hcclthread/parameters/sim_soc.
+ */
+static char *sim_soc = "Ascend910B1";
+module_param(sim_soc, charp, 0444);
+MODULE_PARM_DESC(sim_soc,
+		 "SoC of the simulated NPUs: Ascend910B1 (A2, default), Ascend910_9391 (A3), Ascend950PR");
+
+static const char * const hcclt_socs[] = {
+	"Ascend910B1", "Ascend910_9391", "Ascend950PR",
+};
 
 unsigned int hcclt_sim_streams = 1984;
 module_param_named(sim_streams, hcclt_sim_streams, uint, 0444);
@@ -463,6 +478,7 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 	atomic_dec(&hdev->nfiles);
 	mutex_unlock(&hdev->files_lock);
 
+	hcclt_group_file_close(file);
 	hcclt_file_destroy_comms(file);
 	hcclt_file_destroy_streams(file);
 	hcclt_file_free(file);
@@ -478,7 +494,8 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
  * only around its lookup (a sync may block for long), INFO only around its
  * walk (its copy out may fault), and THREAD_ACQUIRE, THREAD_EXPORT and
  * SUBMIT per attempt, touching user memory inside with page faults
- * disabled (HCCLT_REFAULT_TRIES). Those five enter by themselves.
+ * disabled (HCCLT_REFAULT_TRIES). Those five enter by themselves, and so
+ * do GROUP_JOIN (around its setup, not its wait) and GROUP_INFO (its walk).
  */
 #define HCCLT_GUARDED(fn)						\
 static int fn##_guarded(struct drm_device *drm, void *data,		\
@@ -499,6 +516,7 @@ HCCLT_GUARDED(hcclt_comm_destroy_ioctl)
 HCCLT_GUARDED(hcclt_stream_create_ioctl)
 HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
 HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
+HCCLT_GUARDED(hcclt_group_create_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -516,6 +534,9 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(SUBMIT, hcclt_submit_ioctl),
 	HCCLT_IOCTL(STREAM_SYNC, hcclt_stream_sync_ioctl),
 	HCCLT_IOCTL(INFO, hcclt_info_ioctl),
+	HCCLT_IOCTL(GROUP_CREATE, hcclt_group_create_ioctl_guarded),
+	HCCLT_IOCTL(GROUP_JOIN, hcclt_group_join_ioctl),
+	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
 };
 
 /*
@@ -657,6 +678,12 @@ static struct platform_driver hcclt_platform_driver = {
 
 static int hcclt_check_params(void)
 {
+	if (!sim_soc || match_string(hcclt_socs, ARRAY_SIZE(hcclt_socs),
+				     sim_soc) < 0) {
+		pr_err("hcclthread: sim_soc=%s is not Ascend910B1, Ascend910_9391 or Ascend950PR\n",
+		       sim_soc ? sim_soc : "(null)");
+		return -EINVAL;
+	}
 	if (sim_devices > HCCLT_MAX_DEVICES) {
 		pr_err("hcclthread: sim_devices=%u out of range 0-%u\n",
 		       sim_devices, HCCLT_MAX_DEVICES);

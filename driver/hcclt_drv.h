@@ -83,6 +83,7 @@
 struct dentry;
 struct drm_file;
 struct hcclt_comm;
+struct hcclt_group;
 
 /**
  * struct hcclt_device - one (simulated) NPU.
@@ -404,6 +405,9 @@ struct hcclt_thread {
  * @notifies_used: notifies counted against HCCLT_MAX_NOTIFIES_PER_COMM.
  * @thread_count: primaries, wrapping ones included.
  * @dead: destroyed; every call on it fails with -ENOENT.
+ * @group: the group the communicator is a rank of (hcclt_group.c), or
+ *	NULL for one made by COMM_CREATE; set before publication, immutable.
+ * @rank: its rank in @group; immutable.
  */
 struct hcclt_comm {
 	struct kref ref;
@@ -417,6 +421,8 @@ struct hcclt_comm {
 	u32 notifies_used;
 	u32 thread_count;
 	bool dead;
+	struct hcclt_group *group;
+	u32 rank;
 };
 
 /**
@@ -590,6 +596,9 @@ void hcclt_thread_put(struct hcclt_thread *thread);
 struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);
 void hcclt_comm_put(struct hcclt_comm *comm);
 void hcclt_file_destroy_comms(struct hcclt_file *file);
+struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file);
+void hcclt_comm_discard(struct hcclt_comm *comm);
+void hcclt_comm_publish(struct hcclt_comm *comm);
 void hcclt_notify_put(struct hcclt_notify *notify);
 int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
@@ -616,6 +625,16 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *df);
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
+
+/* hcclt_group.c */
+void hcclt_group_comm_gone(struct hcclt_comm *comm);
+void hcclt_group_file_close(struct hcclt_file *file);
+int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df);
+int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df);
+int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df);
 
 /* hcclt_debugfs.c */
 void hcclt_debugfs_module_init(void);

@@ -127,6 +127,8 @@ step "library builds with clang, -Werror" \
 	make -s -C lib O="$BUILD/clang" CC=clang
 step "library exports exactly its version script" \
 	make -s -C lib O="$BUILD" check-symbols
+step "CANN-style C++14 client builds against the installed headers" \
+	make -s -C lib O="$BUILD" check-installed
 step "tools build" make -s tools
 step "kselftests build and install (kernel lib.mk)" make -s selftests
 

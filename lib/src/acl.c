@@ -3,6 +3,8 @@
  * ACL runtime: current device (per OS thread) and streams.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,11 @@
 
 /* The calling thread's current device, -1 when none. */
 static _Thread_local int32_t cur_dev = -1;
+
+int32_t hcclt_current_device(void)
+{
+	return cur_dev;
+}
 
 /* ACL_SUCCESS when @dev exists and is open, else the ACL error. */
 static aclError acl_open(int32_t dev)
@@ -111,7 +118,10 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 	struct hcclt_stream *s;
 	int fd, ret;
 
-	if (!stream || timeout < -1)
+	/* The runtime's check (CANN: ACL_ERROR_RT_PARAM_INVALID), then ACL's. */
+	if (timeout < -1)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	if (!stream)
 		return ACL_ERROR_INVALID_PARAM;
 	s = hcclt_stream_get(stream);
 	if (!s)
@@ -132,4 +142,100 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 HCCLT_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
 {
 	return aclrtSynchronizeStreamWithTimeout(stream, -1);
+}
+
+/* aclInit() calls not undone by aclFinalize() (CANN: a refcount). */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int init_count;
+
+HCCLT_EXPORT aclError aclInit(const char *configPath)
+{
+	aclError ret = ACL_SUCCESS;
+	FILE *f;
+
+	if (configPath) {
+		f = fopen(configPath, "re");
+		if (!f)
+			return ACL_ERROR_INVALID_FILE;
+		fclose(f);
+	}
+	pthread_mutex_lock(&init_lock);
+	if (init_count++)
+		ret = ACL_ERROR_REPEAT_INITIALIZE;
+	pthread_mutex_unlock(&init_lock);
+	return ret;
+}
+
+HCCLT_EXPORT aclError aclFinalize(void)
+{
+	aclError ret = ACL_SUCCESS;
+
+	pthread_mutex_lock(&init_lock);
+	if (!init_count)
+		ret = ACL_ERROR_REPEAT_FINALIZE;
+	init_count = 0;
+	pthread_mutex_unlock(&init_lock);
+	return ret;
+}
+
+HCCLT_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
+{
+	int n;
+
+	if (!count)
+		return ACL_ERROR_INVALID_PARAM;
+	n = hcclt_device_count();
+	if (!n)
+		return ACL_ERROR_RT_NO_DEVICE;
+	*count = (uint32_t)n;
+	return ACL_SUCCESS;
+}
+
+/* The driver's sim_soc parameter, read once. */
+static pthread_once_t soc_once = PTHREAD_ONCE_INIT;
+static char soc_name[64];
+
+static void soc_read(void)
+{
+	const char *path = getenv("HCCLT_SOC_PARAM");
+	FILE *f;
+	size_t n;
+
+	if (!path || !*path)
+		path = "/sys/module/hcclthread/parameters/sim_soc";
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	n = fread(soc_name, 1, sizeof(soc_name) - 1, f);
+	fclose(f);
+	soc_name[n] = '\0';
+	soc_name[strcspn(soc_name, "\n")] = '\0';
+}
+
+HCCLT_EXPORT const char *aclrtGetSocName(void)
+{
+	pthread_once(&soc_once, soc_read);
+	return soc_name[0] ? soc_name : NULL;
+}
+
+HCCLT_EXPORT aclError aclrtGetStreamAvailableNum(uint32_t *streamCount)
+{
+	struct drm_hcclt_query q;
+	int32_t dev = cur_dev;
+	int fd, ret;
+
+	if (!streamCount)
+		return ACL_ERROR_INVALID_PARAM;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	fd = hcclt_device_open(dev);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd);
+	memset(&q, 0, sizeof(q));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, ret);
+	*streamCount = q.streams_total > q.streams_used ?
+		       q.streams_total - q.streams_used : 0;
+	return ACL_SUCCESS;
 }

@@ -114,6 +114,23 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(STREAM_FENCE, EBUSY, ACL_ERROR_RT_STREAM_TASK_FULL),
 	R(STREAM_FENCE, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	R(STREAM_FENCE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	/* DRM_IOCTL_HCCLT_GROUP_CREATE (HcclGetRootInfo) */
+	R(GROUP_CREATE, ENOSPC, HCCL_E_UNAVAIL),	/* 256 groups pending */
+	R(GROUP_CREATE, ENOMEM, HCCL_E_MEMORY),
+	R(GROUP_CREATE, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_GROUP_JOIN (HcclCommInitRootInfo[Config]) */
+	R(GROUP_JOIN, EINVAL, HCCL_E_PARA),
+	R(GROUP_JOIN, ERANGE, HCCL_E_PARA),
+	R(GROUP_JOIN, ENOENT, HCCL_E_PARA),	/* no group has the key */
+	R(GROUP_JOIN, EISCONN, HCCL_E_PARA),	/* group already complete */
+	R(GROUP_JOIN, EPROTO, HCCL_E_PARA),	/* nRanks differs */
+	R(GROUP_JOIN, EADDRINUSE, HCCL_E_PARA),	/* rank already joined */
+	R(GROUP_JOIN, EBUSY, HCCL_E_PARA),	/* another rank on the device */
+	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
+	R(GROUP_JOIN, ECONNRESET, HCCL_E_TCP_CONNECT),	/* a rank left or died */
+	R(GROUP_JOIN, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
+	R(GROUP_JOIN, ENOMEM, HCCL_E_MEMORY),
+	R(GROUP_JOIN, ENODEV, HCCL_E_DRV),
 };
 
 #undef R
@@ -137,38 +154,43 @@ int32_t hcclt_map_errno(enum hcclt_op op, int err)
 	return op_is_acl(op) ? ACL_ERROR_RT_INTERNAL_ERROR : HCCL_E_INTERNAL;
 }
 
+/*
+ * hcomm's texts, word for word (its table stops at HCCL_E_REMOTE; for the
+ * codes after it, where hcomm's lookup would throw, the words of
+ * hccl_types.h's comments), and hcomm's "unknow error" outside the enum.
+ */
 HCCLT_EXPORT const char *HcclGetErrorString(HcclResult code)
 {
 	switch (code) {
-	case HCCL_SUCCESS: return "success";
-	case HCCL_E_PARA: return "invalid parameter";
-	case HCCL_E_PTR: return "invalid pointer or handle";
-	case HCCL_E_MEMORY: return "out of memory";
+	case HCCL_SUCCESS: return "no error";
+	case HCCL_E_PARA: return "parameter error";
+	case HCCL_E_PTR: return "empty pointer";
+	case HCCL_E_MEMORY: return "memory error";
 	case HCCL_E_INTERNAL: return "internal error";
-	case HCCL_E_NOT_SUPPORT: return "not supported";
-	case HCCL_E_NOT_FOUND: return "not found";
-	case HCCL_E_UNAVAIL: return "resource unavailable (communicator quota exhausted)";
-	case HCCL_E_SYSCALL: return "system call failed";
+	case HCCL_E_NOT_SUPPORT: return "not support feature";
+	case HCCL_E_NOT_FOUND: return "not found specific resource";
+	case HCCL_E_UNAVAIL: return "resource unavailable";
+	case HCCL_E_SYSCALL: return "call system interface error";
 	case HCCL_E_TIMEOUT: return "timeout";
-	case HCCL_E_OPEN_FILE_FAILURE: return "cannot open file";
-	case HCCL_E_TCP_CONNECT: return "TCP connect failed";
-	case HCCL_E_ROCE_CONNECT: return "RoCE connect failed";
-	case HCCL_E_TCP_TRANSFER: return "TCP transfer failed";
-	case HCCL_E_ROCE_TRANSFER: return "RoCE transfer failed";
-	case HCCL_E_RUNTIME: return "runtime error (device stream or notify pool exhausted)";
-	case HCCL_E_DRV: return "driver error (no hcclthread device, or device gone)";
-	case HCCL_E_PROFILING: return "profiling error";
-	case HCCL_E_CCE: return "CCE error";
-	case HCCL_E_NETWORK: return "network error";
-	case HCCL_E_AGAIN: return "try again (stream queue full)";
-	case HCCL_E_REMOTE: return "remote error";
-	case HCCL_E_SUSPENDING: return "communicator suspending";
-	case HCCL_E_OPRETRY_FAIL: return "operation retry failed";
-	case HCCL_E_OOM: return "out of device memory";
-	case HCCL_E_IN_STATUS: return "communicator in a wrong status";
-	case HCCL_E_RESERVED: return "reserved";
+	case HCCL_E_OPEN_FILE_FAILURE: return "open file fail";
+	case HCCL_E_TCP_CONNECT: return "tcp connect fail";
+	case HCCL_E_ROCE_CONNECT: return "roce connect fail";
+	case HCCL_E_TCP_TRANSFER: return "tcp transfer fail";
+	case HCCL_E_ROCE_TRANSFER: return "roce transfer fail";
+	case HCCL_E_RUNTIME: return "call runtime api fail";
+	case HCCL_E_DRV: return "call driver api fail";
+	case HCCL_E_PROFILING: return "call profiling api fail";
+	case HCCL_E_CCE: return "call cce api fail";
+	case HCCL_E_NETWORK: return "call network api fail";
+	case HCCL_E_AGAIN: return "try again";
+	case HCCL_E_REMOTE: return "error cqe";
+	case HCCL_E_SUSPENDING: return "error communicator suspending";
+	case HCCL_E_OPRETRY_FAIL: return "retry constraint";
+	case HCCL_E_OOM: return "out of memory";
+	case HCCL_E_IN_STATUS: return "the error information is in the status";
+	case HCCL_E_RESERVED: break;
 	}
-	return "unknown error";
+	return "unknow error";
 }
 
 HCCLT_EXPORT const char *hccltAclErrorString(aclError err)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * HCCL: communicators and thread acquisition.
+ * HCCL: thread acquisition (communicators: group.c).
  *
  * Pure argument checks are done here, in the order of hcomm-semantics.md;
  * everything that needs state is left to the kernel, which re-checks all.
@@ -12,95 +12,6 @@
 #include "internal.h"
 #include "hccl/hccl.h"
 #include "hccl/hccl_res.h"
-
-static HcclResult comm_create(int32_t dev, struct hcclt_comm **out)
-{
-	struct drm_hcclt_comm_create cc;
-	struct hcclt_comm *c;
-	int fd, ret;
-
-	fd = hcclt_device_open(dev);
-	if (fd < 0)
-		return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
-	c = hcclt_obj_alloc();
-	if (!c)
-		return HCCL_E_MEMORY;
-	memset(&cc, 0, sizeof(cc));
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_CREATE, &cc);
-	if (ret) {
-		hcclt_obj_free(c);
-		return hcclt_map_errno(HCCLT_OP_COMM_CREATE, ret);
-	}
-	c->gen = hcclt_gen();
-	c->dev = dev;
-	c->id = cc.comm_id;
-	atomic_store_explicit(&c->magic, HCCLT_COMM_MAGIC, memory_order_release);
-	*out = c;
-	return HCCL_SUCCESS;
-}
-
-static HcclResult comm_destroy(struct hcclt_comm *c)
-{
-	struct drm_hcclt_comm_destroy cd;
-	int fd, ret;
-
-	/* Another thread's destroy of the same handle won. */
-	if (!hcclt_obj_claim(&c->magic, HCCLT_COMM_MAGIC))
-		return HCCL_E_PTR;
-	fd = hcclt_device_fd_fast(c->dev);
-	memset(&cd, 0, sizeof(cd));
-	cd.comm_id = c->id;
-	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
-	hcclt_idle_forget();
-	hcclt_obj_free(c);
-	return hcclt_map_errno(HCCLT_OP_COMM_DESTROY, ret);
-}
-
-HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
-{
-	struct hcclt_comm *c = NULL;
-	HcclResult ret;
-	uint32_t i, j;
-	int n;
-
-	if (!ndev)
-		return HCCL_E_PARA;
-	if (!devices || !comms)
-		return HCCL_E_PTR;
-	for (i = 0; i < ndev; i++)
-		comms[i] = NULL;
-	n = hcclt_device_count();
-	if (!n)
-		return HCCL_E_DRV;
-	for (i = 0; i < ndev; i++) {
-		if (devices[i] < 0 || devices[i] >= n)
-			return HCCL_E_PARA;
-		for (j = 0; j < i; j++)
-			if (devices[j] == devices[i])
-				return HCCL_E_PARA;
-	}
-	for (i = 0; i < ndev; i++) {
-		ret = comm_create(devices[i], &c);
-		if (ret != HCCL_SUCCESS) {
-			while (i--) {
-				comm_destroy(comms[i]);
-				comms[i] = NULL;
-			}
-			return ret;
-		}
-		comms[i] = c;
-	}
-	return HCCL_SUCCESS;
-}
-
-HCCLT_EXPORT HcclResult HcclCommDestroy(HcclComm comm)
-{
-	struct hcclt_comm *c = hcclt_comm_get(comm);
-
-	if (!c)
-		return HCCL_E_PTR;
-	return comm_destroy(c);
-}
 
 static int engine_valid(CommEngine e)
 {

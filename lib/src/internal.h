@@ -14,6 +14,8 @@
 #include "acl/acl_rt.h"
 #include "hcclthread.h"
 #include "hccl/hccl.h"
+#include "hccl/hccl_comm.h"
+#include "acl/acl.h"
 #include "hccl/hccl_res.h"
 #include "hccl/hcomm_primitives.h"
 
@@ -39,6 +41,10 @@ struct hcclt_comm {
 	int32_t dev;		/* device index */
 	uint32_t pad;
 	uint64_t id;		/* kernel communicator id */
+	uint32_t rank;		/* its rank in its group */
+	uint32_t nranks;	/* ranks of the group */
+	uint64_t buf_size;	/* HCCL buffer size in bytes (config or default) */
+	char name[128];		/* HcclGetCommName() */
 };
 
 /* What an aclrtStream points to; made and given back as a comm is. */
@@ -48,6 +54,7 @@ struct hcclt_stream {
 	int32_t dev;
 	uint32_t pad;
 	uint64_t id;		/* kernel stream id */
+	uint8_t unused[144];	/* a comm's group fields: one reuse queue */
 };
 
 /* Devices (device.c). */
@@ -58,6 +65,9 @@ const char *hcclt_device_node(int dev);
 uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);
 void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The calling thread's current device, -1 when none (acl.c). */
+int32_t hcclt_current_device(void);
 
 /* Handles and objects (objects.c). */
 ThreadHandle hcclt_handle_make(int dev, uint64_t id);
@@ -107,6 +117,8 @@ enum hcclt_op {
 	HCCLT_OP_STREAM_DESTROY,
 	HCCLT_OP_STREAM_SYNC,
 	HCCLT_OP_STREAM_FENCE,	/* hccltStreamGetCompletionFd */
+	HCCLT_OP_GROUP_CREATE,	/* HcclGetRootInfo */
+	HCCLT_OP_GROUP_JOIN,	/* HcclCommInitRootInfo[Config] */
 	HCCLT_OP_COUNT
 };
 

@@ -25,7 +25,8 @@
 #include "hccl/hccl.h"
 #include "hccl/hccl_res.h"
 #include "hccl/hcomm_primitives.h"
-#include "acl/acl_rt.h"
+#include "acl/acl.h"
+#include "hccl/hccl_comm.h"
 #include "hcclthread.h"
 #include "hcclthread_accel.h"
 #include "tap.h"
@@ -360,7 +361,8 @@ static void test_with_stream_export(void)
 	u = usage(c);
 	tap_ok(u.threadsUsed == 0 && u.notifiesUsed == 3 && u.threadCount == 1,
 	       "wrapped stream: 0 threads against the quota, 3 notifies do count");
-	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_E_PARA, "same stream, another engine -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_SUCCESS, "same stream, another engine -> HCCL_SUCCESS (as hcomm)");
+	tap_ok(x == h1, "... the existing handle");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA, "AICPU_TS with a stream -> HCCL_E_PARA");
 	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU, 1, 61, &x), HCCL_SUCCESS, "61 more notifies (64/64)");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 4, &x), HCCL_E_UNAVAIL,
@@ -966,6 +968,262 @@ static void test_fuzz(void)
 	       "pools back after the fuzz (%u streams, %u notifies)", after.streamsUsed, after.notifiesUsed);
 }
 
+/* ---- multi-rank communicators (groups) --------------------------------------- */
+
+struct rank_job {
+	const HcclRootInfo *root;
+	int32_t dev;
+	uint32_t rank, nranks;
+	HcclResult ret;
+	HcclComm comm;
+	uint32_t got_rank, got_size;
+	char name[128];
+};
+
+static void *rank_job_run(void *p)
+{
+	struct rank_job *j = p;
+
+	if (aclrtSetDevice(j->dev) != ACL_SUCCESS) {
+		j->ret = HCCL_E_DRV;
+		return NULL;
+	}
+	j->ret = HcclCommInitRootInfo(j->nranks, j->root, j->rank, &j->comm);
+	if (j->ret == HCCL_SUCCESS) {
+		HcclGetRankId(j->comm, &j->got_rank);
+		HcclGetRankSize(j->comm, &j->got_size);
+		HcclGetCommName(j->comm, j->name);
+	}
+	return NULL;
+}
+
+static void test_ranks_checks(void)
+{
+	HcclRootInfo root, junk;
+	HcclCommConfig cfg;
+	HcclComm c = NULL;
+	char name[128];
+	uint32_t v;
+
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclGetRootInfo(NULL), HCCL_E_PTR, "HcclGetRootInfo(NULL) -> HCCL_E_PTR");
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "HcclGetRootInfo");
+	memset(&junk, 0, sizeof(junk));
+	CHECK_HCCL(HcclCommInitRootInfo(0, NULL, 0, NULL), HCCL_E_PARA, "InitRootInfo: nRanks 0 -> HCCL_E_PARA first");
+	CHECK_HCCL(HcclCommInitRootInfo(2, NULL, 2, NULL), HCCL_E_PARA, "InitRootInfo: rank >= nRanks -> HCCL_E_PARA before pointers");
+	CHECK_HCCL(HcclCommInitRootInfo(2, NULL, 0, NULL), HCCL_E_PTR, "InitRootInfo: comm NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclCommInitRootInfo(2, NULL, 0, &c), HCCL_E_PTR, "InitRootInfo: rootInfo NULL -> HCCL_E_PTR");
+	setenv("HCCL_CONNECT_TIMEOUT", "12x", 1);
+	CHECK_HCCL(HcclCommInitRootInfo(1, &root, 0, &c), HCCL_E_PARA, "HCCL_CONNECT_TIMEOUT=12x -> HCCL_E_PARA");
+	setenv("HCCL_CONNECT_TIMEOUT", "0", 1);
+	CHECK_HCCL(HcclCommInitRootInfo(1, &root, 0, &c), HCCL_E_PARA, "HCCL_CONNECT_TIMEOUT=0 -> HCCL_E_PARA");
+	unsetenv("HCCL_CONNECT_TIMEOUT");
+	CHECK_HCCL(HcclCommInitRootInfo(1, &junk, 0, &c), HCCL_E_PARA, "InitRootInfo: a root info that is not one -> HCCL_E_PARA");
+	CHECK_HCCL(HcclCommInitRootInfo(17, &root, 0, &c), HCCL_E_PARA, "InitRootInfo: 17 ranks -> HCCL_E_PARA");
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, NULL, &c), HCCL_E_PARA, "InitRootInfoConfig: config NULL -> HCCL_E_PARA");
+	HcclCommConfigInit(&cfg);
+	cfg.reserved[8] = 0;
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: bad magic -> HCCL_E_PARA");
+	HcclCommConfigInit(&cfg);
+	cfg.hcclBufferSize = 0;
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: hcclBufferSize 0 -> HCCL_E_PARA");
+	HcclCommConfigInit(&cfg);
+	cfg.aclGraphZeroCopyEnable = 2;
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: aclGraphZeroCopyEnable 2 -> HCCL_E_PARA");
+	HcclCommConfigInit(&cfg);
+	memset(cfg.hcclCommName, 'x', sizeof(cfg.hcclCommName));
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: a 128-character name -> HCCL_E_PARA");
+	tap_ok(c == NULL, "no communicator after the failed calls");
+	HcclCommConfigInit(&cfg);
+	cfg.hcclBufferSize = 64;
+	strcpy(cfg.hcclCommName, "my_comm");
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_SUCCESS, "InitRootInfoConfig: one rank, named");
+	CHECK_HCCL(HcclGetCommName(c, name), HCCL_SUCCESS, "HcclGetCommName");
+	tap_ok(!strcmp(name, "my_comm"), "the config's hcclCommName is the name (%s)", name);
+	CHECK_HCCL(HcclGetRankSize(c, &v), HCCL_SUCCESS, "HcclGetRankSize");
+	TAP_EQ(v, 1, "one rank");
+	CHECK_HCCL(HcclCommInitRootInfo(1, &root, 0, &c), HCCL_E_PARA, "joining a complete group -> HCCL_E_PARA");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	CHECK_HCCL(HcclCommDestroy(NULL), HCCL_SUCCESS, "HcclCommDestroy(NULL) -> HCCL_SUCCESS");
+	CHECK_HCCL(HcclCommInitRootInfo(1, &root, 0, &c), HCCL_E_PARA, "the group is gone with its last rank -> HCCL_E_PARA");
+	/* A rank alone times out. */
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "HcclGetRootInfo");
+	setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+	{
+		double t0 = now_ms();
+
+		CHECK_HCCL(HcclCommInitRootInfo(2, &root, 0, &c), HCCL_E_TIMEOUT,
+			   "HCCL_CONNECT_TIMEOUT=1, one rank of two -> HCCL_E_TIMEOUT");
+		tap_ok(now_ms() - t0 >= 990, "after the timeout (%.0f ms)", now_ms() - t0);
+	}
+	unsetenv("HCCL_CONNECT_TIMEOUT");
+}
+
+static void test_ranks_threads(uint32_t ndev)
+{
+	uint32_t n = ndev < 8 ? ndev : 8, i;
+	struct rank_job j[8];
+	pthread_t tid[8];
+	HcclRootInfo root;
+	int bad = 0;
+
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "HcclGetRootInfo for %u ranks", n);
+	for (i = 0; i < n; i++) {
+		memset(&j[i], 0, sizeof(j[i]));
+		j[i].root = &root;
+		j[i].dev = (int32_t)i;
+		j[i].rank = n - 1 - i;	/* rank numbers need not follow devices */
+		j[i].nranks = n;
+		pthread_create(&tid[i], NULL, rank_job_run, &j[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(tid[i], NULL);
+		bad += j[i].ret != HCCL_SUCCESS || j[i].got_rank != n - 1 - i ||
+		       j[i].got_size != n || strcmp(j[i].name, j[0].name);
+	}
+	TAP_EQ(bad, 0, "%u ranks as threads: each its rank, the size, one name (%s)", n, j[0].name);
+	for (i = 0; i < n; i++)
+		HcclCommDestroy(j[i].comm);
+}
+
+static void test_ranks_conflicts(void)
+{
+	struct rank_job j0;
+	HcclRootInfo root;
+	pthread_t tid;
+	HcclComm c = NULL;
+
+	aclrtSetDevice(0);
+	HcclGetRootInfo(&root);
+	memset(&j0, 0, sizeof(j0));
+	j0.root = &root;
+	j0.dev = 0;
+	j0.nranks = 2;
+	pthread_create(&tid, NULL, rank_job_run, &j0);
+	usleep(100000);
+	/* This thread is on device 0 too. */
+	CHECK_HCCL(HcclCommInitRootInfo(2, &root, 1, &c), HCCL_E_PARA, "a second rank on one device -> HCCL_E_PARA");
+	aclrtSetDevice(1);
+	CHECK_HCCL(HcclCommInitRootInfo(3, &root, 1, &c), HCCL_E_PARA, "a different nRanks -> HCCL_E_PARA");
+	CHECK_HCCL(HcclCommInitRootInfo(2, &root, 1, &c), HCCL_SUCCESS, "the right rank completes the group");
+	pthread_join(tid, NULL);
+	CHECK_HCCL(j0.ret, HCCL_SUCCESS, "rank 0 returns with it");
+	HcclCommDestroy(c);
+	HcclCommDestroy(j0.comm);
+	aclrtSetDevice(0);
+}
+
+/* Two processes get the root info through a pipe. */
+static void test_ranks_processes(void)
+{
+	HcclRootInfo root;
+	int p[2], st, ok = 1;
+	pid_t pid[2];
+	int r;
+
+	aclrtSetDevice(0);
+	HcclGetRootInfo(&root);
+	if (pipe(p)) {
+		tap_ok(0, "pipe");
+		return;
+	}
+	for (r = 0; r < 2; r++) {
+		pid[r] = fork();
+		if (!pid[r]) {
+			HcclRootInfo mine;
+			HcclComm c = NULL;
+			uint32_t id = 9, size = 9;
+
+			if (read(p[0], &mine, sizeof(mine)) != (ssize_t)sizeof(mine))
+				_exit(10);
+			if (aclrtSetDevice(r + 1) != ACL_SUCCESS)
+				_exit(11);
+			if (HcclCommInitRootInfo(2, &mine, (uint32_t)r, &c) != HCCL_SUCCESS)
+				_exit(12);
+			HcclGetRankId(c, &id);
+			HcclGetRankSize(c, &size);
+			_exit(id == (uint32_t)r && size == 2 ? 0 : 13);
+		}
+	}
+	for (r = 0; r < 2; r++)
+		if (write(p[1], &root, sizeof(root)) != (ssize_t)sizeof(root))
+			ok = 0;
+	for (r = 0; r < 2; r++) {
+		waitpid(pid[r], &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			ok = 0;
+	}
+	close(p[0]);
+	close(p[1]);
+	tap_ok(ok, "2 ranks as processes, root info through a pipe");
+}
+
+static void test_init_all_group(uint32_t ndev)
+{
+	uint32_t n = ndev < 8 ? ndev : 8, i, id, size;
+	int32_t devs[8];
+	HcclComm c[8];
+	char name[128], name0[128];
+	int bad = 0;
+
+	for (i = 0; i < n; i++)
+		devs[i] = (int32_t)(n - 1 - i);
+	CHECK_HCCL(HcclCommInitAll(n, devs, c), HCCL_SUCCESS, "HcclCommInitAll on %u devices", n);
+	HcclGetCommName(c[0], name0);
+	for (i = 0; i < n; i++) {
+		HcclGetRankId(c[i], &id);
+		HcclGetRankSize(c[i], &size);
+		HcclGetCommName(c[i], name);
+		bad += id != i || size != n || strcmp(name, name0);
+	}
+	TAP_EQ(bad, 0, "HcclCommInitAll: one communicator, comms[i] is rank i of %u", n);
+	for (i = 0; i < n; i++)
+		HcclCommDestroy(c[i]);
+}
+
+static void test_acl_basics(uint32_t ndev)
+{
+	uint32_t count = 0, before = 0, after = 0;
+	aclrtStream s = NULL;
+	const char *soc = aclrtGetSocName();
+	char want[64] = "";
+	FILE *f = fopen("/sys/module/hcclthread/parameters/sim_soc", "r");
+
+	if (f) {
+		if (fgets(want, sizeof(want), f))
+			want[strcspn(want, "\n")] = '\0';
+		fclose(f);
+	}
+	tap_ok(soc && !strcmp(soc, want), "aclrtGetSocName is the driver's sim_soc (%s)", soc ? soc : "NULL");
+	TAP_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS, "aclrtGetDeviceCount");
+	TAP_EQ(count, ndev, "aclrtGetDeviceCount counts the devices");
+	aclrtSetDevice(0);
+	TAP_EQ(aclrtGetStreamAvailableNum(&before), ACL_SUCCESS, "aclrtGetStreamAvailableNum");
+	aclrtCreateStream(&s);
+	aclrtGetStreamAvailableNum(&after);
+	TAP_EQ(after, before - 1, "a created stream takes one of them");
+	aclrtDestroyStream(s);
+	TAP_EQ(aclInit(NULL), ACL_SUCCESS, "aclInit");
+	TAP_EQ(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, "aclInit again -> ACL_ERROR_REPEAT_INITIALIZE");
+	TAP_EQ(aclFinalize(), ACL_SUCCESS, "aclFinalize");
+}
+
+static void test_ranks(uint32_t ndev)
+{
+	test_acl_basics(ndev);
+	test_ranks_checks();
+	if (ndev < 2) {
+		tap_skip("multi-rank communicators (load with sim_devices >= 2)");
+		return;
+	}
+	test_ranks_threads(ndev);
+	test_ranks_conflicts();
+	if (ndev >= 3)
+		test_ranks_processes();
+	test_init_all_group(ndev);
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -1003,6 +1261,7 @@ int main(void)
 		test_info_cap();
 		test_fuzz();
 		test_multidev(n);
+		test_ranks(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
 	end = devusage();

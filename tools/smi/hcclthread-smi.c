@@ -213,6 +213,49 @@ static void flags_str(uint32_t flags, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/*
+ * Groups (multi-rank communicators), host-wide: one line per joined rank.
+ * A driver without DRM_IOCTL_HCCLT_GROUP_INFO prints nothing.
+ */
+static void print_groups(int fd)
+{
+	struct drm_hcclt_group_rank_info *e = NULL;
+	struct drm_hcclt_group_info gi;
+	static const char *const state[] = { "pending", "complete", "failed" };
+	uint32_t i, n;
+
+	memset(&gi, 0, sizeof(gi));
+	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
+		return;
+	n = gi.rank_count + 16;	/* room for ranks joining meanwhile */
+	e = calloc(n, sizeof(*e));
+	if (!e)
+		return;
+	gi.rank_count = n;
+	gi.ranks_ptr = (uintptr_t)e;
+	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi)) {
+		free(e);
+		return;
+	}
+	n = gi.rank_count < n ? gi.rank_count : n;
+	printf("\n%u rank%s of multi-rank communicators (%s)\n", n,
+	       n == 1 ? "" : "s", geteuid() ? "this user" : "all users");
+	if (n)
+		printf("  %-32s %9s %6s %7s  %-18s %s\n", "GROUP", "RANK",
+		       "DEVICE", "PID", "COMM", "STATE");
+	for (i = 0; i < n; i++) {
+		char rk[24];
+
+		e[i].name[sizeof(e[i].name) - 1] = '\0';
+		snprintf(rk, sizeof(rk), "%u/%u", e[i].rank, e[i].nranks);
+		printf("  %-32s %9s %6u %7u  0x%-16" PRIx64 " %s (%u joined)\n",
+		       e[i].name, rk, e[i].device, e[i].pid,
+		       (uint64_t)e[i].comm_id,
+		       e[i].state < 3 ? state[e[i].state] : "?", e[i].joined);
+	}
+	free(e);
+}
+
 static void print_table(struct smi_devinfo *di, int n)
 {
 	char eng[96], when[64], st[48], fl[24];
@@ -297,6 +340,15 @@ static void print_table(struct smi_devinfo *di, int n)
 		if (pos < x->nthreads)
 			printf("  (%u thread entries not matched to a "
 			       "communicator)\n", x->nthreads - pos);
+	}
+	for (d = 0; d < n; d++) {
+		struct hcclt_dev g;
+
+		if (!di[d].q.uapi_major || hcclt_dev_open(di[d].dev.path, &g))
+			continue;
+		print_groups(g.fd);
+		hcclt_dev_close(&g);
+		break;
 	}
 }
 

@@ -96,6 +96,9 @@ enum drm_hcclt_engine {
 #define DRM_HCCLT_SUBMIT		0x08
 #define DRM_HCCLT_STREAM_SYNC		0x09
 #define DRM_HCCLT_INFO			0x0a
+#define DRM_HCCLT_GROUP_CREATE		0x0b
+#define DRM_HCCLT_GROUP_JOIN		0x0c
+#define DRM_HCCLT_GROUP_INFO		0x0d
 
 /**
  * struct drm_hcclt_query - driver, limits and device pools.
@@ -279,16 +282,15 @@ struct drm_hcclt_thread_acquire {
  * The thread runs its tasks on @stream_id, which it does not own. The
  * wrapped stream does not count against the thread quota; its notifies do
  * count against the notify quota. The same stream given again on the same
- * communicator returns the same thread id; a larger @notify_num grows that
- * thread's notifies to @notify_num (a smaller one changes nothing).
+ * communicator returns the same thread id, also with another @engine (the
+ * thread keeps its first engine, as in hcomm); a larger @notify_num grows
+ * that thread's notifies to @notify_num (a smaller one changes nothing).
  *
  * Checks, in this order:
  *
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id or @stream_id.
  * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU.
- * - -EINVAL: the stream is already wrapped on this communicator by a
- *   thread of another engine.
  * - -EDQUOT: the added notifies exceed the notifies the communicator has
  *   left, or @notify_num exceeds HCCLT_MAX_NOTIFIES_PER_COMM.
  * - -ENOSPC: the device's notify pool is exhausted, or the file's thread
@@ -615,6 +617,147 @@ struct drm_hcclt_info {
 		 struct drm_hcclt_stream_sync)
 #define DRM_IOCTL_HCCLT_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_INFO, struct drm_hcclt_info)
+
+/* Bytes of a group key (struct drm_hcclt_group_create). */
+#define HCCLT_GROUP_KEY_BYTES		16
+/* Bytes of a group name, the terminating NUL included. */
+#define HCCLT_GROUP_NAME_BYTES		128
+/* Most ranks of one group: one rank per device. */
+#define HCCLT_MAX_GROUP_RANKS		16
+/* Most groups one file may have created that are not yet complete. */
+#define HCCLT_MAX_PENDING_GROUPS	256
+
+/**
+ * struct drm_hcclt_group_create - create a group (HcclGetRootInfo).
+ *
+ * A group is one communicator across its ranks, which may live on any
+ * device of the host and in any process. The driver returns a random
+ * 128-bit @key (from the kernel's RNG) and a @name unique on the host while
+ * the module is loaded. Security model: the key is a capability. Joining
+ * needs the key; no ioctl lists or returns keys (DRM_IOCTL_HCCLT_GROUP_INFO
+ * shows names only), so a process that was not given the key cannot join.
+ *
+ * The group stays joinable while the file that created it is open; if that
+ * file is closed before every rank joined, the group fails (waiting ranks
+ * return -ECONNRESET). Once complete it lives as long as a rank's
+ * communicator does.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file already created
+ * HCCLT_MAX_PENDING_GROUPS groups that are not complete; -ENOMEM.
+ */
+struct drm_hcclt_group_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @key: out, the group's secret key. */
+	__u8 key[HCCLT_GROUP_KEY_BYTES];
+	/** @name: out, NUL-terminated name, at most 127 characters. */
+	char name[HCCLT_GROUP_NAME_BYTES];
+};
+
+/**
+ * struct drm_hcclt_group_join - join a group as one rank
+ * (HcclCommInitRootInfo).
+ *
+ * Joins rank @rank of @nranks on the calling file's device and blocks until
+ * all @nranks ranks have joined, then creates the rank's communicator in
+ * the calling file and returns its id. The first rank to join fixes the
+ * group's rank count. One rank of a group per device.
+ *
+ * Interruptible: on a signal the rank withdraws (without failing the
+ * others) and the call returns -ERESTARTSYS (seen as -EINTR or restarted)
+ * with @timeout_ms updated to the time left; a restarted call joins again.
+ * A rank whose wait times out, or whose process is killed while waiting,
+ * fails the group: every waiting rank returns -ECONNRESET at once.
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad, @timeout_ms below -1, @nranks zero
+ *   or above HCCLT_MAX_GROUP_RANKS.
+ * - -ERANGE: @rank not below @nranks.
+ * - -ENOENT: no group has @key.
+ * - -ECONNRESET: the group failed (a rank left or died while others
+ *   waited, or its creator's file was closed before it completed).
+ * - -EISCONN: the group is already complete.
+ * - -EPROTO: @nranks differs from the rank count of the group.
+ * - -EADDRINUSE: rank @rank has already joined.
+ * - -EBUSY: another rank of the group is on this device.
+ * - -ETIMEDOUT: @timeout_ms passed before every rank joined (the group
+ *   fails).
+ * - -ENOSPC, -ENOMEM: the communicator could not be created.
+ */
+struct drm_hcclt_group_join {
+	/** @key: in, the key DRM_IOCTL_HCCLT_GROUP_CREATE returned. */
+	__u8 key[HCCLT_GROUP_KEY_BYTES];
+	/** @rank: in, rank of the caller, below @nranks. */
+	__u32 rank;
+	/** @nranks: in, number of ranks of the group. */
+	__u32 nranks;
+	/** @timeout_ms: in/out, milliseconds, -1 = no limit. */
+	__s32 timeout_ms;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @comm_id: out, id of the rank's communicator in this file. */
+	__u64 comm_id;
+};
+
+/* drm_hcclt_group_rank_info.state */
+#define HCCLT_GROUP_PENDING		0 /* waiting for ranks to join */
+#define HCCLT_GROUP_COMPLETE		1 /* every rank joined */
+#define HCCLT_GROUP_FAILED		2 /* a rank left or died while pending */
+
+/**
+ * struct drm_hcclt_group_rank_info - one rank of a group, as seen by
+ * DRM_IOCTL_HCCLT_GROUP_INFO.
+ */
+struct drm_hcclt_group_rank_info {
+	/** @name: the group's name. */
+	char name[HCCLT_GROUP_NAME_BYTES];
+	/** @rank: rank number. */
+	__u32 rank;
+	/** @nranks: ranks of the group. */
+	__u32 nranks;
+	/** @device: index of the device the rank is on. */
+	__u32 device;
+	/** @pid: process that joined the rank. */
+	__u32 pid;
+	/** @comm_id: the rank's communicator, an id of the rank's own file. */
+	__u64 comm_id;
+	/** @state: HCCLT_GROUP_* of the group. */
+	__u32 state;
+	/** @joined: ranks of the group that have joined. */
+	__u32 joined;
+};
+
+/**
+ * struct drm_hcclt_group_info - list the ranks of groups, host-wide.
+ *
+ * Read-only. Lists every joined rank of every group that has a rank on a
+ * file opened by a process of the caller's effective uid (every group for
+ * root), grouped by group. Fills at most @rank_count entries, then writes
+ * back the number that exist. Keys are never shown.
+ *
+ * Errors: -EINVAL non-zero @flags; -EFAULT; -ENOMEM.
+ */
+struct drm_hcclt_group_info {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @rank_count: in, entries of @ranks_ptr; out, entries that exist. */
+	__u32 rank_count;
+	/** @ranks_ptr: in, user pointer to struct drm_hcclt_group_rank_info[]. */
+	__u64 ranks_ptr;
+};
+
+#define DRM_IOCTL_HCCLT_GROUP_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_GROUP_CREATE, \
+		 struct drm_hcclt_group_create)
+#define DRM_IOCTL_HCCLT_GROUP_JOIN \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_GROUP_JOIN, \
+		 struct drm_hcclt_group_join)
+#define DRM_IOCTL_HCCLT_GROUP_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_GROUP_INFO, \
+		 struct drm_hcclt_group_info)
 
 #if defined(__cplusplus)
 }

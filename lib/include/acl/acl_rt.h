@@ -13,8 +13,8 @@
  * ACL_ERROR_INVALID_PARAM everywhere (CANN treats NULL as its default stream
  * in some calls).
  */
-#ifndef HCCLTHREAD_ACL_RT_H_
-#define HCCLTHREAD_ACL_RT_H_
+#ifndef INC_EXTERNAL_ACL_ACL_RT_H_
+#define INC_EXTERNAL_ACL_ACL_RT_H_
 
 #include <stdint.h>
 
@@ -31,6 +31,10 @@ typedef void *aclrtStream;
 #define ACL_SUCCESS				0
 #define ACL_ERROR_NONE				0
 #define ACL_ERROR_INVALID_PARAM			100000
+#define ACL_ERROR_UNINITIALIZE			100001
+#define ACL_ERROR_REPEAT_INITIALIZE		100002
+#define ACL_ERROR_INVALID_FILE			100003
+#define ACL_ERROR_REPEAT_FINALIZE		100037
 #define ACL_ERROR_BAD_ALLOC			200000
 #define ACL_ERROR_INVALID_RESOURCE_HANDLE	200005
 #define ACL_ERROR_RT_PARAM_INVALID		107000
@@ -49,6 +53,62 @@ typedef void *aclrtStream;
 #define ACL_ERROR_RT_STREAM_TASK_FULL		507002
 #define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT	507046
 #define ACL_ERROR_RT_DRV_INTERNAL_ERROR		507899
+
+/** aclrtMemcpyKind - direction of a copy (CANN's values). */
+typedef enum aclrtMemcpyKind {
+	ACL_MEMCPY_HOST_TO_HOST = 0,
+	ACL_MEMCPY_HOST_TO_DEVICE = 1,
+	ACL_MEMCPY_DEVICE_TO_HOST = 2,
+	ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+	ACL_MEMCPY_DEFAULT = 4,
+	ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+	ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+	ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+} aclrtMemcpyKind;
+
+/** aclrtMemMallocPolicy - page policy of a device allocation (CANN's). */
+typedef enum aclrtMemMallocPolicy {
+	ACL_MEM_MALLOC_HUGE_FIRST = 0,
+	ACL_MEM_MALLOC_HUGE_ONLY = 1,
+	ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+	ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+	ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+	ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+	ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+	ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+	ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+} aclrtMemMallocPolicy;
+
+/**
+ * aclrtGetDeviceCount() - number of devices (hcclthread device nodes).
+ * @count: out.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@count NULL);
+ * ACL_ERROR_RT_NO_DEVICE (none: module not loaded).
+ */
+aclError aclrtGetDeviceCount(uint32_t *count);
+
+/**
+ * aclrtGetSocName() - the SoC of the devices.
+ *
+ * The driver's sim_soc module parameter: "Ascend910B1" (A2, the default),
+ * "Ascend910_9391" (A3) or "Ascend950PR".
+ *
+ * Return: a static string, or NULL when the driver is not loaded.
+ */
+const char *aclrtGetSocName(void);
+
+/**
+ * aclrtGetStreamAvailableNum() - streams left on the current device.
+ * @streamCount: out, free slots of the device's stream pool (all
+ *	processes).
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@streamCount NULL);
+ * ACL_ERROR_RT_CONTEXT_NULL (no current device); ACL_ERROR_RT_NO_DEVICE.
+ */
+aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
 
 /**
  * aclrtSetDevice() - make @deviceId the calling thread's current device.
@@ -134,8 +194,9 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
  * ACL_ERROR_RT_WAIT_TIMEOUT when a notify wait task of the stream timed out
  * since the last synchronize (reported once, the stream is usable again);
  * ACL_ERROR_RT_STREAM_ABORT when the stream's work was cancelled (its
- * communicator was destroyed); ACL_ERROR_INVALID_PARAM (@stream NULL or
- * @timeout below -1); ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
+ * communicator was destroyed); ACL_ERROR_RT_PARAM_INVALID (@timeout below
+ * -1, checked first, as CANN); ACL_ERROR_INVALID_PARAM (@stream NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
  * ACL_ERROR_RT_NO_DEVICE (device unplugged).
  */
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
@@ -144,4 +205,4 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 }
 #endif
 
-#endif /* HCCLTHREAD_ACL_RT_H_ */
+#endif /* INC_EXTERNAL_ACL_ACL_RT_H_ */

@@ -8,12 +8,13 @@
  * threads or processes acquire at once. Threads live until their
  * communicator is destroyed; callers never free them.
  */
-#ifndef HCCLTHREAD_HCCL_RES_H_
-#define HCCLTHREAD_HCCL_RES_H_
+#ifndef HCCL_RES_H
+#define HCCL_RES_H
 
 #include <stdint.h>
 #include "hccl/hccl_types.h"
 #include "acl/acl_rt.h"
+#include "hcomm/hcomm_res_defs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,14 +59,15 @@ HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint32_t threadNu
  * @thread: out, the thread handle.
  *
  * The same stream given again on the same communicator returns the same
- * handle; a larger @notifyNum adds notifies to it. The wrapped stream does
+ * handle, also with another @engine (as hcomm; the thread keeps its first
+ * engine); a larger @notifyNum adds notifies to it. The wrapped stream does
  * not count against the 40-thread quota, its notifies do count against the
  * 64-notify quota.
  *
  * Checks, in this order: @comm, @stream or @thread NULL -> HCCL_E_PTR;
  * @engine not CPU, CPU_TS or CCU -> HCCL_E_PARA; @stream not a live stream of
- * this process -> HCCL_E_PTR; @stream on another device than @comm, or
- * already wrapped by a thread of another engine -> HCCL_E_PARA; notify quota
+ * this process -> HCCL_E_PTR; @stream on another device than @comm ->
+ * HCCL_E_PARA; notify quota
  * -> HCCL_E_UNAVAIL; device notify pool exhausted -> HCCL_E_RUNTIME.
  *
  * Return: HCCL_SUCCESS or the error above.
@@ -100,4 +102,4 @@ HcclResult HcclThreadExportToCommEngine(HcclComm comm, uint32_t threadNum,
 }
 #endif
 
-#endif /* HCCLTHREAD_HCCL_RES_H_ */
+#endif /* HCCL_RES_H */

@@ -16,8 +16,8 @@
  *
  * The return value is an HcclResult number (int32_t, as in CANN).
  */
-#ifndef HCCLTHREAD_HCOMM_PRIMITIVES_H_
-#define HCCLTHREAD_HCOMM_PRIMITIVES_H_
+#ifndef HCOMM_PRIMITIVES_H
+#define HCOMM_PRIMITIVES_H
 
 #include <stdint.h>
 #include "hccl/hccl_types.h"
@@ -60,4 +60,4 @@ int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t notifyIdx, u
 }
 #endif
 
-#endif /* HCCLTHREAD_HCOMM_PRIMITIVES_H_ */
+#endif /* HCOMM_PRIMITIVES_H */

@@ -1050,19 +1050,17 @@ TEST_F_TIMEOUT(core, race_ws_engines_same_stream, 120)
 		}
 		for (i = 0; i < 6; i++)
 			pthread_join(pt[i], NULL);
-		/* exactly one engine wins; the others get -EINVAL */
+		/* every engine gets the one thread (as hcomm) */
 		for (i = 0; i < 6; i++) {
+			EXPECT_EQ(0, a[i].ret);
 			if (!a[i].ret) {
 				ok++;
 				if (winner < 0)
 					winner = i;
-				EXPECT_EQ(a[winner].engine, a[i].engine);
 				EXPECT_EQ(a[winner].thread, a[i].thread);
-			} else {
-				EXPECT_EQ(-EINVAL, a[i].ret);
 			}
 		}
-		EXPECT_EQ(2, ok);
+		EXPECT_EQ(6, ok);
 		EXPECT_USAGE(self->fd, c, 0, 2);
 		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c));
 		ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s));
@@ -1508,17 +1506,22 @@ TEST_F(core, ws_engine_einval)
 	}
 }
 
-TEST_F(core, ws_other_engine_same_comm_einval)
+/* As hcomm: the same stream with another engine is the same thread. */
+TEST_F(core, ws_other_engine_same_comm_same_thread)
 {
+	struct drm_hcclt_thread_info ti;
 	__u64 s, t, t2, c2;
 
 	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
 	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
 				      HCCLT_ENGINE_CPU, 2, &t));
-	EXPECT_EQ(-EINVAL, hcclt_acquire_ws(self->fd, self->comm, s,
-					    HCCLT_ENGINE_CPU_TS, 2, &t2));
-	/* before the quota check */
-	EXPECT_EQ(-EINVAL, hcclt_acquire_ws(self->fd, self->comm, s,
+	ASSERT_EQ(0, hcclt_acquire_ws(self->fd, self->comm, s,
+				      HCCLT_ENGINE_CPU_TS, 2, &t2));
+	EXPECT_EQ(t, t2);
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, t, &ti));
+	EXPECT_EQ(HCCLT_ENGINE_CPU, ti.engine);
+	/* the quota still holds */
+	EXPECT_EQ(-EDQUOT, hcclt_acquire_ws(self->fd, self->comm, s,
 					    HCCLT_ENGINE_CCU, 65, &t2));
 	EXPECT_USAGE(self->fd, self->comm, 0, 2);
 	/* another communicator may wrap it with another engine */

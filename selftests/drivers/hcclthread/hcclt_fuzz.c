@@ -41,6 +41,11 @@
 #define ID_RING		1024
 #define DRM_BASE	DRM_COMMAND_BASE
 #define NR_DRIVER	(DRM_HCCLT_INFO + 1)
+/*
+ * Every driver ioctl; the groups (GROUP_CREATE..GROUP_INFO) get raw
+ * arguments only, their own kselftest (hcclt_group) covers them.
+ */
+#define NR_KNOWN	(DRM_HCCLT_GROUP_INFO + 1)
 
 static _Atomic int dev_fd = -1;
 static atomic_bool stop;
@@ -250,7 +255,7 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	if (nr < DRM_BASE) /* core DRM ioctl just below the driver's range */
 		return err == EINVAL || err == EACCES || err == EPERM ||
 		       err == ENOTTY || err == EOPNOTSUPP;
-	if (nr >= DRM_BASE + NR_DRIVER)
+	if (nr >= DRM_BASE + NR_KNOWN)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)
 		return 1;
@@ -280,6 +285,14 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	case DRM_HCCLT_STREAM_SYNC:
 		return err == EINVAL || err == ENOENT || err == ETIMEDOUT ||
 		       err == ETIME || err == ECANCELED;
+	case DRM_HCCLT_GROUP_CREATE:
+		return err == EINVAL || err == ENOSPC;
+	case DRM_HCCLT_GROUP_JOIN:
+		/* random keys: no group is ever found, so nothing blocks */
+		return err == EINVAL || err == ERANGE || err == ENOENT ||
+		       err == ENOSPC;
+	case DRM_HCCLT_GROUP_INFO:
+		return err == EINVAL;
 	}
 	return 0;
 }
@@ -552,13 +565,13 @@ static void raw(struct worker *w)
 		nr = DRM_BASE - 1 - below(w, 2);	/* 0x3e, 0x3f */
 		break;
 	case 1:
-		nr = DRM_BASE + NR_DRIVER + below(w, 6);
+		nr = DRM_BASE + NR_KNOWN + below(w, 6);
 		break;
 	case 2:
 		nr = DRM_BASE + below(w, DRM_COMMAND_END - DRM_BASE);
 		break;
 	default:
-		nr = DRM_BASE + below(w, NR_DRIVER);
+		nr = DRM_BASE + below(w, NR_KNOWN);
 	}
 	if (!below(w, 32))
 		type = (unsigned int)below(w, 256);

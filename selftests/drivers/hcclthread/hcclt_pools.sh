@@ -15,7 +15,7 @@ ksft_skip=4
 DIR=$(cd "$(dirname "$0")" && pwd)
 HELPER="$DIR/hcclt_pools_helper"
 MODNAME=hcclthread
-PARAMS="sim_devices sim_streams sim_notifies"
+PARAMS="sim_devices sim_streams sim_notifies sim_soc"
 num=0
 fails=0
 MARK="hcclt_pools.sh-$$"
@@ -102,7 +102,8 @@ trap restore EXIT
 # 1. nonsense parameters are refused at load time, with a log line
 # (sim_notifies=0 is a valid device: threads with no notifies only)
 for args in "sim_streams=0" "sim_streams=4294967295" \
-	    "sim_notifies=4294967295" "sim_streams=-1" "sim_devices=-1"; do
+	    "sim_notifies=4294967295" "sim_streams=-1" "sim_devices=-1" \
+	    "sim_soc=Ascend310P3" "sim_soc="; do
 	pname=${args%%=*}
 	mark "$args"
 	if insmod "$MOD" "$args" 2>/dev/null; then
@@ -179,11 +180,24 @@ n=0
 reload_ok=1
 while [ $n -lt 3 ]; do
 	insmod "$MOD" || reload_ok=0
-	[ "$("$HELPER" --count-devices)" = 1 ] || reload_ok=0
+	[ "$("$HELPER" --count-devices)" = 8 ] || reload_ok=0
 	unload || reload_ok=0
 	n=$((n + 1))
 done
 if [ $reload_ok = 1 ]; then ok "reload with defaults x3"; else nok "reload with defaults x3"; fi
+
+# 6. sim_soc names the SoC; userspace reads it from sysfs
+for soc in Ascend910B1 Ascend910_9391 Ascend950PR; do
+	if [ "$soc" = Ascend910B1 ]; then insmod "$MOD"; else insmod "$MOD" "sim_soc=$soc"; fi ||
+		{ nok "load with sim_soc=$soc"; continue; }
+	got=$(cat /sys/module/$MODNAME/parameters/sim_soc)
+	if [ "$got" = "$soc" ]; then
+		ok "sim_soc $soc (default Ascend910B1) in sysfs"
+	else
+		nok "sim_soc $soc in sysfs (got $got)"
+	fi
+	unload
+done
 
 check_clean_log "load/unload"
 

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: groups, the kernel's rendezvous for multi-rank communicators
+ * (HcclGetRootInfo, HcclCommInitRootInfo).
+ *
+ * A group is made by GROUP_CREATE, which returns its secret key and its
+ * name. Ranks join it with GROUP_JOIN from any device and any process; each
+ * join waits until the group has all its ranks, then publishes the rank's
+ * communicator, made in the joining file before the wait.
+ *
+ * Every group lives in one module-wide registry under hcclt_groups_lock,
+ * which protects the registry and every field of every group: a list of
+ * all groups (GROUP_INFO), a hash table by key (GROUP_JOIN) and a list of
+ * the pending ones (GROUP_CREATE's limit, postclose). A group is held by
+ * its creator's file until it completes or fails, and by each joined rank
+ * (a rank waiting in GROUP_JOIN, then its communicator); it is freed,
+ * under the lock, when the last holder goes.
+ * Lock order: file->lock -> hcclt_groups_lock (a communicator's teardown
+ * leaves its group under file->lock); nothing is taken inside
+ * hcclt_groups_lock.
+ */
+
+#include <crypto/algapi.h>
+#include <linux/cred.h>
+#include <linux/hashtable.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "hcclt_drv.h"
+
+/* Most entries one GROUP_INFO call collects. */
+#define HCCLT_GROUP_INFO_MAX_ENTRIES	65536
+
+/**
+ * struct hcclt_group_rank - one rank of a group.
+ * @comm: its communicator (unpublished while the group is pending), or
+ *	NULL if the rank has not joined or has gone.
+ * @pid: process that joined it (reference held while @comm is set).
+ * @euid: effective uid of that process (GROUP_INFO visibility).
+ * @device: device index of the joining file.
+ * @comm_id: id of @comm in its file.
+ */
+struct hcclt_group_rank {
+	struct hcclt_comm *comm;
+	struct pid *pid;
+	kuid_t euid;
+	u32 device;
+	u64 comm_id;
+};
+
+/**
+ * struct hcclt_group - a communicator across its ranks.
+ * @node: entry in hcclt_groups.
+ * @hnode: entry in hcclt_groups_hash.
+ * @pnode: entry in hcclt_groups_pending while pending.
+ * @key: the secret key; immutable.
+ * @name: NUL-terminated name; immutable.
+ * @creator: file that created the group, until it completes or fails
+ *	(compared, never dereferenced).
+ * @creator_euid: effective uid of the creator (GROUP_INFO visibility).
+ * @holders: the creator (if set) plus the joined ranks.
+ * @nranks: rank count, fixed by the first join; 0 before.
+ * @joined: ranks joined and not gone.
+ * @state: HCCLT_GROUP_*.
+ * @wq: ranks waiting for the group to complete or fail.
+ * @ranks: @nranks ranks, allocated by the first join; NULL before.
+ *
+ * Every field but @key and @name is protected by hcclt_groups_lock.
+ */
+struct hcclt_group {
+	struct list_head node;
+	struct hlist_node hnode;
+	struct list_head pnode;
+	u8 key[HCCLT_GROUP_KEY_BYTES];
+	char name[HCCLT_GROUP_NAME_BYTES];
+	const struct hcclt_file *creator;
+	kuid_t creator_euid;
+	u32 holders;
+	u32 nranks;
+	u32 joined;
+	u32 state;
+	wait_queue_head_t wq;
+	struct hcclt_group_rank *ranks;
+};
+
+/* protects the registry below, hcclt_group_serial and every group's state */
+static DEFINE_MUTEX(hcclt_groups_lock);
+static LIST_HEAD(hcclt_groups);
+static LIST_HEAD(hcclt_groups_pending);
+static DEFINE_HASHTABLE(hcclt_groups_hash, 10);
+static u64 hcclt_group_serial;
+
+/* The hash of a key: its first bytes, random. */
+static u64 hcclt_group_hash(const u8 *key)
+{
+	u64 h;
+
+	memcpy(&h, key, sizeof(h));
+	return h;
+}
+
+/* The group left the pending state. Caller holds the lock. */
+static void hcclt_group_settle(struct hcclt_group *group, u32 state)
+{
+	WRITE_ONCE(group->state, state);
+	list_del_init(&group->pnode);
+	wake_up_all(&group->wq);
+}
+
+/* Drop one holder; free the group with the last. Caller holds the lock. */
+static void hcclt_group_unhold(struct hcclt_group *group)
+{
+	lockdep_assert_held(&hcclt_groups_lock);
+	if (WARN_ON(!group->holders))
+		return;
+	if (--group->holders)
+		return;
+	list_del(&group->node);
+	hash_del(&group->hnode);
+	list_del(&group->pnode);
+	kfree(group->ranks);
+	kfree_sensitive(group);
+}
+
+/* Fail a pending group: wake every waiting rank. Caller holds the lock. */
+static void hcclt_group_fail(struct hcclt_group *group)
+{
+	lockdep_assert_held(&hcclt_groups_lock);
+	if (group->state != HCCLT_GROUP_PENDING)
+		return;
+	hcclt_group_settle(group, HCCLT_GROUP_FAILED);
+	if (group->creator) {
+		group->creator = NULL;
+		hcclt_group_unhold(group);
+	}
+}
+
+/* Clear a joined rank; may free the group. Caller holds the lock. */
+static void hcclt_group_rank_clear(struct hcclt_group *group, u32 rank)
+{
+	struct hcclt_group_rank *r = &group->ranks[rank];
+
+	r->comm = NULL;
+	put_pid(r->pid);
+	r->pid = NULL;
+	group->joined--;
+	hcclt_group_unhold(group);
+}
+
+static struct hcclt_group *hcclt_group_find(const u8 *key)
+{
+	struct hcclt_group *group;
+
+	lockdep_assert_held(&hcclt_groups_lock);
+	hash_for_each_possible(hcclt_groups_hash, group, hnode,
+			       hcclt_group_hash(key))
+		if (!crypto_memneq(group->key, key, HCCLT_GROUP_KEY_BYTES))
+			return group;
+	return NULL;
+}
+
+int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_group_create *args = data;
+	struct hcclt_group *group, *g;
+	u32 pending = 0;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	group = kzalloc(sizeof(*group), GFP_KERNEL_ACCOUNT);
+	if (!group)
+		return -ENOMEM;
+	init_waitqueue_head(&group->wq);
+	INIT_LIST_HEAD(&group->pnode);
+	group->creator = file;
+	group->creator_euid = current_euid();
+	group->holders = 1;
+	group->state = HCCLT_GROUP_PENDING;
+
+	mutex_lock(&hcclt_groups_lock);
+	list_for_each_entry(g, &hcclt_groups_pending, pnode)
+		if (g->creator == file)
+			pending++;
+	if (pending >= HCCLT_MAX_PENDING_GROUPS) {
+		mutex_unlock(&hcclt_groups_lock);
+		kfree(group);
+		return -ENOSPC;
+	}
+	/* 2^128 keys: a collision with a live group is not worth a retry. */
+	get_random_bytes(group->key, sizeof(group->key));
+	snprintf(group->name, sizeof(group->name), "hcclt_%d_%u_%llu",
+		 task_tgid_vnr(current), file->hdev->index,
+		 ++hcclt_group_serial);
+	list_add_tail(&group->node, &hcclt_groups);
+	list_add_tail(&group->pnode, &hcclt_groups_pending);
+	hash_add(hcclt_groups_hash, &group->hnode,
+		 hcclt_group_hash(group->key));
+	memcpy(args->key, group->key, sizeof(args->key));
+	memcpy(args->name, group->name, sizeof(args->name));
+	mutex_unlock(&hcclt_groups_lock);
+	return 0;
+}
+
+/* Checks of GROUP_JOIN against the group; caller holds the lock. */
+static int hcclt_group_join_check(struct hcclt_group *group, u32 rank,
+				  u32 nranks, u32 device)
+{
+	u32 i;
+
+	if (!group)
+		return -ENOENT;
+	if (group->state == HCCLT_GROUP_FAILED)
+		return -ECONNRESET;
+	if (group->state == HCCLT_GROUP_COMPLETE)
+		return -EISCONN;
+	if (group->ranks && group->nranks != nranks)
+		return -EPROTO;
+	if (!group->ranks)
+		return 0;
+	if (group->ranks[rank].comm)
+		return -EADDRINUSE;
+	for (i = 0; i < group->nranks; i++)
+		if (group->ranks[i].comm && group->ranks[i].device == device)
+			return -EBUSY;
+	return 0;
+}
+
+/* Complete or failed; read without the lock by the waiters. */
+static bool hcclt_group_settled(struct hcclt_group *group)
+{
+	return READ_ONCE(group->state) != HCCLT_GROUP_PENDING;
+}
+
+int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_group_join *args = data;
+	unsigned long deadline = 0, timeout = MAX_SCHEDULE_TIMEOUT;
+	struct hcclt_group_rank *r, *ranks;
+	struct hcclt_group *group;
+	struct hcclt_comm *comm;
+	long wret;
+	int idx, ret;
+
+	if (args->flags || args->timeout_ms < -1 || !args->nranks ||
+	    args->nranks > HCCLT_MAX_GROUP_RANKS)
+		return -EINVAL;
+	if (args->rank >= args->nranks)
+		return -ERANGE;
+	if (args->timeout_ms >= 0) {
+		timeout = msecs_to_jiffies(args->timeout_ms);
+		deadline = jiffies + timeout;
+	}
+
+	/* Entered around the setup only: the wait may last long. */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	comm = hcclt_comm_new(file);
+	drm_dev_exit(idx);
+	if (IS_ERR(comm))
+		return PTR_ERR(comm);
+	/* The ranks of the group, in case this is its first join. */
+	ranks = kcalloc(args->nranks, sizeof(*ranks), GFP_KERNEL_ACCOUNT);
+	if (!ranks) {
+		hcclt_comm_discard(comm);
+		return -ENOMEM;
+	}
+
+	mutex_lock(&hcclt_groups_lock);
+	group = hcclt_group_find(args->key);
+	ret = hcclt_group_join_check(group, args->rank, args->nranks,
+				     file->hdev->index);
+	if (ret) {
+		mutex_unlock(&hcclt_groups_lock);
+		kfree(ranks);
+		hcclt_comm_discard(comm);
+		return ret;
+	}
+	if (!group->ranks) {
+		group->ranks = ranks;
+		group->nranks = args->nranks;
+		ranks = NULL;
+	}
+	r = &group->ranks[args->rank];
+	r->comm = comm;
+	r->pid = get_task_pid(current, PIDTYPE_TGID);
+	r->euid = current_euid();
+	r->device = file->hdev->index;
+	r->comm_id = comm->id;
+	group->holders++;
+	if (++group->joined == group->nranks) {
+		hcclt_group_settle(group, HCCLT_GROUP_COMPLETE);
+		/* Complete: the group now lives with its communicators. */
+		if (group->creator) {
+			group->creator = NULL;
+			hcclt_group_unhold(group);
+		}
+	}
+	mutex_unlock(&hcclt_groups_lock);
+	kfree(ranks);
+
+	/* The group cannot go while this rank holds it. */
+	wret = wait_event_interruptible_timeout(group->wq,
+						hcclt_group_settled(group),
+						timeout);
+
+	mutex_lock(&hcclt_groups_lock);
+	if (group->state == HCCLT_GROUP_COMPLETE) {
+		comm->group = group;
+		comm->rank = args->rank;
+		mutex_unlock(&hcclt_groups_lock);
+		hcclt_comm_publish(comm);
+		args->comm_id = comm->id;
+		return 0;
+	}
+	if (group->state == HCCLT_GROUP_FAILED) {
+		ret = -ECONNRESET;
+	} else if (!wret) {
+		/* Giving up fails the ranks waiting for this one. */
+		hcclt_group_fail(group);
+		ret = -ETIMEDOUT;
+	} else if (fatal_signal_pending(current)) {
+		/* A dying rank fails the others at once. */
+		hcclt_group_fail(group);
+		ret = -EINTR;
+	} else {
+		/* Withdraw quietly: a restarted call joins again. */
+		if (args->timeout_ms >= 0)
+			args->timeout_ms = time_after(deadline, jiffies) ?
+				jiffies_to_msecs(deadline - jiffies) : 0;
+		ret = -ERESTARTSYS;
+	}
+	hcclt_group_rank_clear(group, args->rank);
+	mutex_unlock(&hcclt_groups_lock);
+	hcclt_comm_discard(comm);
+	return ret;
+}
+
+/**
+ * hcclt_group_comm_gone - a rank's communicator is being destroyed.
+ * @comm: the communicator, with a group.
+ *
+ * Called from its teardown, under file->lock. Frees the group with its last
+ * rank.
+ */
+void hcclt_group_comm_gone(struct hcclt_comm *comm)
+{
+	struct hcclt_group *group = comm->group;
+
+	mutex_lock(&hcclt_groups_lock);
+	if (!WARN_ON(group->ranks[comm->rank].comm != comm))
+		hcclt_group_rank_clear(group, comm->rank);
+	mutex_unlock(&hcclt_groups_lock);
+}
+
+/**
+ * hcclt_group_file_close - a file is closed: fail the groups it created
+ * that are still pending.
+ * @file: the file (postclose; no ioctl of it runs).
+ */
+void hcclt_group_file_close(struct hcclt_file *file)
+{
+	struct hcclt_group *group, *tmp;
+
+	mutex_lock(&hcclt_groups_lock);
+	list_for_each_entry_safe(group, tmp, &hcclt_groups_pending, pnode)
+		if (group->creator == file)
+			hcclt_group_fail(group);
+	mutex_unlock(&hcclt_groups_lock);
+}
+
+static bool hcclt_group_visible(struct hcclt_group *group, kuid_t euid)
+{
+	u32 i;
+
+	if (uid_eq(euid, GLOBAL_ROOT_UID) ||
+	    (group->creator && uid_eq(group->creator_euid, euid)))
+		return true;
+	for (i = 0; i < group->nranks; i++)
+		if (group->ranks[i].comm && uid_eq(group->ranks[i].euid, euid))
+			return true;
+	return false;
+}
+
+int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df)
+{
+	struct drm_hcclt_group_info *args = data;
+	struct drm_hcclt_group_rank_info *buf = NULL, *e;
+	kuid_t euid = current_euid();
+	struct hcclt_group *group;
+	u32 cap, n = 0, i;
+	int idx, ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+	cap = min_t(u32, args->rank_count, HCCLT_GROUP_INFO_MAX_ENTRIES);
+	if (cap) {
+		buf = kvcalloc(cap, sizeof(*buf), GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return -ENOMEM;
+	}
+
+	/* Entered around the walk only: the copy out may wait for userspace. */
+	if (!drm_dev_enter(drm, &idx)) {
+		kvfree(buf);
+		return -ENODEV;
+	}
+	mutex_lock(&hcclt_groups_lock);
+	list_for_each_entry(group, &hcclt_groups, node) {
+		if (!hcclt_group_visible(group, euid))
+			continue;
+		for (i = 0; i < group->nranks; i++) {
+			struct hcclt_group_rank *r = &group->ranks[i];
+
+			if (!r->comm)
+				continue;
+			if (n < cap) {
+				e = &buf[n];
+				memcpy(e->name, group->name, sizeof(e->name));
+				e->rank = i;
+				e->nranks = group->nranks;
+				e->device = r->device;
+				e->pid = pid_vnr(r->pid);
+				e->comm_id = r->comm_id;
+				e->state = group->state;
+				e->joined = group->joined;
+			}
+			n++;
+		}
+	}
+	mutex_unlock(&hcclt_groups_lock);
+	drm_dev_exit(idx);
+
+	if (cap && copy_to_user(u64_to_user_ptr(args->ranks_ptr), buf,
+				min(n, cap) * sizeof(*buf)))
+		ret = -EFAULT;
+	else
+		args->rank_count = n;
+	kvfree(buf);
+	return ret;
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * HCCL: communicators. A communicator is one rank of a kernel group
+ * (DRM_IOCTL_HCCLT_GROUP_*): HcclGetRootInfo makes the group,
+ * HcclCommInitRootInfo[Config] joins it and waits for the other ranks,
+ * HcclCommInitAll runs every rank of one in threads of this process.
+ * Check orders and codes: ../../../shared/reference/hcomm-contract.md 2.5,
+ * 2.7 (documented in Documentation/errors.rst).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* HcclRootInfo layout of libhcclthread. */
+#define ROOT_MAGIC		0x49524348U	/* "HCRI" */
+#define ROOT_VERSION		1U
+#define ROOT_OFF_MAGIC		0
+#define ROOT_OFF_VERSION	4
+#define ROOT_OFF_KEY		8
+#define ROOT_OFF_NAME		(ROOT_OFF_KEY + HCCLT_GROUP_KEY_BYTES)
+
+#define CONNECT_TIMEOUT_DEFAULT	120	/* seconds, as CANN */
+#define CONNECT_TIMEOUT_MAX	(INT32_MAX / 1000)
+#define BUFFER_SIZE_DEFAULT_MB	200	/* CANN's HCCL_BUFFSIZE default */
+
+_Static_assert(ROOT_OFF_NAME + HCCLT_GROUP_NAME_BYTES <= sizeof(HcclRootInfo),
+	       "root info fits");
+
+/* HCCL_CONNECT_TIMEOUT in ms, or -1 when it is not a number of seconds. */
+static int32_t connect_timeout_ms(void)
+{
+	const char *e = getenv("HCCL_CONNECT_TIMEOUT");
+	unsigned long v;
+	char *end;
+
+	if (!e || !*e)
+		return CONNECT_TIMEOUT_DEFAULT * 1000;
+	if (*e < '0' || *e > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(e, &end, 10);
+	if (errno || *end || v < 1 || v > CONNECT_TIMEOUT_MAX)
+		return -1;
+	return (int32_t)v * 1000;
+}
+
+HCCLT_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
+{
+	struct drm_hcclt_group_create gc;
+	int32_t dev = hcclt_current_device();
+	uint32_t magic = ROOT_MAGIC, version = ROOT_VERSION;
+	int fd, ret;
+
+	if (dev < 0)
+		return HCCL_E_RUNTIME;
+	if (!rootInfo)
+		return HCCL_E_PTR;
+	fd = hcclt_device_open(dev);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
+	memset(&gc, 0, sizeof(gc));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &gc);
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_GROUP_CREATE, ret);
+	memset(rootInfo, 0, sizeof(*rootInfo));
+	memcpy(rootInfo->internal + ROOT_OFF_MAGIC, &magic, sizeof(magic));
+	memcpy(rootInfo->internal + ROOT_OFF_VERSION, &version, sizeof(version));
+	memcpy(rootInfo->internal + ROOT_OFF_KEY, gc.key, sizeof(gc.key));
+	gc.name[sizeof(gc.name) - 1] = '\0';
+	memcpy(rootInfo->internal + ROOT_OFF_NAME, gc.name, sizeof(gc.name));
+	return HCCL_SUCCESS;
+}
+
+/* Join rank @rank of the group of @root on device @dev. */
+static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *root,
+			    uint32_t rank, int32_t timeout_ms, uint64_t buf_size,
+			    const char *name, struct hcclt_comm **out)
+{
+	struct drm_hcclt_group_join gj;
+	struct hcclt_comm *c;
+	int fd, ret;
+
+	fd = hcclt_device_open(dev);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
+	c = hcclt_obj_alloc();
+	if (!c)
+		return HCCL_E_MEMORY;
+	memset(&gj, 0, sizeof(gj));
+	memcpy(gj.key, root->internal + ROOT_OFF_KEY, sizeof(gj.key));
+	gj.rank = rank;
+	gj.nranks = nranks;
+	gj.timeout_ms = timeout_ms;
+	/* drmIoctl() restarts after a signal, with the time left. */
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &gj);
+	if (ret) {
+		hcclt_obj_free(c);
+		return hcclt_map_errno(HCCLT_OP_GROUP_JOIN, ret);
+	}
+	c->gen = hcclt_gen();
+	c->dev = dev;
+	c->id = gj.comm_id;
+	c->rank = rank;
+	c->nranks = nranks;
+	c->buf_size = buf_size;
+	memset(c->name, 0, sizeof(c->name));
+	strncpy(c->name, name, sizeof(c->name) - 1);
+	atomic_store_explicit(&c->magic, HCCLT_COMM_MAGIC, memory_order_release);
+	*out = c;
+	return HCCL_SUCCESS;
+}
+
+/* The root info's group name, or NULL when it is not one of ours. */
+static const char *root_name(const HcclRootInfo *root)
+{
+	uint32_t magic, version;
+
+	memcpy(&magic, root->internal + ROOT_OFF_MAGIC, sizeof(magic));
+	memcpy(&version, root->internal + ROOT_OFF_VERSION, sizeof(version));
+	if (magic != ROOT_MAGIC || version != ROOT_VERSION)
+		return NULL;
+	/* CANN forces the identifier's last byte to NUL; so do we. */
+	if (!memchr(root->internal + ROOT_OFF_NAME, '\0', HCCLT_GROUP_NAME_BYTES))
+		return NULL;
+	return root->internal + ROOT_OFF_NAME;
+}
+
+/*
+ * CANN's CommConfig::Load: header magic, then the fields it checks. Fills
+ * the buffer size (bytes) and the name (empty: the group's).
+ */
+static HcclResult config_load(const HcclCommConfig *config, uint64_t *buf_size,
+			      const char **name)
+{
+	uint32_t magic;
+
+	if (!config)
+		return HCCL_E_PARA;	/* E_PTR of Load, reported as E_PARA */
+	memcpy(&magic, config->reserved + sizeof(size_t), sizeof(magic));
+	if (magic != HCCL_COMM_CONFIG_MAGIC_WORD)
+		return HCCL_E_PARA;
+	if (config->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
+		if (config->hcclBufferSize < 1)
+			return HCCL_E_PARA;
+		*buf_size = (uint64_t)config->hcclBufferSize << 20;
+	}
+	if (config->aclGraphZeroCopyEnable > 1)
+		return HCCL_E_PARA;
+	/* A name must fit COMM_NAME_MAX_LENGTH with its NUL (CANN: E_PARA). */
+	if (!memchr(config->hcclCommName, '\0', sizeof(config->hcclCommName)))
+		return HCCL_E_PARA;
+	if (config->hcclCommName[0])
+		*name = config->hcclCommName;
+	return HCCL_SUCCESS;
+}
+
+static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
+				 uint32_t rank, const HcclCommConfig *config,
+				 int has_config, HcclComm *comm)
+{
+	uint64_t buf_size = (uint64_t)BUFFER_SIZE_DEFAULT_MB << 20;
+	int32_t dev = hcclt_current_device();
+	struct hcclt_comm *c = NULL;
+	const char *name = NULL, *gname;
+	int32_t timeout_ms;
+	HcclResult ret;
+
+	if (dev < 0)
+		return HCCL_E_RUNTIME;
+	if (!nRanks || rank >= nRanks)
+		return HCCL_E_PARA;
+	if (!comm || !rootInfo)
+		return HCCL_E_PTR;
+	timeout_ms = connect_timeout_ms();
+	if (timeout_ms < 0)
+		return HCCL_E_PARA;
+	if (has_config) {
+		ret = config_load(config, &buf_size, &name);
+		if (ret != HCCL_SUCCESS)
+			return ret;
+	}
+	gname = root_name(rootInfo);
+	if (!gname || nRanks > HCCLT_MAX_GROUP_RANKS)
+		return HCCL_E_PARA;
+	ret = comm_join(dev, nRanks, rootInfo, rank, timeout_ms, buf_size,
+			name ? name : gname, &c);
+	if (ret == HCCL_SUCCESS)
+		*comm = c;
+	return ret;
+}
+
+HCCLT_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo,
+					     uint32_t rank, HcclComm *comm)
+{
+	return init_root_info(nRanks, rootInfo, rank, NULL, 0, comm);
+}
+
+HCCLT_EXPORT HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks,
+						   const HcclRootInfo *rootInfo,
+						   uint32_t rank,
+						   const HcclCommConfig *config,
+						   HcclComm *comm)
+{
+	return init_root_info(nRanks, rootInfo, rank, config, 1, comm);
+}
+
+static HcclResult comm_destroy(struct hcclt_comm *c)
+{
+	struct drm_hcclt_comm_destroy cd;
+	int fd, ret;
+
+	/* Another thread's destroy of the same handle won. */
+	if (!hcclt_obj_claim(&c->magic, HCCLT_COMM_MAGIC))
+		return HCCL_E_PTR;
+	fd = hcclt_device_fd_fast(c->dev);
+	memset(&cd, 0, sizeof(cd));
+	cd.comm_id = c->id;
+	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
+	hcclt_idle_forget();
+	hcclt_obj_free(c);
+	return hcclt_map_errno(HCCLT_OP_COMM_DESTROY, ret);
+}
+
+HCCLT_EXPORT HcclResult HcclCommDestroy(HcclComm comm)
+{
+	struct hcclt_comm *c;
+
+	if (!comm)
+		return HCCL_SUCCESS;	/* as CANN */
+	c = hcclt_comm_get(comm);
+	if (!c)
+		return HCCL_E_PTR;
+	return comm_destroy(c);
+}
+
+struct init_all_rank {
+	int32_t dev;
+	uint32_t rank, nranks;
+	const HcclRootInfo *root;
+	const char *name;
+	int32_t timeout_ms;
+	struct hcclt_comm *comm;
+	HcclResult ret;
+};
+
+static void *init_all_thread(void *p)
+{
+	struct init_all_rank *r = p;
+
+	r->ret = comm_join(r->dev, r->nranks, r->root, r->rank, r->timeout_ms,
+			   (uint64_t)BUFFER_SIZE_DEFAULT_MB << 20, r->name, &r->comm);
+	return NULL;
+}
+
+HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
+{
+	struct drm_hcclt_group_create gc;
+	struct init_all_rank *r;
+	HcclRootInfo *root;
+	pthread_t *tids;
+	HcclResult ret = HCCL_SUCCESS;
+	uint32_t i, j, started = 0;
+	int32_t timeout_ms;
+	int n, fd;
+
+	if (!ndev)
+		return HCCL_E_PARA;
+	if (!devices || !comms)
+		return HCCL_E_PTR;
+	for (i = 0; i < ndev; i++)
+		comms[i] = NULL;
+	n = hcclt_device_count();
+	if (!n)
+		return HCCL_E_DRV;
+	for (i = 0; i < ndev; i++) {
+		if (devices[i] < 0 || devices[i] >= n)
+			return HCCL_E_PARA;
+		for (j = 0; j < i; j++)
+			if (devices[j] == devices[i])
+				return HCCL_E_PARA;
+	}
+	/* Open every device first: a rank must not fail before it joins. */
+	for (i = 0; i < ndev; i++) {
+		fd = hcclt_device_open(devices[i]);
+		if (fd < 0)
+			return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
+	}
+	timeout_ms = connect_timeout_ms();
+	if (timeout_ms < 0)
+		return HCCL_E_PARA;
+	memset(&gc, 0, sizeof(gc));
+	fd = hcclt_device_open(devices[0]);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
+	n = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &gc);
+	if (n)
+		return hcclt_map_errno(HCCLT_OP_GROUP_CREATE, n);
+	gc.name[sizeof(gc.name) - 1] = '\0';
+
+	root = calloc(1, sizeof(*root));
+	r = calloc(ndev, sizeof(*r));
+	tids = calloc(ndev, sizeof(*tids));
+	if (!root || !r || !tids) {
+		ret = HCCL_E_MEMORY;
+		goto out;
+	}
+	memcpy(root->internal + ROOT_OFF_KEY, gc.key, sizeof(gc.key));
+	for (i = 0; i < ndev; i++) {
+		r[i].dev = devices[i];
+		r[i].rank = i;
+		r[i].nranks = ndev;
+		r[i].root = root;
+		r[i].name = gc.name;
+		r[i].timeout_ms = timeout_ms;
+	}
+	/* Rank 0 joins on this thread, the others on threads of their own. */
+	for (i = 1; i < ndev; i++) {
+		if (pthread_create(&tids[i], NULL, init_all_thread, &r[i]))
+			break;
+		started++;
+	}
+	if (started != ndev - 1) {
+		/* Rank 0 fails the group (zero timeout): the others return. */
+		r[0].timeout_ms = 0;
+	}
+	init_all_thread(&r[0]);
+	for (i = 1; i <= started; i++)
+		pthread_join(tids[i], NULL);
+	for (i = 0; i <= started; i++)
+		if (r[i].ret != HCCL_SUCCESS)
+			ret = HCCL_E_INTERNAL;	/* as CANN */
+	if (started != ndev - 1)
+		ret = HCCL_E_INTERNAL;
+	for (i = 0; i <= started; i++) {
+		if (ret == HCCL_SUCCESS)
+			comms[i] = r[i].comm;
+		else if (r[i].ret == HCCL_SUCCESS)
+			comm_destroy(r[i].comm);
+	}
+out:
+	free(root);
+	free(r);
+	free(tids);
+	return ret;
+}
+
+HCCLT_EXPORT HcclResult HcclGetRankSize(HcclComm comm, uint32_t *rankSize)
+{
+	struct hcclt_comm *c;
+
+	if (!comm || !rankSize)
+		return HCCL_E_PTR;
+	c = hcclt_comm_get(comm);
+	if (!c)
+		return HCCL_E_PTR;
+	*rankSize = c->nranks;
+	return HCCL_SUCCESS;
+}
+
+HCCLT_EXPORT HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank)
+{
+	struct hcclt_comm *c;
+
+	if (!comm || !rank)
+		return HCCL_E_PTR;
+	c = hcclt_comm_get(comm);
+	if (!c)
+		return HCCL_E_PTR;
+	*rank = c->rank;
+	return HCCL_SUCCESS;
+}
+
+HCCLT_EXPORT HcclResult HcclGetCommName(HcclComm comm, char *commName)
+{
+	struct hcclt_comm *c;
+
+	if (!comm || !commName)
+		return HCCL_E_PTR;
+	c = hcclt_comm_get(comm);
+	if (!c)
+		return HCCL_E_PTR;
+	memcpy(commName, c->name, sizeof(c->name));
+	return HCCL_SUCCESS;
+}

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Groups: GROUP_CREATE, GROUP_JOIN, GROUP_INFO (multi-rank communicators,
+ * the kernel's rendezvous of HcclCommInitRootInfo). Ranks as threads and
+ * as processes on the simulated devices, every error of the join, the
+ * timeout, a rank killed while the others wait, signals, and nothing left
+ * behind. Needs 2 devices; the 2..8-rank cases need that many.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "hcclt_common.h"
+#include "../../kselftest_harness.h"
+
+#define MAX_DEVS	HCCLT_MAX_GROUP_RANKS
+
+/* Paths of the hcclthread nodes, ordered by number. */
+static char dev_paths[MAX_DEVS][300];
+static int ndevs = -1;
+
+static int cmp_num(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static int find_devices(void)
+{
+	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
+	static const char *const pfx[] = { "accel", "renderD" };
+	unsigned int d;
+
+	if (ndevs >= 0)
+		return ndevs;
+	ndevs = 0;
+	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs) && !ndevs; d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+		int nums[64], n = 0, i;
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir)) && n < 64) {
+			char p[300];
+			int fd;
+
+			if (strncmp(de->d_name, pfx[d], strlen(pfx[d])))
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", dirs[d], de->d_name);
+			fd = open(p, O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (hcclt_is_ours(fd))
+				nums[n++] = atoi(de->d_name + strlen(pfx[d]));
+			close(fd);
+		}
+		closedir(dir);
+		qsort(nums, n, sizeof(nums[0]), cmp_num);
+		for (i = 0; i < n && i < MAX_DEVS; i++)
+			snprintf(dev_paths[i], sizeof(dev_paths[i]), "%s/%s%d",
+				 dirs[d], pfx[d], nums[i]);
+		ndevs = n < MAX_DEVS ? n : MAX_DEVS;
+	}
+	return ndevs;
+}
+
+static int open_dev(int i)
+{
+	return open(dev_paths[i], O_RDWR | O_CLOEXEC);
+}
+
+static int group_create(int fd, struct drm_hcclt_group_create *g)
+{
+	memset(g, 0, sizeof(*g));
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_CREATE, g);
+}
+
+static int group_join(int fd, const __u8 *key, __u32 rank, __u32 nranks,
+		      int timeout_ms, __u64 *comm)
+{
+	struct drm_hcclt_group_join j;
+	int ret;
+
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, key, sizeof(j.key));
+	j.rank = rank;
+	j.nranks = nranks;
+	j.timeout_ms = timeout_ms;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
+	if (!ret && comm)
+		*comm = j.comm_id;
+	return ret;
+}
+
+/* Ranks listed by GROUP_INFO for the group @name (all if NULL). */
+static int group_ranks(int fd, const char *name,
+		       struct drm_hcclt_group_rank_info *out, int max)
+{
+	struct drm_hcclt_group_rank_info e[256];
+	struct drm_hcclt_group_info a;
+	__u32 i;
+	int n = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.rank_count = 256;
+	a.ranks_ptr = (__u64)(uintptr_t)e;
+	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &a))
+		return -1;
+	for (i = 0; i < a.rank_count && i < 256; i++) {
+		if (name && strcmp(e[i].name, name))
+			continue;
+		if (out && n < max)
+			out[n] = e[i];
+		n++;
+	}
+	return n;
+}
+
+static __u32 comms_of(int fd)
+{
+	struct drm_hcclt_query q;
+
+	return hcclt_query(fd, &q) ? ~0U : q.comms;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One rank joined by a thread on device @dev. */
+struct rank_arg {
+	const __u8 *key;
+	int dev;
+	__u32 rank, nranks;
+	int timeout_ms;
+	int hold;		/* keep the fd open; the caller closes it */
+	int fd;
+	int ret;
+	__u64 comm;
+	pthread_t tid;
+};
+
+static void *rank_thread(void *p)
+{
+	struct rank_arg *a = p;
+
+	a->fd = open_dev(a->dev);
+	if (a->fd < 0) {
+		a->ret = -errno;
+		return NULL;
+	}
+	a->ret = group_join(a->fd, a->key, a->rank, a->nranks, a->timeout_ms,
+			    &a->comm);
+	if (!a->hold) {
+		close(a->fd);
+		a->fd = -1;
+	}
+	return NULL;
+}
+
+static void start_rank(struct rank_arg *a, const __u8 *key, int dev,
+		       __u32 rank, __u32 nranks, int timeout_ms, int hold)
+{
+	memset(a, 0, sizeof(*a));
+	a->key = key;
+	a->dev = dev;
+	a->rank = rank;
+	a->nranks = nranks;
+	a->timeout_ms = timeout_ms;
+	a->hold = hold;
+	a->fd = -1;
+	pthread_create(&a->tid, NULL, rank_thread, a);
+}
+
+/* Wait until @n ranks of group @name have joined (GROUP_INFO), <= 10 s. */
+static int wait_joined(int fd, const char *name, int n)
+{
+	double end = now_s() + 10;
+
+	while (now_s() < end) {
+		if (group_ranks(fd, name, NULL, 0) >= n)
+			return 0;
+		usleep(2000);
+	}
+	return -1;
+}
+
+FIXTURE(group) {
+	int fd;
+	__u32 comms0;
+};
+
+FIXTURE_SETUP(group)
+{
+	if (find_devices() < 2)
+		SKIP(return, "needs 2 hcclthread devices (sim_devices >= 2)");
+	self->fd = open_dev(0);
+	ASSERT_GE(self->fd, 0);
+	self->comms0 = comms_of(self->fd);
+}
+
+FIXTURE_TEARDOWN(group)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(group, create_key_and_name)
+{
+	struct drm_hcclt_group_create a, b;
+	static const __u8 zero[HCCLT_GROUP_KEY_BYTES];
+
+	ASSERT_EQ(0, group_create(self->fd, &a));
+	ASSERT_EQ(0, group_create(self->fd, &b));
+	EXPECT_NE(0, memcmp(a.key, zero, sizeof(zero)));
+	EXPECT_NE(0, memcmp(a.key, b.key, sizeof(a.key)));
+	EXPECT_LT(strnlen(a.name, sizeof(a.name)), sizeof(a.name));
+	EXPECT_GT(strlen(a.name), 0);
+	EXPECT_NE(0, strcmp(a.name, b.name));
+	/* Not listed before a rank joined; no key is ever listed. */
+	EXPECT_EQ(0, group_ranks(self->fd, a.name, NULL, 0));
+}
+
+TEST_F(group, create_flags_pad_einval)
+{
+	struct drm_hcclt_group_create g;
+
+	memset(&g, 0, sizeof(g));
+	g.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	memset(&g, 0, sizeof(g));
+	g.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+}
+
+TEST_F(group, create_pending_limit)
+{
+	struct drm_hcclt_group_create g;
+	int fd = open_dev(0), i;
+
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < HCCLT_MAX_PENDING_GROUPS; i++)
+		ASSERT_EQ(0, group_create(fd, &g));
+	EXPECT_EQ(-ENOSPC, group_create(fd, &g));
+	/* Another file has its own count; closing frees them all. */
+	EXPECT_EQ(0, group_create(self->fd, &g));
+	close(fd);
+	fd = open_dev(0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, group_create(fd, &g));
+	close(fd);
+}
+
+TEST_F(group, join_checks)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_join j;
+	__u8 bad[HCCLT_GROUP_KEY_BYTES];
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, g.key, sizeof(j.key));
+	j.nranks = 2;
+	j.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	j.flags = 0;
+	j.timeout_ms = -2;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	EXPECT_EQ(-EINVAL, group_join(self->fd, g.key, 0, 0, 0, NULL));
+	EXPECT_EQ(-EINVAL, group_join(self->fd, g.key, 0,
+				      HCCLT_MAX_GROUP_RANKS + 1, 0, NULL));
+	/* rank >= nranks is checked before the key. */
+	memset(bad, 0x5a, sizeof(bad));
+	EXPECT_EQ(-ERANGE, group_join(self->fd, bad, 2, 2, 0, NULL));
+	EXPECT_EQ(-ERANGE, group_join(self->fd, g.key, 2, 2, 0, NULL));
+	EXPECT_EQ(-ENOENT, group_join(self->fd, bad, 0, 2, 0, NULL));
+	/* Nothing was made by the failed joins. */
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+TEST_F(group, one_rank)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_rank_info e;
+	__u64 comm, th;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	ASSERT_EQ(0, group_join(self->fd, g.key, 0, 1, 0, &comm));
+	EXPECT_EQ(HCCLT_ID_KIND_COMM, HCCLT_ID_KIND(comm));
+	EXPECT_EQ(self->comms0 + 1, comms_of(self->fd));
+	/* A communicator like any other. */
+	EXPECT_EQ(0, hcclt_acquire(self->fd, comm, HCCLT_ENGINE_CPU, 1, 1, &th));
+	ASSERT_EQ(1, group_ranks(self->fd, g.name, &e, 1));
+	EXPECT_EQ(0, e.rank);
+	EXPECT_EQ(1, e.nranks);
+	EXPECT_EQ(0, e.device);
+	EXPECT_EQ(getpid(), e.pid);
+	EXPECT_EQ(comm, e.comm_id);
+	EXPECT_EQ(HCCLT_GROUP_COMPLETE, e.state);
+	EXPECT_EQ(1, e.joined);
+	/* Complete: nobody else gets in. */
+	EXPECT_EQ(-EISCONN, group_join(self->fd, g.key, 0, 1, 0, NULL));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	/* The last rank gone, the group is gone: its key is unknown. */
+	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 0, 1, 0, NULL));
+}
+
+/* 2..8 ranks as threads of this process, one per device. */
+TEST_F_TIMEOUT(group, ranks_as_threads, 120)
+{
+	struct drm_hcclt_group_rank_info e[MAX_DEVS];
+	struct rank_arg r[MAX_DEVS];
+	struct drm_hcclt_group_create g;
+	int n, i, max = ndevs < 8 ? ndevs : 8;
+
+	for (n = 2; n <= max; n++) {
+		ASSERT_EQ(0, group_create(self->fd, &g));
+		for (i = n - 1; i >= 0; i--)
+			start_rank(&r[i], g.key, i, i, n, 10000, 1);
+		for (i = 0; i < n; i++) {
+			pthread_join(r[i].tid, NULL);
+			EXPECT_EQ(0, r[i].ret);
+		}
+		ASSERT_EQ(n, group_ranks(self->fd, g.name, e, MAX_DEVS));
+		for (i = 0; i < n; i++) {
+			EXPECT_EQ(i, e[i].rank);
+			EXPECT_EQ(n, e[i].nranks);
+			EXPECT_EQ(i, e[i].device);
+			EXPECT_EQ(r[i].comm, e[i].comm_id);
+			EXPECT_EQ(HCCLT_GROUP_COMPLETE, e[i].state);
+		}
+		for (i = 0; i < n; i++) {
+			EXPECT_EQ(0, hcclt_comm_destroy(r[i].fd, r[i].comm));
+			close(r[i].fd);
+		}
+		EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+	}
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+/* 2..8 ranks as processes: children that got the key through fork. */
+TEST_F_TIMEOUT(group, ranks_as_processes, 120)
+{
+	struct drm_hcclt_group_create g;
+	int n, i, st, max = ndevs < 8 ? ndevs : 8;
+	pid_t pids[MAX_DEVS];
+
+	for (n = 2; n <= max; n++) {
+		ASSERT_EQ(0, group_create(self->fd, &g));
+		for (i = 0; i < n; i++) {
+			pids[i] = fork();
+			ASSERT_GE(pids[i], 0);
+			if (!pids[i]) {
+				int fd = open_dev(i), ret;
+				__u64 comm;
+
+				if (fd < 0)
+					_exit(100);
+				ret = group_join(fd, g.key, i, n, 10000, &comm);
+				if (ret)
+					_exit(-ret);
+				/* Still listed while the others finish. */
+				if (group_ranks(fd, g.name, NULL, 0) < 1)
+					_exit(101);
+				_exit(0);
+			}
+		}
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+			EXPECT_TRUE(WIFEXITED(st));
+			EXPECT_EQ(0, WEXITSTATUS(st));
+		}
+		/* Their files closed: communicators and group gone. */
+		EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+	}
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+TEST_F(group, join_conflicts)
+{
+	struct drm_hcclt_group_create g;
+	struct rank_arg r0, r2;
+	int fd1, fd2;
+	__u64 comm;
+
+	if (ndevs < 3)
+		SKIP(return, "needs 3 devices");
+	fd1 = open_dev(1);
+	fd2 = open_dev(2);
+	ASSERT_GE(fd1, 0);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	start_rank(&r0, g.key, 0, 0, 3, 10000, 1);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
+	EXPECT_EQ(-EPROTO, group_join(fd1, g.key, 1, 4, 0, NULL));
+	EXPECT_EQ(-EADDRINUSE, group_join(fd1, g.key, 0, 3, 0, NULL));
+	/* Rank 1 on rank 0's device. */
+	EXPECT_EQ(-EBUSY, group_join(self->fd, g.key, 1, 3, 0, NULL));
+	/* None of these hurt the group: complete it. */
+	start_rank(&r2, g.key, 2, 2, 3, 10000, 1);
+	ASSERT_EQ(0, group_join(fd1, g.key, 1, 3, 10000, &comm));
+	pthread_join(r0.tid, NULL);
+	pthread_join(r2.tid, NULL);
+	EXPECT_EQ(0, r0.ret);
+	EXPECT_EQ(0, r2.ret);
+	EXPECT_EQ(3, group_ranks(self->fd, g.name, NULL, 0));
+	close(r0.fd);
+	close(r2.fd);
+	close(fd1);
+	close(fd2);
+	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+}
+
+TEST_F(group, timeout_fails_group)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_join j;
+	struct rank_arg r1;
+	double t0;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	/* Rank 1 waits without limit; rank 0 gives up after 200 ms. */
+	start_rank(&r1, g.key, 1, 1, 3, -1, 0);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, g.key, sizeof(j.key));
+	j.rank = 0;
+	j.nranks = 3;
+	j.timeout_ms = 200;
+	t0 = now_s();
+	EXPECT_EQ(-ETIMEDOUT, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	EXPECT_GE(now_s() - t0, 0.19);
+	pthread_join(r1.tid, NULL);
+	EXPECT_EQ(-ECONNRESET, r1.ret);
+	EXPECT_LT(now_s() - t0, 5.0);
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	/* The group is gone with its last waiter. */
+	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 2, 3, 0, NULL));
+}
+
+TEST_F(group, zero_timeout)
+{
+	struct drm_hcclt_group_create g;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	EXPECT_EQ(-ETIMEDOUT, group_join(self->fd, g.key, 0, 2, 0, NULL));
+	/* A failed group is forgotten with its last waiting rank. */
+	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 0, 2, 0, NULL));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+/* A rank SIGKILLed while others wait fails them at once. */
+TEST_F_TIMEOUT(group, sigkill_during_rendezvous, 60)
+{
+	struct drm_hcclt_group_create g;
+	struct rank_arg r1;
+	double t0;
+	pid_t pid;
+	int st;
+
+	if (ndevs < 3)
+		SKIP(return, "needs 3 devices");
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd = open_dev(2);
+
+		group_join(fd, g.key, 2, 3, -1, NULL);
+		_exit(1);
+	}
+	start_rank(&r1, g.key, 1, 1, 3, -1, 0);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 2));
+	t0 = now_s();
+	kill(pid, SIGKILL);
+	pthread_join(r1.tid, NULL);
+	EXPECT_EQ(-ECONNRESET, r1.ret);
+	EXPECT_LT(now_s() - t0, 5.0);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 0, 3, 0, NULL));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+/* Closing the creator's file before the group completes fails it. */
+TEST_F(group, creator_close_fails_group)
+{
+	struct drm_hcclt_group_create g;
+	struct rank_arg r1;
+	int fd = open_dev(0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, group_create(fd, &g));
+	start_rank(&r1, g.key, 1, 1, 2, -1, 0);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
+	close(fd);
+	pthread_join(r1.tid, NULL);
+	EXPECT_EQ(-ECONNRESET, r1.ret);
+	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 0, 2, 0, NULL));
+}
+
+/* Once complete, the group no longer needs its creator. */
+TEST_F(group, creator_close_after_complete)
+{
+	struct drm_hcclt_group_create g;
+	struct rank_arg r1;
+	int fd = open_dev(0);
+	__u64 comm;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, group_create(fd, &g));
+	start_rank(&r1, g.key, 1, 1, 2, 10000, 1);
+	ASSERT_EQ(0, group_join(self->fd, g.key, 0, 2, 10000, &comm));
+	pthread_join(r1.tid, NULL);
+	ASSERT_EQ(0, r1.ret);
+	close(fd);
+	EXPECT_EQ(2, group_ranks(self->fd, g.name, NULL, 0));
+	close(r1.fd);
+	EXPECT_EQ(1, group_ranks(self->fd, g.name, NULL, 0));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal withdraws the rank quietly; joining again works. */
+TEST_F(group, signal_withdraws_quietly)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_join j;
+	struct sigaction sa;
+	struct rank_arg r1;
+	__u64 comm;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: see -EINTR */
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, g.key, sizeof(j.key));
+	j.nranks = 2;
+	j.timeout_ms = 20000;
+	ualarm(100000, 0);
+	EXPECT_EQ(-EINTR, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	EXPECT_LT(j.timeout_ms, 20000);
+	EXPECT_GT(j.timeout_ms, 10000);
+	signal(SIGALRM, SIG_DFL);
+	/* Not joined any more, the group not failed. */
+	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	start_rank(&r1, g.key, 1, 1, 2, 10000, 0);
+	EXPECT_EQ(0, group_join(self->fd, g.key, 0, 2, 10000, &comm));
+	pthread_join(r1.tid, NULL);
+	EXPECT_EQ(0, r1.ret);
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+}
+
+/* Two groups rendezvous at once on the same devices. */
+TEST_F(group, two_groups_at_once)
+{
+	struct drm_hcclt_group_create a, b;
+	struct rank_arg r[4];
+	int i;
+
+	ASSERT_EQ(0, group_create(self->fd, &a));
+	ASSERT_EQ(0, group_create(self->fd, &b));
+	start_rank(&r[0], a.key, 0, 0, 2, 10000, 0);
+	start_rank(&r[1], b.key, 1, 0, 2, 10000, 0);
+	start_rank(&r[2], b.key, 0, 1, 2, 10000, 0);
+	start_rank(&r[3], a.key, 1, 1, 2, 10000, 0);
+	for (i = 0; i < 4; i++) {
+		pthread_join(r[i].tid, NULL);
+		EXPECT_EQ(0, r[i].ret);
+	}
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+/* 100 groups made and destroyed: pools and lists back to the start. */
+TEST_F_TIMEOUT(group, hundred_groups, 120)
+{
+	struct drm_hcclt_query q0, q1;
+	struct drm_hcclt_group_create g;
+	struct rank_arg r1;
+	int i, before;
+	__u64 comm, th;
+
+	before = group_ranks(self->fd, NULL, NULL, 0);
+	ASSERT_EQ(0, hcclt_query(self->fd, &q0));
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, group_create(self->fd, &g));
+		start_rank(&r1, g.key, 1, 1, 2, 10000, 0);
+		ASSERT_EQ(0, group_join(self->fd, g.key, 0, 2, 10000, &comm));
+		ASSERT_EQ(0, hcclt_acquire(self->fd, comm, HCCLT_ENGINE_CPU,
+					   2, 3, &th));
+		pthread_join(r1.tid, NULL);
+		ASSERT_EQ(0, r1.ret);
+		ASSERT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	}
+	ASSERT_EQ(0, hcclt_query(self->fd, &q1));
+	EXPECT_EQ(q0.comms, q1.comms);
+	EXPECT_EQ(q0.streams_used, q1.streams_used);
+	EXPECT_EQ(q0.notifies_used, q1.notifies_used);
+	EXPECT_EQ(before, group_ranks(self->fd, NULL, NULL, 0));
+}
+
+/* Another user neither sees the group nor gets in without its key. */
+TEST_F(group, unprivileged_cannot_see_or_join)
+{
+	struct drm_hcclt_group_create g;
+	struct rank_arg r0;
+	pid_t pid;
+	int st;
+
+	if (geteuid())
+		SKIP(return, "needs root to switch users");
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	start_rank(&r0, g.key, 0, 0, 2, 20000, 0);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		__u8 guess[HCCLT_GROUP_KEY_BYTES];
+		int fd = open_dev(1), k;
+
+		if (fd < 0 || setgid(65534) || setuid(65534))
+			_exit(100);
+		if (group_ranks(fd, NULL, NULL, 0) != 0)
+			_exit(1);
+		for (k = 0; k < 64; k++) {
+			memset(guess, k, sizeof(guess));
+			if (group_join(fd, guess, 1, 2, 0, NULL) != -ENOENT)
+				_exit(2);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	/* With the key, it is a rank like any other. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd = open_dev(1);
+
+		if (fd < 0 || setgid(65534) || setuid(65534))
+			_exit(100);
+		_exit(group_join(fd, g.key, 1, 2, 10000, NULL) ? 3 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	pthread_join(r0.tid, NULL);
+	EXPECT_EQ(0, r0.ret);
+}
+
+TEST_F(group, info_flags_einval)
+{
+	struct drm_hcclt_group_info a;
+
+	memset(&a, 0, sizeof(a));
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_INFO, &a));
+	a.flags = 0;
+	a.rank_count = 1;
+	a.ranks_ptr = 8;
+	/* Nothing to copy is no fault; make one rank exist first. */
+	{
+		struct drm_hcclt_group_create g;
+		__u64 comm;
+
+		ASSERT_EQ(0, group_create(self->fd, &g));
+		ASSERT_EQ(0, group_join(self->fd, g.key, 0, 1, 0, &comm));
+		EXPECT_EQ(-EFAULT, hcclt_ioctl(self->fd,
+					       DRM_IOCTL_HCCLT_GROUP_INFO, &a));
+		EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	}
+}
+
+TEST_HARNESS_MAIN
