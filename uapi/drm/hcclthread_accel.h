@@ -48,7 +48,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		1
+#define HCCLT_UAPI_MINOR		2
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -96,6 +96,8 @@ enum drm_hcclt_engine {
 #define DRM_HCCLT_SUBMIT		0x08
 #define DRM_HCCLT_STREAM_SYNC		0x09
 #define DRM_HCCLT_INFO			0x0a
+/* 0x0b-0x0d: multi-rank groups. */
+#define DRM_HCCLT_MEM_CREATE		0x0e
 
 /**
  * struct drm_hcclt_query - driver, limits and device pools.
@@ -146,6 +148,16 @@ struct drm_hcclt_query {
 	__u32 files;
 	/** @features: out, HCCLT_FEATURE_* bits. */
 	__u64 features;
+	/**
+	 * @mem_total: out (uAPI 1.2, HCCLT_FEATURE_MEMORY), device memory
+	 * capacity in bytes.
+	 */
+	__u64 mem_total;
+	/**
+	 * @mem_used: out (uAPI 1.2), bytes of it held by memory objects, all
+	 * files.
+	 */
+	__u64 mem_used;
 };
 
 /* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
@@ -157,6 +169,12 @@ struct drm_hcclt_query {
  * older driver both stay as userspace set them (zero).
  */
 #define HCCLT_FEATURE_SUBMIT_STATUS	0x4ULL
+/*
+ * Device memory (uAPI 1.2): DRM_IOCTL_HCCLT_MEM_CREATE, DRM_IOCTL_GEM_CLOSE,
+ * mmap() of the device file, and @mem_total / @mem_used of QUERY. On an
+ * older driver those two fields stay as userspace set them (zero).
+ */
+#define HCCLT_FEATURE_MEMORY		0x8ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -615,6 +633,47 @@ struct drm_hcclt_info {
 		 struct drm_hcclt_stream_sync)
 #define DRM_IOCTL_HCCLT_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_INFO, struct drm_hcclt_info)
+
+/**
+ * struct drm_hcclt_mem_create - allocate device memory (aclrtMalloc).
+ *
+ * Creates a memory object of at least @size bytes on the file's device and
+ * returns a GEM handle for it in this file and the offset at which
+ * mmap() of the device file maps it (MAP_SHARED only; a private writable
+ * mapping is -EINVAL). Only a file that holds a handle of the object may
+ * map it. The contents start zeroed.
+ *
+ * The size, rounded up to the page size, is taken from the device's
+ * memory capacity (QUERY's @mem_total, module parameter sim_memory_mb) and
+ * given back when the object is gone: when its handle is closed
+ * (DRM_IOCTL_GEM_CLOSE, or the file is closed) and its last mapping is
+ * unmapped (or the process exits). The pages are allocated when the object
+ * is first mapped and charged to the memory cgroup of the process that
+ * maps it; that mmap() fails with -ENOMEM past the cgroup's limit.
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad, @size zero.
+ * - -ENOBUFS: @size exceeds the capacity the device has left (sizes above
+ *   the whole capacity included).
+ * - -ENOMEM.
+ */
+struct drm_hcclt_mem_create {
+	/** @size: in, bytes wanted; out, bytes of the object (page-rounded). */
+	__u64 size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @handle: out, GEM handle of the object in this file. */
+	__u32 handle;
+	/** @mmap_offset: out, offset to pass to mmap() on the device file. */
+	__u64 mmap_offset;
+	/** @pad: in, must be zero. */
+	__u64 pad;
+};
+
+#define DRM_IOCTL_HCCLT_MEM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_MEM_CREATE, \
+		 struct drm_hcclt_mem_create)
 
 #if defined(__cplusplus)
 }

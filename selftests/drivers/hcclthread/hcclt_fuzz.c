@@ -250,6 +250,9 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	if (nr < DRM_BASE) /* core DRM ioctl just below the driver's range */
 		return err == EINVAL || err == EACCES || err == EPERM ||
 		       err == ENOTTY || err == EOPNOTSUPP;
+	/* Device memory (hcclt_mem): reached by raw calls only. */
+	if (nr == DRM_BASE + DRM_HCCLT_MEM_CREATE)
+		return err == EINVAL || err == ENOBUFS || err == ENOMEM;
 	if (nr >= DRM_BASE + NR_DRIVER)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)
