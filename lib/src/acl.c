@@ -133,3 +133,9 @@ HCCLT_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
 {
 	return aclrtSynchronizeStreamWithTimeout(stream, -1);
 }
+
+/* The calling thread's current device, -1 when none (mem.c). */
+int32_t hcclt_acl_current_device(void)
+{
+	return cur_dev;
+}

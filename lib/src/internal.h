@@ -90,6 +90,12 @@ void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
 
+/* ACL (acl.c, mem.c). */
+int32_t hcclt_acl_current_device(void);
+void hcclt_mem_atfork_prepare(void);
+void hcclt_mem_atfork_parent(void);
+void hcclt_mem_atfork_child(void);
+
 /* Which call an errno comes from: selects the row of the mapping table. */
 enum hcclt_op {
 	HCCLT_OP_DEVICE_HCCL,	/* opening a device for an HCCL call */
