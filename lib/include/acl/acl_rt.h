@@ -16,6 +16,7 @@
 #ifndef HCCLTHREAD_ACL_RT_H_
 #define HCCLTHREAD_ACL_RT_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
