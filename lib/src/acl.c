@@ -11,6 +11,11 @@
 /* The calling thread's current device, -1 when none. */
 static _Thread_local int32_t cur_dev = -1;
 
+int32_t hcclt_current_device(void)
+{
+	return cur_dev;
+}
+
 /* ACL_SUCCESS when @dev exists and is open, else the ACL error. */
 static aclError acl_open(int32_t dev)
 {
@@ -132,10 +137,4 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 HCCLT_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
 {
 	return aclrtSynchronizeStreamWithTimeout(stream, -1);
-}
-
-/* The calling thread's current device, -1 when none (mem.c). */
-int32_t hcclt_acl_current_device(void)
-{
-	return cur_dev;
 }

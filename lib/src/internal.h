@@ -59,6 +59,9 @@ uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);
 void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The calling thread's current device, -1 when none (acl.c). */
+int32_t hcclt_current_device(void);
+
 /* Handles and objects (objects.c). */
 ThreadHandle hcclt_handle_make(int dev, uint64_t id);
 int hcclt_handle_parse(ThreadHandle h, int *dev, uint64_t *id);
@@ -90,8 +93,7 @@ void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
 
-/* ACL (acl.c, mem.c). */
-int32_t hcclt_acl_current_device(void);
+/* ACL memory (mem.c). */
 void hcclt_mem_atfork_prepare(void);
 void hcclt_mem_atfork_parent(void);
 void hcclt_mem_atfork_child(void);
@@ -113,6 +115,7 @@ enum hcclt_op {
 	HCCLT_OP_STREAM_DESTROY,
 	HCCLT_OP_STREAM_SYNC,
 	HCCLT_OP_STREAM_FENCE,	/* hccltStreamGetCompletionFd */
+	HCCLT_OP_MEM_CREATE,	/* aclrtMalloc: MEM_CREATE and its mmap() */
 	HCCLT_OP_COUNT
 };
 

@@ -148,20 +148,6 @@ static void gem_close(int dev, uint32_t handle)
 	hcclt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
-static aclError mem_errno(int err)
-{
-	switch (err) {
-	case -ENOBUFS:		/* the device's capacity is exhausted */
-	case -ENOMEM:		/* kernel memory, or the memory cgroup */
-		return ACL_ERROR_RT_MEMORY_ALLOCATION;
-	case -EINVAL:		/* a driver without DRM_IOCTL_HCCLT_MEM_CREATE */
-		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-	case -ENODEV:
-		return ACL_ERROR_RT_NO_DEVICE;
-	}
-	return ACL_ERROR_RT_INTERNAL_ERROR;
-}
-
 /* CANN refuses a size whose 32-byte rounding plus padding would wrap. */
 #define HCCLT_MEM_SIZE_MAX	(SIZE_MAX - 64)
 
@@ -169,7 +155,7 @@ HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
 				  aclrtMemMallocPolicy policy)
 {
 	struct drm_hcclt_mem_create mc;
-	int32_t dev = hcclt_acl_current_device();
+	int32_t dev = hcclt_current_device();
 	struct alloc a;
 	void *p;
 	int fd, ret;
@@ -187,13 +173,13 @@ HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
 	mc.size = size;
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &mc);
 	if (ret)
-		return mem_errno(ret);
+		return hcclt_map_errno(HCCLT_OP_MEM_CREATE, ret);
 	p = mmap(NULL, mc.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 (off_t)mc.mmap_offset);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		gem_close(dev, mc.handle);
-		return mem_errno(ret);
+		return hcclt_map_errno(HCCLT_OP_MEM_CREATE, ret);
 	}
 	/* A fork() child gets none of it (see the top of the file). */
 	madvise(p, mc.size, MADV_DONTFORK);
