@@ -13,12 +13,15 @@
  *   operations of DEFINE_DRM_GEM_FOPS / DEFINE_DRM_ACCEL_FOPS.
  * - struct platform_driver.remove returns void from 6.11 on (probed by
  *   Kbuild, which greps the kernel's platform_device.h).
+ * - struct drm_driver lost .date in 6.14 (probed by Kbuild in
+ *   drm_drv.h); from_timer() became timer_container_of() in 6.16.
  */
 #ifndef _HCCLT_COMPAT_H_
 #define _HCCLT_COMPAT_H_
 
 #include <linux/fs.h>
 #include <linux/platform_device.h>
+#include <linux/timer.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -78,6 +81,20 @@
 #else
 #define hcclt_remove_ret	int
 #define HCCLT_REMOVE_DONE	0
+#endif
+
+/*
+ * HCCLT_DRM_DATE(d): the .date initialiser of struct drm_driver, on
+ * kernels whose struct has it (HCCLT_DRM_HAS_DATE, set by the Kbuild probe).
+ */
+#ifdef HCCLT_DRM_HAS_DATE
+#define HCCLT_DRM_DATE(d)	.date = (d),
+#else
+#define HCCLT_DRM_DATE(d)
+#endif
+
+#ifndef timer_container_of
+#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
 #endif
 
 #endif /* _HCCLT_COMPAT_H_ */

@@ -583,7 +583,7 @@ static const struct drm_driver hcclt_drm_driver = {
 	.fops = &hcclt_fops,
 	.name = HCCLT_DRV_NAME,
 	.desc = HCCLT_DRV_DESC,
-	.date = HCCLT_DRV_DATE,
+	HCCLT_DRM_DATE(HCCLT_DRV_DATE)
 	.major = HCCLT_UAPI_MAJOR,
 	.minor = HCCLT_UAPI_MINOR,
 };

@@ -14,6 +14,9 @@
 #            status tool; on 6.12 also the kselftests through a kernel
 #            tree's `make run_tests`; every VM run also fails on kernel log
 #            reports, a taint or a failed rmmod
+#   fresh:   tools/fresh-clone-check: HEAD cloned into a temporary folder,
+#            the README's commands run there (make demo, make, make install
+#            DESTDIR=, the README's program built with its cc line)
 #
 # CHECK_KERNELS overrides the kernel list (space separated releases);
 # CHECK_NO_DEBUG=1 leaves the debug kernels out.
@@ -218,6 +221,17 @@ for k in $kernels; do
 	[ $rc = 0 ] && result ok "$k: library VM run clean (exit, rmmod, kernel log)" ||
 		result fail "$k: library VM run clean (exit $rc, rmmod, kernel log)" "$log"
 done
+
+# ---- the README's commands in a fresh clone -------------------------------
+log=$logs/fresh-clone.log
+tools/fresh-clone-check > "$log" 2>&1
+rc=$?
+tap_tally "fresh clone" "$log"
+if [ $rc = 0 ]; then
+	result ok "fresh clone: the README's commands pass"
+else
+	result fail "fresh clone: the README's commands pass (exit $rc)" "$log"
+fi
 
 secs=$(( $(date +%s) - start ))
 echo "1..$n"
