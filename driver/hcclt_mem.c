@@ -24,7 +24,9 @@
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/build_bug.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -43,8 +45,8 @@ MODULE_PARM_DESC(sim_memory_mb,
 
 /**
  * struct hcclt_mem - one device memory object.
- * @shmem: the shmem GEM object; must stay first (drm_gem_shmem_create()
- *	treats what gem_create_object returns as a drm_gem_shmem_object).
+ * @shmem: the shmem GEM object; must stay first: drm_gem_shmem_free() and
+ *	the error paths of drm_gem_shmem_create() kfree() it.
  * @charged: bytes taken from the device's capacity, given back on free;
  *	zero until the create ioctl has reserved them. Written once before
  *	the object is published through a handle.
@@ -53,6 +55,9 @@ struct hcclt_mem {
 	struct drm_gem_shmem_object shmem;
 	u64 charged;
 };
+
+/* drm_gem_shmem_free() and the helper's error paths kfree() the shmem. */
+static_assert(offsetof(struct hcclt_mem, shmem) == 0);
 
 static inline struct hcclt_mem *to_hcclt_mem(struct drm_gem_object *obj)
 {
