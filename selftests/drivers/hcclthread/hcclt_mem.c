@@ -100,11 +100,20 @@ FIXTURE_TEARDOWN(mem)
 
 TEST_F(mem, query_reports_capacity)
 {
+	FILE *f = fopen("/sys/module/hcclthread/parameters/sim_memory_mb", "re");
+	unsigned long long mb = 0;
+	int got = f ? fscanf(f, "%llu", &mb) : -1;
+
+	if (f)
+		fclose(f);
 	EXPECT_NE(0, self->q0.features & HCCLT_FEATURE_MEMORY);
 	EXPECT_EQ(2, self->q0.uapi_minor);
 	/* sim_memory_mb is in MiB. */
 	EXPECT_EQ(0, self->q0.mem_total % (1ULL << 20));
 	EXPECT_LE(self->q0.mem_used, self->q0.mem_total);
+	/* The module parameter, where sysfs shows it. */
+	if (got == 1)
+		EXPECT_EQ(mb << 20, self->q0.mem_total);
 }
 
 /* Create, map, write, read back, unmap, map again, close: capacity back. */
