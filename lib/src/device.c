@@ -261,7 +261,7 @@ static void discover(void)
 
 	if (!ndevs)
 		hcclt_debug("no hcclthread device found (is the module loaded? "
-			    "modprobe drm && insmod hcclthread.ko; or set HCCLT_DEVICE)");
+			    "modprobe drm_shmem_helper && insmod hcclthread.ko; or set HCCLT_DEVICE)");
 }
 
 int hcclt_device_count(void)

@@ -27,7 +27,7 @@ if grep -q '^hcclthread ' /proc/modules; then
 else
 	hcclthread-smi > "$tmp/out" 2>&1
 	rc=$?
-	if [ $rc = 3 ] && grep -q 'no hcclthread device found: is the module loaded? (modprobe drm && insmod hcclthread.ko)' "$tmp/out"; then
+	if [ $rc = 3 ] && grep -q 'no hcclthread device found: is the module loaded? (modprobe drm_shmem_helper && insmod hcclthread.ko)' "$tmp/out"; then
 		ok "no module: clear message, exit 3"
 	else
 		notok "no module: clear message, exit 3 (got $rc)"; show "$tmp/out"
