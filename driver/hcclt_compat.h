@@ -9,7 +9,8 @@
  *   #ifdef; the Kconfig symbol, which only such kernels have, decides.
  * - Other kernels (Debian's 6.1): a render-only DRM driver
  *   (DRIVER_RENDER, /dev/dri/renderDN).
- * - Either way the DRM file operations minus mmap (no buffer objects).
+ * - Either way a GEM driver (device memory, hcclt_mem.c) with the DRM file
+ *   operations of DEFINE_DRM_GEM_FOPS / DEFINE_DRM_ACCEL_FOPS.
  * - struct platform_driver.remove returns void from 6.11 on (probed by
  *   Kbuild, which greps the kernel's platform_device.h).
  * - struct drm_driver lost .date in 6.14 (probed by Kbuild in
@@ -23,16 +24,17 @@
 #include <linux/timer.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 
 #if IS_ENABLED(CONFIG_DRM_ACCEL)
 #include <drm/drm_accel.h>
 
-#define HCCLT_DRIVER_FEATURES	DRIVER_COMPUTE_ACCEL
+#define HCCLT_DRIVER_FEATURES	(DRIVER_COMPUTE_ACCEL | DRIVER_GEM)
 #define HCCLT_NODE_KIND		"accel"
 #define HCCLT_FOPS_OPEN		accel_open
 #else
-#define HCCLT_DRIVER_FEATURES	DRIVER_RENDER
+#define HCCLT_DRIVER_FEATURES	(DRIVER_RENDER | DRIVER_GEM)
 #define HCCLT_NODE_KIND		"render"
 #define HCCLT_FOPS_OPEN		drm_open
 #endif
@@ -48,9 +50,9 @@
 #endif
 
 /*
- * DEFINE_DRM_ACCEL_FOPS / DEFINE_DRM_GEM_FOPS without .mmap: drm_gem_mmap()
- * dereferences the GEM offset manager, which a driver without DRIVER_GEM
- * does not have. The ioctl entry points are hcclt_ioctl() and
+ * DEFINE_DRM_ACCEL_FOPS / DEFINE_DRM_GEM_FOPS, with .mmap = drm_gem_mmap
+ * for the memory objects (DRIVER_GEM gives the device the GEM offset
+ * manager it needs). The ioctl entry points are hcclt_ioctl() and
  * hcclt_compat_ioctl(), which refuse the DRM core ioctls an hcclthread
  * client has no use for before drm_ioctl() sees them (hcclt_drv.c).
  */
@@ -63,6 +65,7 @@
 		.compat_ioctl	= hcclt_compat_ioctl,		\
 		.poll		= drm_poll,			\
 		.read		= drm_read,			\
+		.mmap		= drm_gem_mmap,			\
 		.llseek		= noop_llseek,			\
 		HCCLT_FOPS_FLAGS				\
 	}

@@ -259,7 +259,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->comms = atomic_read(&hdev->ncomms);
 	args->files = atomic_read(&hdev->nfiles);
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
-			 hdev->hw->features;
+			 HCCLT_FEATURE_MEMORY | hdev->hw->features;
+	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
 }
 
@@ -517,6 +518,7 @@ HCCLT_GUARDED(hcclt_stream_create_ioctl)
 HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
 HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
 HCCLT_GUARDED(hcclt_group_create_ioctl)
+HCCLT_GUARDED(hcclt_mem_create_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -537,16 +539,18 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(GROUP_CREATE, hcclt_group_create_ioctl_guarded),
 	HCCLT_IOCTL(GROUP_JOIN, hcclt_group_join_ioctl),
 	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
+	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl_guarded),
 };
 
 /*
  * The DRM core ioctls (numbers outside DRM_COMMAND_BASE..DRM_COMMAND_END)
- * a client of this driver may call: the driver's name and version, and its
- * capabilities. The others serve display, GEM, PRIME, syncobj, leases and
- * masters, none of which this driver has, and on an accel node some of
- * them reach state an accel file does not have (drm_getunique()
- * dereferences a drm_master that only primary nodes get; the PRIME ioctls
- * a GEM handle table that is never set up).
+ * a client of this driver may call: the driver's name and version, its
+ * capabilities, and GEM_CLOSE, which frees device memory (hcclt_mem.c).
+ * The others serve display, the rest of GEM (flink names, opening by
+ * name), PRIME, syncobj, leases and masters, none of which this driver
+ * offers, and on an accel node some of them reach state an accel file does
+ * not have (drm_getunique() dereferences a drm_master that only primary
+ * nodes get).
  *
  * Return: 0 to pass @cmd on; -ENOTTY for a type other than DRM's, as
  * drm_ioctl() answers (drm_compat_ioctl() would dispatch on the number
@@ -561,7 +565,8 @@ static int hcclt_ioctl_check(struct file *filp, unsigned int cmd)
 		return -ENOTTY;
 	if ((nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) ||
 	    nr == DRM_IOCTL_NR(DRM_IOCTL_VERSION) ||
-	    nr == DRM_IOCTL_NR(DRM_IOCTL_GET_CAP))
+	    nr == DRM_IOCTL_NR(DRM_IOCTL_GET_CAP) ||
+	    nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE))
 		return 0;
 	drm_dbg_driver(df->minor->dev, "core ioctl %#x refused\n", nr);
 	return -EOPNOTSUPP;
@@ -593,6 +598,7 @@ static const struct drm_driver hcclt_drm_driver = {
 	.driver_features = HCCLT_DRIVER_FEATURES,
 	.open = hcclt_open,
 	.postclose = hcclt_postclose,
+	.gem_create_object = hcclt_mem_create_object,
 	.ioctls = hcclt_ioctls,
 	.num_ioctls = ARRAY_SIZE(hcclt_ioctls),
 	.fops = &hcclt_fops,
@@ -624,6 +630,7 @@ static int hcclt_probe(struct platform_device *pdev)
 
 	hdev->index = pdev->id;
 	hdev->hw = &hcclt_sim_ops;
+	hcclt_mem_dev_init(hdev);
 	spin_lock_init(&hdev->pool_lock);
 	mutex_init(&hdev->files_lock);
 	INIT_LIST_HEAD(&hdev->files);
@@ -700,7 +707,7 @@ static int hcclt_check_params(void)
 		       hcclt_sim_notifies, HCCLT_MAX_SIM_NOTIFIES);
 		return -EINVAL;
 	}
-	return 0;
+	return hcclt_mem_check_params();
 }
 
 static void hcclt_unregister_devices(void)

@@ -91,11 +91,13 @@ struct hcclt_group;
  * @index: device number (platform device id).
  * @hw: backend ops; immutable after probe.
  * @hw_priv: backend state.
- * @pool_lock: protects @streams_used and @notifies_used.
+ * @pool_lock: protects @streams_used, @notifies_used and @mem_used.
  * @streams_total: size of the stream pool; immutable after probe.
  * @notifies_total: size of the notify pool; immutable after probe.
  * @streams_used: stream slots in use.
  * @notifies_used: notify slots in use.
+ * @mem_total: device memory capacity in bytes; immutable after probe.
+ * @mem_used: bytes of it held by memory objects (hcclt_mem.c).
  * @files_lock: protects @files.
  * @files: every open hcclt_file of the device.
  * @nfiles: open files (for QUERY without the lock).
@@ -122,12 +124,14 @@ struct hcclt_device {
 	const struct hcclt_hw_ops *hw;
 	void *hw_priv;
 
-	/* protects streams_used, notifies_used */
+	/* protects streams_used, notifies_used, mem_used */
 	spinlock_t pool_lock;
 	u32 streams_total;
 	u32 notifies_total;
 	u32 streams_used;
 	u32 notifies_used;
+	u64 mem_total;
+	u64 mem_used;
 
 	/* protects files */
 	struct mutex files_lock;
@@ -641,5 +645,15 @@ void hcclt_debugfs_module_init(void);
 void hcclt_debugfs_module_exit(void);
 void hcclt_debugfs_dev_init(struct hcclt_device *hdev);
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
+
+/* hcclt_mem.c */
+struct drm_gem_object;
+int hcclt_mem_check_params(void);
+void hcclt_mem_dev_init(struct hcclt_device *hdev);
+struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
+					       size_t size);
+int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df);
+void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);
 
 #endif /* _HCCLT_DRV_H_ */

@@ -131,6 +131,11 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
 	R(GROUP_JOIN, ENOMEM, HCCL_E_MEMORY),
 	R(GROUP_JOIN, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_MEM_CREATE and mmap() of the object (aclrtMalloc) */
+	R(MEM_CREATE, ENOBUFS, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* capacity */
+	R(MEM_CREATE, ENOMEM, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* or memcg */
+	R(MEM_CREATE, EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),	/* no memory */
+	R(MEM_CREATE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
 };
 
 #undef R
@@ -139,7 +144,7 @@ static int op_is_acl(enum hcclt_op op)
 {
 	return op == HCCLT_OP_DEVICE_ACL || op == HCCLT_OP_STREAM_CREATE ||
 	       op == HCCLT_OP_STREAM_DESTROY || op == HCCLT_OP_STREAM_SYNC ||
-	       op == HCCLT_OP_STREAM_FENCE;
+	       op == HCCLT_OP_STREAM_FENCE || op == HCCLT_OP_MEM_CREATE;
 }
 
 int32_t hcclt_map_errno(enum hcclt_op op, int err)
@@ -216,6 +221,7 @@ HCCLT_EXPORT const char *hccltAclErrorString(aclError err)
 	case ACL_ERROR_RT_STREAM_TASK_FULL: return "stream task queue full";
 	case ACL_ERROR_RT_STREAM_SYNC_TIMEOUT: return "stream synchronize timed out";
 	case ACL_ERROR_RT_DRV_INTERNAL_ERROR: return "driver error (uAPI version mismatch)";
+	case ACL_ERROR_RT_MEMORY_ALLOCATION: return "device memory exhausted (sim_memory_mb) or over the memory cgroup's limit";
 	}
 	return "unknown error";
 }

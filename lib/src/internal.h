@@ -100,6 +100,11 @@ void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
 
+/* ACL memory (mem.c). */
+void hcclt_mem_atfork_prepare(void);
+void hcclt_mem_atfork_parent(void);
+void hcclt_mem_atfork_child(void);
+
 /* Which call an errno comes from: selects the row of the mapping table. */
 enum hcclt_op {
 	HCCLT_OP_DEVICE_HCCL,	/* opening a device for an HCCL call */
@@ -119,6 +124,7 @@ enum hcclt_op {
 	HCCLT_OP_STREAM_FENCE,	/* hccltStreamGetCompletionFd */
 	HCCLT_OP_GROUP_CREATE,	/* HcclGetRootInfo */
 	HCCLT_OP_GROUP_JOIN,	/* HcclCommInitRootInfo[Config] */
+	HCCLT_OP_MEM_CREATE,	/* aclrtMalloc: MEM_CREATE and its mmap() */
 	HCCLT_OP_COUNT
 };
 

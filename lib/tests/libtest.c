@@ -1224,6 +1224,279 @@ static void test_ranks(uint32_t ndev)
 	test_init_all_group(ndev);
 }
 
+/* ---- device memory ------------------------------------------------------ */
+
+static void *malloc_no_device(void *arg)
+{
+	void *p = NULL;
+
+	*(aclError *)arg = aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+	return NULL;
+}
+
+static unsigned char pat(size_t i, unsigned int seed)
+{
+	return (unsigned char)((i * 131 + seed * 7 + (i >> 8)) ^ (i >> 16));
+}
+
+/* H2D at @off of A, D2D to @off2 of B, D2H back: every byte, nothing else. */
+static int roundtrip(unsigned char *a, unsigned char *b, unsigned char *h,
+		     unsigned char *back, size_t n, size_t off, size_t off2,
+		     size_t devsize, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h[i] = pat(i, seed);
+	memset(a, 0xee, devsize);
+	memset(b, 0xdd, devsize);
+	if (aclrtMemcpy(a + off, devsize - off, h, n, ACL_MEMCPY_HOST_TO_DEVICE) ||
+	    aclrtMemcpy(b + off2, devsize - off2, a + off, n, ACL_MEMCPY_DEVICE_TO_DEVICE) ||
+	    aclrtMemcpy(back, n, b + off2, n, ACL_MEMCPY_DEVICE_TO_HOST))
+		return -1;
+	if (memcmp(back, h, n))
+		return -2;
+	/* The bytes around the copies are untouched. */
+	if ((off && a[off - 1] != 0xee) || (off + n < devsize && a[off + n] != 0xee) ||
+	    (off2 && b[off2 - 1] != 0xdd) || (off2 + n < devsize && b[off2 + n] != 0xdd))
+		return -3;
+	/* Memset of the copy, one byte in from each end. */
+	if (n > 2) {
+		if (aclrtMemset(b + off2 + 1, n - 2, 0x1a5, n - 2))
+			return -4;
+		if (b[off2] != h[0] || b[off2 + n - 1] != h[n - 1])
+			return -5;
+		for (i = 1; i < n - 1; i++)
+			if (b[off2 + i] != 0xa5)
+				return -6;
+	}
+	return 0;
+}
+
+static void *alloc_churn(void *arg)
+{
+	int i, *bad = arg;
+
+	aclrtSetDevice(0);
+	for (i = 0; i < 100; i++) {
+		unsigned char *p = NULL;
+
+		if (aclrtMalloc((void **)&p, 100 + (size_t)i, ACL_MEM_MALLOC_NORMAL_ONLY)) {
+			(*bad)++;
+			continue;
+		}
+		memset(p, i, 100 + (size_t)i);
+		if (aclrtMemset(p, 100 + (size_t)i, i + 1, 100 + (size_t)i) || p[99 + i] != (unsigned char)(i + 1))
+			(*bad)++;
+		if (aclrtFree(p))
+			(*bad)++;
+	}
+	return NULL;
+}
+
+static void test_memory(void)
+{
+	static const size_t sizes[] = { 1, 2, 3, 7, 63, 64, 65, 4095, 4096, 4097,
+					65537, (1u << 20) + 3, (3u << 20) + 5 };
+	static const size_t offs[] = { 0, 1, 3, 61 };
+	static const int policies[] = {
+		ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY,
+		ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+		ACL_MEM_MALLOC_NORMAL_ONLY_P2P, ACL_MEM_MALLOC_HUGE1G_ONLY,
+		ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+		ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH,
+		ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_LOW_BAND_WIDTH,
+		ACL_MEM_ACCESS_USER_SPACE_READONLY,
+	};
+	const size_t devsize = (4u << 20) + 128;
+	unsigned char *a = NULL, *b = NULL, *h = NULL, *back = NULL, *p = NULL;
+	unsigned char stack[64];
+	void *many[256];
+	aclError other = 0;
+	pthread_t t[4];
+	int i, nmany, bad, status;
+	size_t si, oi;
+	pthread_t th;
+	pid_t pid;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "memory: aclrtSetDevice(0)");
+	/* aclrtMalloc's checks. */
+	TAP_EQ(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM,
+	       "aclrtMalloc(NULL) -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMalloc((void **)&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM,
+	       "aclrtMalloc(size 0) -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMalloc((void **)&p, SIZE_MAX - 63, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM,
+	       "aclrtMalloc(SIZE_MAX - 63: rounding would wrap) -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMalloc((void **)&p, SIZE_MAX - 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION,
+	       "aclrtMalloc(SIZE_MAX - 64) -> ACL_ERROR_RT_MEMORY_ALLOCATION (above the capacity)");
+	pthread_create(&th, NULL, malloc_no_device, &other);
+	pthread_join(th, NULL);
+	TAP_EQ(other, ACL_ERROR_RT_CONTEXT_NULL, "aclrtMalloc on a thread without a device -> ACL_ERROR_RT_CONTEXT_NULL");
+	bad = 0;
+	for (i = 0; i < (int)(sizeof(policies) / sizeof(policies[0])); i++) {
+		p = NULL;
+		if (aclrtMalloc((void **)&p, 100, (aclrtMemMallocPolicy)policies[i]) || !p ||
+		    ((uintptr_t)p & 63) || aclrtFree(p))
+			bad++;
+	}
+	TAP_EQ(bad, 0, "every CANN policy (and combination) is accepted; addresses 64-byte aligned");
+
+	TAP_EQ(aclrtMalloc((void **)&a, devsize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "aclrtMalloc A (4 MiB + 128)");
+	TAP_EQ(aclrtMalloc((void **)&b, devsize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "aclrtMalloc B (4 MiB + 128)");
+	TAP_EQ(aclrtMallocHost((void **)&h, devsize), ACL_SUCCESS, "aclrtMallocHost");
+	back = malloc(devsize);
+	if (!a || !b || !h || !back) {
+		tap_ok(0, "memory: buffers");
+		return;
+	}
+	tap_ok(a[0] == 0 && a[devsize - 1] == 0, "device memory starts zeroed and is dereferenceable");
+	tap_ok(((uintptr_t)h & 63) == 0, "aclrtMallocHost is 64-byte aligned");
+
+	/* Data: sizes 1 B .. 3 MiB at unaligned offsets. */
+	bad = 0;
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++) {
+			int r = roundtrip(a, b, h, back, sizes[si], offs[oi],
+					  offs[(oi + 1) % 4] * 3, devsize, (unsigned int)(si * 4 + oi));
+
+			if (r) {
+				if (bad++ < 4)
+					printf("#   size %zu offset %zu: %d\n", sizes[si], offs[oi], r);
+			}
+		}
+	TAP_EQ(bad, 0, "H2D, D2D, D2H and Memset: %zu sizes x %zu offsets, every byte right, neighbours untouched",
+	       sizeof(sizes) / sizeof(sizes[0]), sizeof(offs) / sizeof(offs[0]));
+	/* Overlapping copy inside one allocation. */
+	for (i = 0; i < 256; i++)
+		a[i] = (unsigned char)i;
+	TAP_EQ(aclrtMemcpy(a + 1, 255, a, 255, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS, "overlapping D2D");
+	tap_ok(a[1] == 0 && a[255] == 254, "overlapping ranges copy as memmove");
+	/* The other kinds. */
+	TAP_EQ(aclrtMemcpy(a, devsize, h, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE), ACL_SUCCESS, "HOST_TO_BUF_TO_DEVICE");
+	TAP_EQ(aclrtMemcpy(back, devsize, h, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS, "HOST_TO_HOST");
+	TAP_EQ(aclrtMemcpy(a, devsize, back, 64, ACL_MEMCPY_DEFAULT), ACL_SUCCESS, "DEFAULT host -> device");
+	TAP_EQ(aclrtMemcpy(back, devsize, b, 64, ACL_MEMCPY_DEFAULT), ACL_SUCCESS, "DEFAULT device -> host");
+	TAP_EQ(aclrtMemcpy(b, 64, a, 0, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS, "count 0 copies nothing");
+
+	/* aclrtMemcpy's checks. */
+	TAP_EQ(aclrtMemcpy(NULL, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "Memcpy dst NULL");
+	TAP_EQ(aclrtMemcpy(a, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "Memcpy src NULL");
+	TAP_EQ(aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "Memcpy kind 6 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "Memcpy kind 7");
+	TAP_EQ(aclrtMemcpy(a, 64, b, 64, (aclrtMemcpyKind)8), ACL_ERROR_INVALID_PARAM, "Memcpy kind 8");
+	TAP_EQ(aclrtMemcpy(a, 64, b, 64, (aclrtMemcpyKind)-1), ACL_ERROR_INVALID_PARAM, "Memcpy kind -1");
+	TAP_EQ(aclrtMemcpy(a, 63, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "Memcpy count > destMax");
+	TAP_EQ(aclrtMemcpy(back, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "H2D to host memory -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemcpy(back, 64, stack, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM,
+	       "D2H from host memory -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemcpy(a, 64, h, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "D2D from aclrtMallocHost memory -> ACL_ERROR_INVALID_PARAM");
+	/* The last byte of an allocation, and one past it. */
+	TAP_EQ(aclrtMemcpy(a + devsize - 64, 64, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS,
+	       "D2D ending at the last byte of the destination");
+	TAP_EQ(aclrtMemcpy(a + devsize - 63, 64, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "D2D one byte past the end of the destination (inside the mapped page)");
+	TAP_EQ(aclrtMemcpy(a, 64, b + devsize - 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS,
+	       "D2D from the last bytes of the source");
+	TAP_EQ(aclrtMemcpy(a, 65, b + devsize - 64, 65, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "D2D reading one byte past the source");
+	TAP_EQ(aclrtMemcpy(a + devsize, 1, b, 1, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "D2D to the byte just past the allocation");
+	TAP_EQ(aclrtMemcpy(a, 64, b, SIZE_MAX, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "count SIZE_MAX");
+	TAP_EQ(aclrtMemcpy(back, SIZE_MAX, b + 8, SIZE_MAX - 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM,
+	       "a length that wraps the address space");
+	TAP_EQ(aclrtMemcpy(back, devsize + 1, h, devsize + 1, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM,
+	       "H2H reading one byte past an aclrtMallocHost block");
+	TAP_EQ(aclrtMemcpy(h, devsize, back, devsize, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS,
+	       "H2H filling an aclrtMallocHost block exactly");
+	TAP_EQ(aclrtMemcpy(a, devsize + 1, back, devsize + 1, ACL_MEMCPY_DEFAULT), ACL_ERROR_INVALID_PARAM,
+	       "DEFAULT: a device range one byte too long");
+
+	/* aclrtMemset's checks. */
+	TAP_EQ(aclrtMemset(NULL, 64, 0, 64), ACL_ERROR_INVALID_PARAM, "Memset NULL");
+	TAP_EQ(aclrtMemset(a, 63, 0, 64), ACL_ERROR_INVALID_PARAM, "Memset count > maxCount");
+	TAP_EQ(aclrtMemset(back, 64, 0, 64), ACL_ERROR_INVALID_PARAM, "Memset of host memory");
+	TAP_EQ(aclrtMemset(h, 64, 0, 64), ACL_ERROR_INVALID_PARAM, "Memset of aclrtMallocHost memory");
+	TAP_EQ(aclrtMemset(a + 1, devsize - 1, 7, devsize - 1), ACL_SUCCESS, "Memset to the last byte");
+	TAP_EQ(aclrtMemset(a + 1, devsize, 7, devsize), ACL_ERROR_INVALID_PARAM, "Memset one byte past the end");
+	tap_ok(a[devsize - 1] == 7, "Memset wrote the last byte");
+
+	/* Free's checks. */
+	TAP_EQ(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM, "aclrtFree(NULL)");
+	TAP_EQ(aclrtFree(a + 1), ACL_ERROR_INVALID_PARAM, "aclrtFree of an interior address");
+	TAP_EQ(aclrtFree(h), ACL_ERROR_INVALID_PARAM, "aclrtFree of aclrtMallocHost memory");
+	TAP_EQ(aclrtFree(stack), ACL_ERROR_INVALID_PARAM, "aclrtFree of the stack");
+	TAP_EQ(aclrtFreeHost(a), ACL_ERROR_INVALID_PARAM, "aclrtFreeHost of device memory");
+	TAP_EQ(aclrtFreeHost(NULL), ACL_ERROR_INVALID_PARAM, "aclrtFreeHost(NULL)");
+	TAP_EQ(aclrtFreeHost(back), ACL_ERROR_INVALID_PARAM, "aclrtFreeHost of malloc() memory");
+	TAP_EQ(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM, "aclrtMallocHost(NULL)");
+	TAP_EQ(aclrtMallocHost((void **)&p, 0), ACL_ERROR_INVALID_PARAM, "aclrtMallocHost(size 0)");
+
+	/* fork(): the child has none of the parent's device memory. */
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		unsigned char *c = NULL;
+		int rc = 0;
+
+		if (aclrtMemset(a, 64, 1, 64) != ACL_ERROR_INVALID_PARAM)
+			rc |= 1;
+		if (aclrtFree(a) != ACL_ERROR_INVALID_PARAM)
+			rc |= 2;
+		if (aclrtSetDevice(0) || aclrtMalloc((void **)&c, 4096, ACL_MEM_MALLOC_HUGE_FIRST) ||
+		    aclrtMemset(c, 4096, 3, 4096) || c[4095] != 3 || aclrtFree(c))
+			rc |= 4;
+		/* The host block is the child's copy. */
+		if (aclrtFreeHost(h))
+			rc |= 8;
+		_exit(rc);
+	}
+	waitpid(pid, &status, 0);
+	TAP_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 100, 0,
+	       "fork(): the parent's device memory is neither mapped nor freeable in the child; the child allocates its own");
+	tap_ok(a[devsize - 1] == 7, "the parent's device memory is intact after the child exited");
+
+	TAP_EQ(aclrtFree(a), ACL_SUCCESS, "aclrtFree A");
+	TAP_EQ(aclrtFree(a), ACL_ERROR_INVALID_PARAM, "aclrtFree A again -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtFree(b), ACL_SUCCESS, "aclrtFree B");
+	TAP_EQ(aclrtFreeHost(h), ACL_SUCCESS, "aclrtFreeHost");
+	TAP_EQ(aclrtFreeHost(h), ACL_ERROR_INVALID_PARAM, "aclrtFreeHost again -> ACL_ERROR_INVALID_PARAM");
+	free(back);
+
+	/* Threads allocating and freeing at once. */
+	bad = 0;
+	for (i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, alloc_churn, &bad);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	TAP_EQ(bad, 0, "4 threads x 100 aclrtMalloc/Memset/Free at once");
+
+	/* Exhaust the device's capacity in 1 MiB steps, then give it back. */
+	for (nmany = 0; nmany < 256; nmany++) {
+		aclError r = aclrtMalloc(&many[nmany], 1u << 20, ACL_MEM_MALLOC_HUGE_FIRST);
+
+		if (r != ACL_SUCCESS) {
+			TAP_EQ(r, ACL_ERROR_RT_MEMORY_ALLOCATION,
+			       "device capacity exhausted after %d MiB -> ACL_ERROR_RT_MEMORY_ALLOCATION", nmany);
+			break;
+		}
+	}
+	if (nmany == 256)
+		tap_skip("device capacity above 256 MiB (sim_memory_mb): not exhausted");
+	else
+		tap_ok(nmany > 0, "the capacity ran out (%d MiB)", nmany);
+	bad = 0;
+	for (i = 0; i < nmany; i++)
+		bad += aclrtFree(many[i]) != ACL_SUCCESS;
+	TAP_EQ(bad, 0, "every block freed");
+	p = NULL;
+	TAP_EQ(aclrtMalloc((void **)&p, (size_t)nmany << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS,
+	       "the whole capacity is back: one block of %d MiB", nmany);
+	TAP_EQ(aclrtFree(p), ACL_SUCCESS, "free it");
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -1237,6 +1510,7 @@ int main(void)
 	}
 	printf("# %u hcclthread device(s)\n", n);
 	test_devices();
+	test_memory();
 	/*
 	 * The full run needs about 100 streams and 200 notifies; a module
 	 * loaded with small pools (sim_streams=32 sim_notifies=64) runs the

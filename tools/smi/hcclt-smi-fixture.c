@@ -154,6 +154,14 @@ int main(int argc, char **argv)
 		if (ret)
 			die("DRM_IOCTL_HCCLT_THREAD_EXPORT", ret);
 	}
+	{
+		/* 3 MiB of device memory (not mapped): smi's MEMORY column. */
+		struct drm_hcclt_mem_create m = { .size = 3 << 20 };
+
+		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &m);
+		if (ret)
+			die("DRM_IOCTL_HCCLT_MEM_CREATE", ret);
+	}
 	(void)wrapped;
 	(void)view;
 	for (i = 0; i < pingpong; i++) {

@@ -27,7 +27,7 @@ if grep -q '^hcclthread ' /proc/modules; then
 else
 	hcclthread-smi > "$tmp/out" 2>&1
 	rc=$?
-	if [ $rc = 3 ] && grep -q 'no hcclthread device found: is the module loaded? (modprobe drm && insmod hcclthread.ko)' "$tmp/out"; then
+	if [ $rc = 3 ] && grep -q 'no hcclthread device found: is the module loaded? (modprobe drm_shmem_helper && insmod hcclthread.ko)' "$tmp/out"; then
 		ok "no module: clear message, exit 3"
 	else
 		notok "no module: clear message, exit 3 (got $rc)"; show "$tmp/out"
@@ -66,6 +66,8 @@ has "wrapped CPU_TS thread" "$tmp/busy" 'CPU_TS +0x[0-9a-f]+ +1 +[0-9]+ +[a-z]+.
 has "exported view" "$tmp/busy" 'CPU_TS +0x[0-9a-f]+ +2 +[0-9]+ .* view$'
 has "device pool counts the fixture's streams" "$tmp/busy" \
 	'^/dev/[a-zA-Z0-9/]+ +hcclthread [0-9.]+ +1\.[0-9]+ +4/[0-9]+ +7/[0-9]+ +1 '
+has "device memory: the fixture's 3 MiB" "$tmp/busy" \
+	'^/dev/[a-zA-Z0-9/]+ +hcclthread .* +[0-9]+ +[0-9]+  3\.0/[1-9][0-9]*M '
 
 # Two processes: equal communicator ids in two files, threads kept apart.
 hcclt-smi-fixture -- hcclt-smi-fixture -- hcclthread-smi > "$tmp/two" 2>&1
@@ -92,6 +94,7 @@ has "--json: quota numbers" "$tmp/json" \
 	'"threads_used":3,"threads_max":40,"notifies_used":7,"notifies_max":64'
 has "--json: parked thread" "$tmp/json" '"state":"parked","wait_notify":1'
 has "--json: wrapped and view flags" "$tmp/json" '"wrapped":true,"view":false'
+has "--json: device memory" "$tmp/json" '"memory":\{"used":3145728,"total":[1-9][0-9]*\}'
 
 # Another user: no access to a 0600 node, then only its own communicators.
 if command -v su > /dev/null && grep -q '^nobody:' /etc/passwd; then

@@ -53,6 +53,6 @@ const char *hcclt_state_name(uint32_t state);
 /* Message for "nothing found"; the same in every tool. */
 #define HCCLT_NO_DEVICE_MSG \
 	"no hcclthread device found: is the module loaded? " \
-	"(modprobe drm && insmod hcclthread.ko)"
+	"(modprobe drm_shmem_helper && insmod hcclthread.ko)"
 
 #endif

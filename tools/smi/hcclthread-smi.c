@@ -265,11 +265,12 @@ static void print_table(struct smi_devinfo *di, int n)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&now));
 	printf("hcclthread-smi (uAPI %d.%d)  %s\n\n", HCCLT_UAPI_MAJOR,
 	       HCCLT_UAPI_MINOR, when);
-	printf("%-20s %-18s %-5s %-13s %-13s %5s %5s  %s\n", "DEVICE", "DRIVER",
-	       "UAPI", "STREAMS", "NOTIFIES", "COMMS", "FILES", "ENGINES");
+	printf("%-20s %-18s %-5s %-13s %-13s %5s %5s  %-13s %s\n", "DEVICE",
+	       "DRIVER", "UAPI", "STREAMS", "NOTIFIES", "COMMS", "FILES",
+	       "MEMORY", "ENGINES");
 	for (d = 0; d < n; d++) {
 		struct smi_devinfo *x = &di[d];
-		char drv[128], s[24], nt[24];
+		char drv[128], s[24], nt[24], mem[32];
 
 		if (x->err == -ENODEV && !x->q.uapi_major) {
 			printf("%-20s error: %s\n", x->dev.path, x->err_what);
@@ -286,10 +287,17 @@ static void print_table(struct smi_devinfo *di, int n)
 			 x->q.streams_total);
 		snprintf(nt, sizeof(nt), "%u/%u", x->q.notifies_used,
 			 x->q.notifies_total);
+		/* Device memory in MiB, one decimal (uAPI 1.2). */
+		if (x->q.features & HCCLT_FEATURE_MEMORY)
+			snprintf(mem, sizeof(mem), "%.1f/%lluM",
+				 x->q.mem_used / 1048576.0,
+				 (unsigned long long)(x->q.mem_total >> 20));
+		else
+			snprintf(mem, sizeof(mem), "-");
 		engines_str(x->q.engines, eng, sizeof(eng));
-		printf("%-20s %-18s %u.%-3u %-13s %-13s %5u %5u  %s%s\n",
+		printf("%-20s %-18s %u.%-3u %-13s %-13s %5u %5u  %-13s %s%s\n",
 		       x->dev.path, drv, x->q.uapi_major, x->q.uapi_minor, s,
-		       nt, x->q.comms, x->q.files, eng,
+		       nt, x->q.comms, x->q.files, mem, eng,
 		       x->q.features & HCCLT_FEATURE_SIMULATED ?
 		       " (simulated)" : "");
 	}
@@ -429,6 +437,10 @@ static void print_json(struct smi_devinfo *di, int n)
 		       "\"max_queue_depth\":%u}", q->max_threads_per_comm,
 		       q->max_notifies_per_comm, q->max_batch,
 		       q->max_queue_depth);
+		if (q->features & HCCLT_FEATURE_MEMORY)
+			printf(",\"memory\":{\"used\":%llu,\"total\":%llu}",
+			       (unsigned long long)q->mem_used,
+			       (unsigned long long)q->mem_total);
 		printf(",\"comms\":%u,\"files\":%u,\"engines\":", q->comms,
 		       q->files);
 		json_engines(q->engines);

@@ -941,7 +941,7 @@ int hcclt_trace_main(int argc, char **argv, const char *prog)
 	snprintf(inst, sizeof(inst), "%s/events/hcclthread", tfs);
 	if (!dir_exists(inst)) {
 		fprintf(stderr, "%s: no hcclthread tracepoints in %s/events: "
-			"is the module loaded? (modprobe drm && insmod "
+			"is the module loaded? (modprobe drm_shmem_helper && insmod "
 			"hcclthread.ko)\n", prog, tfs);
 		return 1;
 	}

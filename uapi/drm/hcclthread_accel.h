@@ -48,7 +48,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		1
+#define HCCLT_UAPI_MINOR		2
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -99,6 +99,7 @@ enum drm_hcclt_engine {
 #define DRM_HCCLT_GROUP_CREATE		0x0b
 #define DRM_HCCLT_GROUP_JOIN		0x0c
 #define DRM_HCCLT_GROUP_INFO		0x0d
+#define DRM_HCCLT_MEM_CREATE		0x0e
 
 /**
  * struct drm_hcclt_query - driver, limits and device pools.
@@ -149,6 +150,16 @@ struct drm_hcclt_query {
 	__u32 files;
 	/** @features: out, HCCLT_FEATURE_* bits. */
 	__u64 features;
+	/**
+	 * @mem_total: out (uAPI 1.2, HCCLT_FEATURE_MEMORY), device memory
+	 * capacity in bytes.
+	 */
+	__u64 mem_total;
+	/**
+	 * @mem_used: out (uAPI 1.2), bytes of it held by memory objects, all
+	 * files.
+	 */
+	__u64 mem_used;
 };
 
 /* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
@@ -160,6 +171,12 @@ struct drm_hcclt_query {
  * older driver both stay as userspace set them (zero).
  */
 #define HCCLT_FEATURE_SUBMIT_STATUS	0x4ULL
+/*
+ * Device memory (uAPI 1.2): DRM_IOCTL_HCCLT_MEM_CREATE, DRM_IOCTL_GEM_CLOSE,
+ * mmap() of the device file, and @mem_total / @mem_used of QUERY. On an
+ * older driver those two fields stay as userspace set them (zero).
+ */
+#define HCCLT_FEATURE_MEMORY		0x8ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -758,6 +775,47 @@ struct drm_hcclt_group_info {
 #define DRM_IOCTL_HCCLT_GROUP_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_GROUP_INFO, \
 		 struct drm_hcclt_group_info)
+
+/**
+ * struct drm_hcclt_mem_create - allocate device memory (aclrtMalloc).
+ *
+ * Creates a memory object of at least @size bytes on the file's device and
+ * returns a GEM handle for it in this file and the offset at which
+ * mmap() of the device file maps it (MAP_SHARED only; a private writable
+ * mapping is -EINVAL). Only a file that holds a handle of the object may
+ * map it. The contents start zeroed.
+ *
+ * The size, rounded up to the page size, is taken from the device's
+ * memory capacity (QUERY's @mem_total, module parameter sim_memory_mb) and
+ * given back when the object is gone: when its handle is closed
+ * (DRM_IOCTL_GEM_CLOSE, or the file is closed) and its last mapping is
+ * unmapped (or the process exits). The pages are allocated when the object
+ * is first mapped and charged to the memory cgroup of the process that
+ * maps it; that mmap() fails with -ENOMEM past the cgroup's limit.
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad, @size zero.
+ * - -ENOBUFS: @size exceeds the capacity the device has left (sizes above
+ *   the whole capacity included).
+ * - -ENOMEM.
+ */
+struct drm_hcclt_mem_create {
+	/** @size: in, bytes wanted; out, bytes of the object (page-rounded). */
+	__u64 size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @handle: out, GEM handle of the object in this file. */
+	__u32 handle;
+	/** @mmap_offset: out, offset to pass to mmap() on the device file. */
+	__u64 mmap_offset;
+	/** @pad: in, must be zero. */
+	__u64 pad;
+};
+
+#define DRM_IOCTL_HCCLT_MEM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_MEM_CREATE, \
+		 struct drm_hcclt_mem_create)
 
 #if defined(__cplusplus)
 }

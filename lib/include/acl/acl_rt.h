@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * acl/acl_rt.h - the part of the Ascend runtime (ACL) that libhcclthread
- * implements: devices and streams. Source-compatible with CANN's acl_rt.h
+ * implements: devices, streams and memory. Source-compatible with CANN's acl_rt.h
  * for these calls; the error numbers are CANN's.
  *
  * Devices: device id N is the N-th hcclthread device node of the machine
@@ -16,6 +16,7 @@
 #ifndef INC_EXTERNAL_ACL_ACL_RT_H_
 #define INC_EXTERNAL_ACL_ACL_RT_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -200,6 +201,123 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
  * ACL_ERROR_RT_NO_DEVICE (device unplugged).
  */
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/* ---- device memory (lib/src/mem.c) ---- */
+
+#define ACL_ERROR_RT_MEMORY_ALLOCATION		207001
+
+/** aclrtMemcpyKind - direction of aclrtMemcpy() (CANN's values). */
+typedef enum aclrtMemcpyKind {
+	ACL_MEMCPY_HOST_TO_HOST,
+	ACL_MEMCPY_HOST_TO_DEVICE,
+	ACL_MEMCPY_DEVICE_TO_HOST,
+	ACL_MEMCPY_DEVICE_TO_DEVICE,
+	ACL_MEMCPY_DEFAULT,
+	ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
+	ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
+	ACL_MEMCPY_INTER_DEVICE_TO_DEVICE,
+} aclrtMemcpyKind;
+
+/** aclrtMemMallocPolicy - page policy of aclrtMalloc() (CANN's values). */
+typedef enum aclrtMemMallocPolicy {
+	ACL_MEM_MALLOC_HUGE_FIRST,
+	ACL_MEM_MALLOC_HUGE_ONLY,
+	ACL_MEM_MALLOC_NORMAL_ONLY,
+	ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+	ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+	ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+	ACL_MEM_MALLOC_HUGE1G_ONLY,
+	ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+	ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
+} aclrtMemMallocPolicy;
+
+/**
+ * aclrtMalloc() - allocate device memory on the current device.
+ * @devPtr: out, the device address.
+ * @size: bytes, not zero.
+ * @policy: any aclrtMemMallocPolicy value or combination; it does not change
+ *	what is allocated (a simulated device has one kind of page).
+ *
+ * The memory is a memory object of the device mapped into this process, so
+ * the device address is a pointer the process can dereference (aligned to
+ * the page size; contents zeroed). It takes its page-rounded size from the
+ * device's capacity (module parameter sim_memory_mb). The library's range
+ * checks (aclrtMemcpy(), aclrtMemset()) use @size itself.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@devPtr NULL, @size zero or
+ * too large to round up); ACL_ERROR_RT_CONTEXT_NULL (no current device);
+ * ACL_ERROR_RT_MEMORY_ALLOCATION (device memory exhausted, or the pages
+ * cannot be charged to the process's memory cgroup); ACL_ERROR_BAD_ALLOC
+ * (out of host memory); ACL_ERROR_RT_FEATURE_NOT_SUPPORT (a driver without
+ * device memory); ACL_ERROR_RT_NO_DEVICE (device gone).
+ */
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+
+/**
+ * aclrtFree() - free memory of aclrtMalloc().
+ * @devPtr: the address aclrtMalloc() returned.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@devPtr NULL, or not an
+ * address aclrtMalloc() returned in this process and not yet freed; after
+ * fork() the parent's allocations are not the child's).
+ */
+aclError aclrtFree(void *devPtr);
+
+/**
+ * aclrtMallocHost() - allocate host memory (64-byte aligned).
+ * @hostPtr: out, the address.
+ * @size: bytes, not zero.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@hostPtr NULL or @size
+ * zero); ACL_ERROR_RT_MEMORY_ALLOCATION (out of memory).
+ */
+aclError aclrtMallocHost(void **hostPtr, size_t size);
+
+/**
+ * aclrtFreeHost() - free memory of aclrtMallocHost().
+ * @hostPtr: the address aclrtMallocHost() returned.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@hostPtr NULL or not such
+ * an address).
+ */
+aclError aclrtFreeHost(void *hostPtr);
+
+/**
+ * aclrtMemcpy() - copy @count bytes from @src to @dst, synchronously.
+ * @dst: destination.
+ * @destMax: bytes the destination may take; @count must not exceed it.
+ * @src: source.
+ * @count: bytes to copy (zero copies nothing).
+ * @kind: ACL_MEMCPY_HOST_TO_HOST .. ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE.
+ *
+ * A device-side argument of @kind (the destination of HOST_TO_DEVICE and
+ * HOST_TO_BUF_TO_DEVICE, the source of DEVICE_TO_HOST, both of
+ * DEVICE_TO_DEVICE) must lie, all @count bytes of it, inside one live
+ * aclrtMalloc() allocation of this process. Any argument that starts inside
+ * an aclrtMalloc() or aclrtMallocHost() allocation must end inside it too.
+ * Overlapping ranges are copied as by memmove().
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@dst or @src NULL, @kind
+ * not one of the six, @count above @destMax, a range that breaks the rules
+ * above).
+ */
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+		     aclrtMemcpyKind kind);
+
+/**
+ * aclrtMemset() - set @count bytes of device memory to @value.
+ * @devPtr: device address; all @count bytes inside one aclrtMalloc()
+ *	allocation of this process.
+ * @maxCount: bytes @devPtr may take; @count must not exceed it.
+ * @value: the byte value (its low 8 bits).
+ * @count: bytes to set.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@devPtr NULL, @count above
+ * @maxCount, a range not inside one allocation, host memory).
+ */
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
 
 #ifdef __cplusplus
 }

@@ -91,9 +91,11 @@ TEST_F(core, query_fields)
 	EXPECT_LE(1, q.files);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_SIMULATED);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_SUBMIT_STATUS);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_MEMORY);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
-				    HCCLT_FEATURE_SUBMIT_STATUS));
+				    HCCLT_FEATURE_SUBMIT_STATUS |
+				    HCCLT_FEATURE_MEMORY));
 }
 
 TEST_F(core, query_flags_einval)

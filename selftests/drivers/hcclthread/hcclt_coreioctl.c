@@ -11,7 +11,8 @@
  * every direction and several argument sizes, once with a zeroed argument
  * and once with random bytes.
  *
- * Only DRM_IOCTL_VERSION and DRM_IOCTL_GET_CAP may reach the DRM core;
+ * Only DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP and DRM_IOCTL_GEM_CLOSE (which
+ * frees device memory) may reach the DRM core;
  * every other core number must be refused with EOPNOTSUPP by the driver
  * before the core sees it, and every number with another type byte with
  * ENOTTY (the 32-bit compat path of the core dispatches on the number
@@ -40,7 +41,8 @@ static __u64 rnd(void)
 static int allowed(unsigned int nr)
 {
 	return nr == _IOC_NR(DRM_IOCTL_VERSION) ||
-	       nr == _IOC_NR(DRM_IOCTL_GET_CAP);
+	       nr == _IOC_NR(DRM_IOCTL_GET_CAP) ||
+	       nr == _IOC_NR(DRM_IOCTL_GEM_CLOSE);
 }
 
 /* One node: 0 when every refused number was refused as it should be. */
@@ -155,7 +157,7 @@ int main(int argc, char **argv)
 	ksft_set_plan(npaths);
 	for (i = 0; i < npaths; i++)
 		ksft_test_result(walk(paths[i]) == 0,
-				 "core ioctls on %s: only VERSION and GET_CAP reach the DRM core\n",
+				 "core ioctls on %s: only VERSION, GET_CAP and GEM_CLOSE reach the DRM core\n",
 				 paths[i]);
 	ksft_finished();
 	return 0;

@@ -42,10 +42,11 @@
 #define DRM_BASE	DRM_COMMAND_BASE
 #define NR_DRIVER	(DRM_HCCLT_INFO + 1)
 /*
- * Every driver ioctl; the groups (GROUP_CREATE..GROUP_INFO) get raw
- * arguments only, their own kselftest (hcclt_group) covers them.
+ * Every driver ioctl; the groups (GROUP_CREATE..GROUP_INFO) and device
+ * memory (MEM_CREATE) get raw arguments only, their own kselftests
+ * (hcclt_group, hcclt_mem) cover them.
  */
-#define NR_KNOWN	(DRM_HCCLT_GROUP_INFO + 1)
+#define NR_KNOWN	(DRM_HCCLT_MEM_CREATE + 1)
 
 static _Atomic int dev_fd = -1;
 static atomic_bool stop;
@@ -255,6 +256,9 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	if (nr < DRM_BASE) /* core DRM ioctl just below the driver's range */
 		return err == EINVAL || err == EACCES || err == EPERM ||
 		       err == ENOTTY || err == EOPNOTSUPP;
+	/* Device memory (hcclt_mem): reached by raw calls only. */
+	if (nr == DRM_BASE + DRM_HCCLT_MEM_CREATE)
+		return err == EINVAL || err == ENOBUFS || err == ENOMEM;
 	if (nr >= DRM_BASE + NR_KNOWN)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)

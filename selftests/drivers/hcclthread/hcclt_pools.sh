@@ -103,7 +103,8 @@ trap restore EXIT
 # (sim_notifies=0 is a valid device: threads with no notifies only)
 for args in "sim_streams=0" "sim_streams=4294967295" \
 	    "sim_notifies=4294967295" "sim_streams=-1" "sim_devices=-1" \
-	    "sim_soc=Ascend310P3" "sim_soc="; do
+	    "sim_soc=Ascend310P3" "sim_soc=" \
+	    "sim_memory_mb=1048577" "sim_memory_mb=-1"; do
 	pname=${args%%=*}
 	mark "$args"
 	if insmod "$MOD" "$args" 2>/dev/null; then

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: device memory of the (simulated) NPU.
+ *
+ * Device memory is shmem-backed DRM GEM objects (drm_gem_shmem_*). A file
+ * creates one with DRM_IOCTL_HCCLT_MEM_CREATE, which returns a GEM handle
+ * and the offset to mmap() on the device file; DRM_IOCTL_GEM_CLOSE drops
+ * the handle. The GEM core keeps the object while a handle or a mapping
+ * names it: the handles go when the file is closed, the mappings when the
+ * process unmaps them or dies. Only a file holding a handle may map an
+ * object (drm_vma_node_is_allowed()).
+ *
+ * Capacity: each device has hdev->mem_total bytes (module parameter
+ * sim_memory_mb). An object takes its page-rounded size from the device's
+ * capacity when it is created and gives it back when its last reference
+ * goes (hcclt_mem_free()); hdev->pool_lock protects hdev->mem_used.
+ *
+ * Pages: the shmem helper allocates every page of an object when it is
+ * first mapped (drm_gem_shmem_mmap() pins them while any mapping exists);
+ * they are charged to the memory cgroup of the process that maps it then.
+ * The object struct itself is charged to the creator (GFP_KERNEL_ACCOUNT).
+ */
+
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/build_bug.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_vma_manager.h>
+
+#include "hcclt_drv.h"
+
+/* Largest sim_memory_mb: 1 TiB per device. */
+#define HCCLT_MAX_SIM_MEMORY_MB	1048576U
+
+static unsigned int sim_memory_mb = 64;
+module_param(sim_memory_mb, uint, 0444);
+MODULE_PARM_DESC(sim_memory_mb,
+		 "Device memory of each simulated NPU in MiB (0-1048576, default 64)");
+
+/**
+ * struct hcclt_mem - one device memory object.
+ * @shmem: the shmem GEM object; must stay first: drm_gem_shmem_free() and
+ *	the error paths of drm_gem_shmem_create() kfree() it.
+ * @charged: bytes taken from the device's capacity, given back on free;
+ *	zero until the create ioctl has reserved them. Written once before
+ *	the object is published through a handle.
+ */
+struct hcclt_mem {
+	struct drm_gem_shmem_object shmem;
+	u64 charged;
+};
+
+/* drm_gem_shmem_free() and the helper's error paths kfree() the shmem. */
+static_assert(offsetof(struct hcclt_mem, shmem) == 0);
+
+static inline struct hcclt_mem *to_hcclt_mem(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct hcclt_mem, shmem.base);
+}
+
+int hcclt_mem_check_params(void)
+{
+	if (sim_memory_mb > HCCLT_MAX_SIM_MEMORY_MB) {
+		pr_err("hcclthread: sim_memory_mb=%u out of range 0-%u\n",
+		       sim_memory_mb, HCCLT_MAX_SIM_MEMORY_MB);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void hcclt_mem_dev_init(struct hcclt_device *hdev)
+{
+	hdev->mem_total = (u64)sim_memory_mb << 20;
+	hdev->mem_used = 0;
+}
+
+static int hcclt_mem_reserve(struct hcclt_device *hdev, u64 size)
+{
+	int ret = -ENOBUFS;
+
+	spin_lock(&hdev->pool_lock);
+	if (size <= hdev->mem_total - hdev->mem_used) {
+		hdev->mem_used += size;
+		ret = 0;
+	}
+	spin_unlock(&hdev->pool_lock);
+	return ret;
+}
+
+static void hcclt_mem_unreserve(struct hcclt_device *hdev, u64 size)
+{
+	spin_lock(&hdev->pool_lock);
+	if (WARN_ON(size > hdev->mem_used))
+		size = hdev->mem_used;
+	hdev->mem_used -= size;
+	spin_unlock(&hdev->pool_lock);
+}
+
+/* The last reference went: free the object, give back its capacity. */
+static void hcclt_mem_free(struct drm_gem_object *obj)
+{
+	struct hcclt_device *hdev = to_hcclt_dev(obj->dev);
+	u64 charged = to_hcclt_mem(obj)->charged;
+
+	drm_gem_shmem_free(&to_hcclt_mem(obj)->shmem);
+	if (charged)
+		hcclt_mem_unreserve(hdev, charged);
+}
+
+/*
+ * No pin, sg table or vmap: nothing exports these objects (the PRIME
+ * ioctls are refused) and the simulated device reaches them through the
+ * pages of the shmem file.
+ */
+static const struct drm_gem_object_funcs hcclt_mem_funcs = {
+	.free = hcclt_mem_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.mmap = drm_gem_shmem_object_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/* drm_driver.gem_create_object: every GEM object of the driver is ours. */
+struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
+					       size_t size)
+{
+	struct hcclt_mem *mem;
+
+	mem = kzalloc(sizeof(*mem), GFP_KERNEL_ACCOUNT);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	mem->shmem.base.funcs = &hcclt_mem_funcs;
+	return &mem->shmem.base;
+}
+
+/* Called inside drm_dev_enter() (HCCLT_GUARDED). */
+int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df)
+{
+	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct drm_hcclt_mem_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	u64 size;
+	u32 handle;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (!args->size)
+		return -EINVAL;
+	/* Also keeps PAGE_ALIGN() below from wrapping. */
+	if (args->size > hdev->mem_total)
+		return -ENOBUFS;
+	size = PAGE_ALIGN(args->size);
+	ret = hcclt_mem_reserve(hdev, size);
+	if (ret)
+		return ret;
+
+	shmem = drm_gem_shmem_create(drm, size);
+	if (IS_ERR(shmem)) {
+		hcclt_mem_unreserve(hdev, size);
+		return PTR_ERR(shmem);
+	}
+	/* From here on the object gives the capacity back when freed. */
+	to_hcclt_mem(&shmem->base)->charged = size;
+
+	ret = drm_gem_handle_create(df, &shmem->base, &handle);
+	/* The handle holds the object now, or nothing does. */
+	drm_gem_object_put(&shmem->base);
+	if (ret)
+		return ret;
+
+	args->size = size;
+	args->handle = handle;
+	args->mmap_offset = drm_vma_node_offset_addr(&shmem->base.vma_node);
+	return 0;
+}
+
+void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used)
+{
+	spin_lock(&hdev->pool_lock);
+	*total = hdev->mem_total;
+	*used = hdev->mem_used;
+	spin_unlock(&hdev->pool_lock);
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ACL memory: aclrtMalloc/aclrtFree (device memory objects of the kernel,
+ * mapped into this process), aclrtMallocHost/aclrtFreeHost, and the
+ * synchronous aclrtMemcpy/aclrtMemset, which check every range against the
+ * allocations of this process.
+ *
+ * The allocation table: every live allocation of this process (device and
+ * host), sorted by address, under table_lock. A device address is a
+ * pointer into the shared mapping of the object, so a copy is a memmove()
+ * once its ranges have been checked. The mappings are MADV_DONTFORK: a
+ * fork() child does not inherit them, and the table forgets the parent's
+ * entries in the child (mem_atfork_child()).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct alloc {
+	uintptr_t base;
+	size_t size;		/* bytes asked for: the range checks */
+	size_t map_len;		/* bytes mapped (device memory) */
+	int dev;		/* device index, -1 for host memory */
+	uint32_t handle;	/* GEM handle in the device's file */
+};
+
+/* protects table, nallocs, cap */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct alloc *table;
+static size_t nallocs, cap;
+
+/* Index of the first entry whose base is above @p. Caller holds the lock. */
+static size_t upper(uintptr_t p)
+{
+	size_t lo = 0, hi = nallocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (table[mid].base <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The entry containing address @p, or NULL. Caller holds the lock. */
+static struct alloc *find(uintptr_t p)
+{
+	size_t i = upper(p);
+
+	if (!i)
+		return NULL;
+	if (p - table[i - 1].base < table[i - 1].size)
+		return &table[i - 1];
+	return NULL;
+}
+
+static int table_add(const struct alloc *a)
+{
+	size_t i;
+
+	pthread_mutex_lock(&table_lock);
+	if (nallocs == cap) {
+		size_t ncap = cap ? cap * 2 : 64;
+		struct alloc *n = realloc(table, ncap * sizeof(*n));
+
+		if (!n) {
+			pthread_mutex_unlock(&table_lock);
+			return -ENOMEM;
+		}
+		table = n;
+		cap = ncap;
+	}
+	i = upper(a->base);
+	memmove(&table[i + 1], &table[i], (nallocs - i) * sizeof(*table));
+	table[i] = *a;
+	nallocs++;
+	pthread_mutex_unlock(&table_lock);
+	return 0;
+}
+
+/*
+ * Remove the entry that starts exactly at @p and is device memory (@dev)
+ * or host memory (!@dev); 0 and *@out, or -ENOENT.
+ */
+static int table_take(uintptr_t p, int dev, struct alloc *out)
+{
+	struct alloc *a;
+	size_t i;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&table_lock);
+	a = find(p);
+	if (a && a->base == p && (a->dev >= 0) == dev) {
+		*out = *a;
+		i = (size_t)(a - table);
+		memmove(&table[i], &table[i + 1],
+			(nallocs - i - 1) * sizeof(*table));
+		nallocs--;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&table_lock);
+	return ret;
+}
+
+void hcclt_mem_atfork_prepare(void)
+{
+	pthread_mutex_lock(&table_lock);
+}
+
+void hcclt_mem_atfork_parent(void)
+{
+	pthread_mutex_unlock(&table_lock);
+}
+
+/*
+ * The child has none of the parent's device mappings (MADV_DONTFORK) and
+ * its own device files; host allocations are its copies and stay.
+ */
+void hcclt_mem_atfork_child(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nallocs; i++)
+		if (table[i].dev < 0)
+			table[n++] = table[i];
+	nallocs = n;
+	pthread_mutex_unlock(&table_lock);
+}
+
+static void gem_close(int dev, uint32_t handle)
+{
+	struct drm_gem_close c;
+	int fd = hcclt_device_fd_fast(dev);
+
+	if (fd < 0)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.handle = handle;
+	hcclt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/* CANN refuses a size whose 32-byte rounding plus padding would wrap. */
+#define HCCLT_MEM_SIZE_MAX	(SIZE_MAX - 64)
+
+HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
+				  aclrtMemMallocPolicy policy)
+{
+	struct drm_hcclt_mem_create mc;
+	int32_t dev = hcclt_current_device();
+	struct alloc a;
+	void *p;
+	int fd, ret;
+
+	(void)policy;
+	if (!devPtr || !size || size > HCCLT_MEM_SIZE_MAX)
+		return ACL_ERROR_INVALID_PARAM;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	fd = hcclt_device_open(dev);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd);
+
+	memset(&mc, 0, sizeof(mc));
+	mc.size = size;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &mc);
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_MEM_CREATE, ret);
+	p = mmap(NULL, mc.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)mc.mmap_offset);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		gem_close(dev, mc.handle);
+		return hcclt_map_errno(HCCLT_OP_MEM_CREATE, ret);
+	}
+	/* A fork() child gets none of it (see the top of the file). */
+	madvise(p, mc.size, MADV_DONTFORK);
+	a.base = (uintptr_t)p;
+	a.size = size;
+	a.map_len = mc.size;
+	a.dev = dev;
+	a.handle = mc.handle;
+	if (table_add(&a)) {
+		munmap(p, mc.size);
+		gem_close(dev, mc.handle);
+		return ACL_ERROR_BAD_ALLOC;
+	}
+	*devPtr = p;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtFree(void *devPtr)
+{
+	struct alloc a;
+
+	if (!devPtr || table_take((uintptr_t)devPtr, 1, &a))
+		return ACL_ERROR_INVALID_PARAM;
+	munmap(devPtr, a.map_len);
+	gem_close(a.dev, a.handle);
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+	struct alloc a;
+	void *p;
+
+	if (!hostPtr || !size || size > HCCLT_MEM_SIZE_MAX)
+		return ACL_ERROR_INVALID_PARAM;
+	if (posix_memalign(&p, 64, size))
+		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	a.base = (uintptr_t)p;
+	a.size = size;
+	a.map_len = 0;
+	a.dev = -1;
+	a.handle = 0;
+	if (table_add(&a)) {
+		free(p);
+		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	}
+	*hostPtr = p;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtFreeHost(void *hostPtr)
+{
+	struct alloc a;
+
+	if (!hostPtr || table_take((uintptr_t)hostPtr, 0, &a))
+		return ACL_ERROR_INVALID_PARAM;
+	free(hostPtr);
+	return ACL_SUCCESS;
+}
+
+/*
+ * Check [@p, @p + @n): with @device, inside one device allocation; else
+ * inside the allocation it starts in, if any. Caller holds the lock.
+ */
+static int range_ok(const void *p, size_t n, int device)
+{
+	uintptr_t u = (uintptr_t)p;
+	struct alloc *a;
+
+	if (n > UINTPTR_MAX - u)
+		return 0;
+	a = find(u);
+	if (!a)
+		return !device;
+	if (device && a->dev < 0)
+		return 0;
+	return n <= a->size - (u - a->base);
+}
+
+HCCLT_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src,
+				  size_t count, aclrtMemcpyKind kind)
+{
+	int dst_dev, src_dev, ok;
+
+	if (!dst || !src)
+		return ACL_ERROR_INVALID_PARAM;
+	switch (kind) {
+	case ACL_MEMCPY_HOST_TO_HOST:
+	case ACL_MEMCPY_DEFAULT:
+		dst_dev = 0;
+		src_dev = 0;
+		break;
+	case ACL_MEMCPY_HOST_TO_DEVICE:
+	case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+		dst_dev = 1;
+		src_dev = 0;
+		break;
+	case ACL_MEMCPY_DEVICE_TO_HOST:
+		dst_dev = 0;
+		src_dev = 1;
+		break;
+	case ACL_MEMCPY_DEVICE_TO_DEVICE:
+		dst_dev = 1;
+		src_dev = 1;
+		break;
+	default:
+		return ACL_ERROR_INVALID_PARAM;
+	}
+	if (count > destMax)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&table_lock);
+	ok = range_ok(dst, count, dst_dev) && range_ok(src, count, src_dev);
+	pthread_mutex_unlock(&table_lock);
+	if (!ok)
+		return ACL_ERROR_INVALID_PARAM;
+	if (count)
+		memmove(dst, src, count);
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
+				  size_t count)
+{
+	int ok;
+
+	if (!devPtr || count > maxCount)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&table_lock);
+	ok = range_ok(devPtr, count, 1);
+	pthread_mutex_unlock(&table_lock);
+	if (!ok)
+		return ACL_ERROR_INVALID_PARAM;
+	if (count)
+		memset(devPtr, (unsigned char)value, count);
+	return ACL_SUCCESS;
+}

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcclthread device memory: DRM_IOCTL_HCCLT_MEM_CREATE, mmap() of the
+ * object, DRM_IOCTL_GEM_CLOSE, the device's capacity (QUERY mem_total /
+ * mem_used) and the memory cgroup charge of the pages.
+ *
+ * Written against uapi/drm/hcclthread_accel.h only (raw ioctls).
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#include "hcclt_common.h"
+#include "../../kselftest_harness.h"
+
+#define PG	4096ULL
+
+static int mem_create_ex(int fd, __u64 size, __u32 flags, __u64 pad,
+			 struct drm_hcclt_mem_create *out)
+{
+	struct drm_hcclt_mem_create a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.size = size;
+	a.flags = flags;
+	a.pad = pad;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &a);
+	if (out)
+		*out = a;
+	return ret;
+}
+
+static int mem_create(int fd, __u64 size, struct drm_hcclt_mem_create *out)
+{
+	return mem_create_ex(fd, size, 0, 0, out);
+}
+
+static int gem_close(int fd, __u32 handle)
+{
+	struct drm_gem_close c;
+
+	memset(&c, 0, sizeof(c));
+	c.handle = handle;
+	return hcclt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static void *mem_map(int fd, const struct drm_hcclt_mem_create *m, __u64 len)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)m->mmap_offset);
+}
+
+static __u64 mem_used(int fd)
+{
+	struct drm_hcclt_query q;
+
+	if (hcclt_query(fd, &q))
+		return ~0ULL;
+	return q.mem_used;
+}
+
+/* Wait (up to @ms) until mem_used equals @want; returns the last reading. */
+static __u64 wait_mem_used(int fd, __u64 want, int ms)
+{
+	long long end = hcclt_now_ms() + ms;
+	__u64 got;
+
+	for (;;) {
+		got = mem_used(fd);
+		if (got == want || hcclt_now_ms() > end)
+			return got;
+		hcclt_msleep(10);
+	}
+}
+
+FIXTURE(mem) {
+	int fd;
+	struct drm_hcclt_query q0;
+};
+
+FIXTURE_SETUP(mem)
+{
+	self->fd = hcclt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
+	if (!(self->q0.features & HCCLT_FEATURE_MEMORY))
+		SKIP(return, "driver without device memory");
+	/* The tests need a few MiB; the default is 64 MiB. */
+	ASSERT_LE(8ULL << 20, self->q0.mem_total - self->q0.mem_used);
+}
+
+FIXTURE_TEARDOWN(mem)
+{
+	close(self->fd);
+}
+
+TEST_F(mem, query_reports_capacity)
+{
+	FILE *f = fopen("/sys/module/hcclthread/parameters/sim_memory_mb", "re");
+	unsigned long long mb = 0;
+	int got = f ? fscanf(f, "%llu", &mb) : -1;
+
+	if (f)
+		fclose(f);
+	EXPECT_NE(0, self->q0.features & HCCLT_FEATURE_MEMORY);
+	EXPECT_EQ(2, self->q0.uapi_minor);
+	/* sim_memory_mb is in MiB. */
+	EXPECT_EQ(0, self->q0.mem_total % (1ULL << 20));
+	EXPECT_LE(self->q0.mem_used, self->q0.mem_total);
+	/* The module parameter, where sysfs shows it. */
+	if (got == 1)
+		EXPECT_EQ(mb << 20, self->q0.mem_total);
+}
+
+/* Create, map, write, read back, unmap, map again, close: capacity back. */
+TEST_F(mem, create_map_write_read_close)
+{
+	struct drm_hcclt_mem_create m;
+	unsigned char *p, *p2;
+	__u64 i, len;
+
+	ASSERT_EQ(0, mem_create(self->fd, 3 * PG + 1, &m));
+	len = m.size;
+	EXPECT_EQ(4 * PG, len);
+	EXPECT_NE(0, m.handle);
+	EXPECT_EQ(0, m.mmap_offset % PG);
+	EXPECT_EQ(self->q0.mem_used + len, mem_used(self->fd));
+
+	p = mem_map(self->fd, &m, len);
+	ASSERT_NE(MAP_FAILED, p);
+	/* Zeroed at creation. */
+	for (i = 0; i < len; i++)
+		if (p[i])
+			break;
+	EXPECT_EQ(len, i);
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 7 + 3);
+	ASSERT_EQ(0, munmap(p, len));
+
+	p2 = mem_map(self->fd, &m, len);
+	ASSERT_NE(MAP_FAILED, p2);
+	for (i = 0; i < len; i++)
+		if (p2[i] != (unsigned char)(i * 7 + 3))
+			break;
+	EXPECT_EQ(len, i);
+	ASSERT_EQ(0, munmap(p2, len));
+
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Two objects are two memories. */
+TEST_F(mem, objects_are_separate)
+{
+	struct drm_hcclt_mem_create a, b;
+	unsigned char *pa, *pb;
+
+	ASSERT_EQ(0, mem_create(self->fd, PG, &a));
+	ASSERT_EQ(0, mem_create(self->fd, PG, &b));
+	EXPECT_NE(a.handle, b.handle);
+	EXPECT_NE(a.mmap_offset, b.mmap_offset);
+	pa = mem_map(self->fd, &a, PG);
+	pb = mem_map(self->fd, &b, PG);
+	ASSERT_NE(MAP_FAILED, pa);
+	ASSERT_NE(MAP_FAILED, pb);
+	memset(pa, 0xa5, PG);
+	memset(pb, 0x5a, PG);
+	EXPECT_EQ(0xa5, pa[PG - 1]);
+	EXPECT_EQ(0x5a, pb[0]);
+	munmap(pa, PG);
+	munmap(pb, PG);
+	EXPECT_EQ(0, gem_close(self->fd, a.handle));
+	EXPECT_EQ(0, gem_close(self->fd, b.handle));
+}
+
+TEST_F(mem, zero_size_is_einval)
+{
+	EXPECT_EQ(-EINVAL, mem_create(self->fd, 0, NULL));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+TEST_F(mem, flags_is_einval)
+{
+	EXPECT_EQ(-EINVAL, mem_create_ex(self->fd, PG, 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, mem_create_ex(self->fd, PG, 0x80000000U, 0, NULL));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+TEST_F(mem, pad_is_einval)
+{
+	EXPECT_EQ(-EINVAL, mem_create_ex(self->fd, PG, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, mem_create_ex(self->fd, PG, 0, 1ULL << 63, NULL));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Sizes above the capacity, and sizes whose page rounding would wrap. */
+TEST_F(mem, huge_sizes_are_enobufs)
+{
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, self->q0.mem_total + 1, NULL));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, ~0ULL, NULL));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, ~0ULL - PG + 2, NULL));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, 1ULL << 63, NULL));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Fill the capacity: exactly what is left fits, one page more does not. */
+TEST_F(mem, capacity_exhausted_then_returned)
+{
+	__u64 left = self->q0.mem_total - self->q0.mem_used;
+	struct drm_hcclt_mem_create big, one;
+
+	ASSERT_EQ(0, mem_create(self->fd, left - PG, &big));
+	EXPECT_EQ(self->q0.mem_total - PG, mem_used(self->fd));
+	ASSERT_EQ(0, mem_create(self->fd, 1, &one));
+	EXPECT_EQ(self->q0.mem_total, mem_used(self->fd));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, 1, NULL));
+	EXPECT_EQ(0, gem_close(self->fd, one.handle));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, PG + 1, NULL));
+	ASSERT_EQ(0, mem_create(self->fd, PG, &one));
+	EXPECT_EQ(0, gem_close(self->fd, one.handle));
+	EXPECT_EQ(0, gem_close(self->fd, big.handle));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Closing the file frees its objects. */
+TEST_F(mem, file_close_returns_capacity)
+{
+	struct drm_hcclt_mem_create m;
+	int fd2 = hcclt_open();
+	int i;
+
+	ASSERT_LE(0, fd2);
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(0, mem_create(fd2, 64 * 1024, &m));
+	EXPECT_EQ(self->q0.mem_used + 16 * 64 * 1024, mem_used(self->fd));
+	close(fd2);
+	EXPECT_EQ(self->q0.mem_used, wait_mem_used(self->fd, self->q0.mem_used,
+						    5000));
+}
+
+/* A mapping keeps the object (and its capacity) after the handle closed. */
+TEST_F(mem, mapping_outlives_handle)
+{
+	struct drm_hcclt_mem_create m;
+	unsigned char *p;
+
+	ASSERT_EQ(0, mem_create(self->fd, 2 * PG, &m));
+	p = mem_map(self->fd, &m, m.size);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x3c, m.size);
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+	EXPECT_EQ(self->q0.mem_used + 2 * PG, mem_used(self->fd));
+	EXPECT_EQ(0x3c, p[2 * PG - 1]);
+	p[0] = 1;
+	/* The handle is gone: the offset can no longer be mapped. */
+	EXPECT_EQ(MAP_FAILED, mem_map(self->fd, &m, m.size));
+	EXPECT_EQ(0, munmap(p, m.size));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Bounds of a mapping: the whole object maps, one page more does not. */
+TEST_F(mem, map_bounds)
+{
+	struct drm_hcclt_mem_create m;
+	void *p;
+
+	ASSERT_EQ(0, mem_create(self->fd, 2 * PG, &m));
+	p = mem_map(self->fd, &m, 2 * PG);
+	ASSERT_NE(MAP_FAILED, p);
+	munmap(p, 2 * PG);
+	/* Part of it, from its start. */
+	p = mem_map(self->fd, &m, PG);
+	ASSERT_NE(MAP_FAILED, p);
+	munmap(p, PG);
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, mem_map(self->fd, &m, 3 * PG));
+	EXPECT_EQ(EINVAL, errno);
+	/* An offset inside the object is no object's start. */
+	errno = 0;
+	p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 (off_t)(m.mmap_offset + PG));
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+}
+
+/* The pages are shared with the device: no private copy-on-write maps. */
+TEST_F(mem, private_mapping_is_einval)
+{
+	struct drm_hcclt_mem_create m;
+	void *p;
+
+	ASSERT_EQ(0, mem_create(self->fd, PG, &m));
+	errno = 0;
+	p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, self->fd,
+		 (off_t)m.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+}
+
+/* Another file of the device (another process) cannot map the object. */
+TEST_F(mem, other_file_cannot_map)
+{
+	struct drm_hcclt_mem_create m;
+	int fd2 = hcclt_open();
+	void *p;
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, mem_create(self->fd, PG, &m));
+	errno = 0;
+	p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
+		 (off_t)m.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EACCES, errno);
+	/* Nor close its handle. */
+	EXPECT_EQ(-EINVAL, gem_close(fd2, m.handle));
+	close(fd2);
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+}
+
+TEST_F(mem, gem_close_bad_handle_is_einval)
+{
+	struct drm_hcclt_mem_create m;
+
+	EXPECT_EQ(-EINVAL, gem_close(self->fd, 0));
+	EXPECT_EQ(-EINVAL, gem_close(self->fd, 0xdeadbeef));
+	ASSERT_EQ(0, mem_create(self->fd, PG, &m));
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+	/* Closed twice. */
+	EXPECT_EQ(-EINVAL, gem_close(self->fd, m.handle));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/*
+ * A process killed while it holds (and maps) most of the capacity gives
+ * all of it back.
+ */
+TEST_F(mem, process_death_returns_capacity)
+{
+	__u64 left = self->q0.mem_total - self->q0.mem_used;
+	int pfd[2], status;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct drm_hcclt_mem_create m;
+		int fd = hcclt_open();
+		void *p;
+
+		close(pfd[0]);
+		if (fd < 0)
+			_exit(10);
+		/* One mapped object (2 MiB) and the rest unmapped. */
+		if (mem_create(fd, 2ULL << 20, &m))
+			_exit(11);
+		p = mem_map(fd, &m, m.size);
+		if (p == MAP_FAILED)
+			_exit(12);
+		memset(p, 1, m.size);
+		if (mem_create(fd, left - m.size, &m))
+			_exit(13);
+		if (write(pfd[1], &c, 1) != 1)
+			_exit(14);
+		pause();
+		_exit(15);
+	}
+	close(pfd[1]);
+	ASSERT_EQ(1, read(pfd[0], &c, 1));
+	close(pfd[0]);
+	EXPECT_EQ(self->q0.mem_total, mem_used(self->fd));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, 1, NULL));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(self->q0.mem_used, wait_mem_used(self->fd, self->q0.mem_used,
+						    5000));
+}
+
+/* ---- the pages are charged to the memory cgroup of the mapper ---- */
+
+#define MEMCG_BYTES	(8ULL << 20)
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static long long cg_read_ll(const char *dir, const char *file)
+{
+	char path[PATH_MAX], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtoll(buf, NULL, 10);
+}
+
+static void cg2_root(char *root, size_t len)
+{
+	char line[1024], mnt[512], type[64];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	root[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		const char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s", type) != 1)
+			continue;
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(root, len, "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * In cgroup @cg: create an object of MEMCG_BYTES, then map it; write
+ * memory.current's growth over the mmap() to @out, then try to map a second
+ * object of MEMCG_BYTES under a memory.max that cannot hold it.
+ */
+static int memcg_child(const char *cg, int out)
+{
+	struct drm_hcclt_mem_create m, m2;
+	long long m0, m1, grew;
+	char max[32];
+	void *p;
+	int fd;
+
+	if (cg_write(cg, "cgroup.procs", "0"))
+		return 10;
+	fd = hcclt_open();
+	if (fd < 0 || mem_create(fd, MEMCG_BYTES, &m) ||
+	    mem_create(fd, MEMCG_BYTES, &m2))
+		return 11;
+	m0 = cg_read_ll(cg, "memory.current");
+	p = mem_map(fd, &m, m.size);
+	if (p == MAP_FAILED)
+		return 12;
+	m1 = cg_read_ll(cg, "memory.current");
+	if (m0 < 0 || m1 < 0)
+		return 13;
+	grew = m1 - m0;
+	if (write(out, &grew, sizeof(grew)) != sizeof(grew))
+		return 14;
+	/* Room for half of the second object only. */
+	snprintf(max, sizeof(max), "%lld", m1 + (long long)MEMCG_BYTES / 2);
+	if (cg_write(cg, "memory.max", max))
+		return 15;
+	p = mem_map(fd, &m2, m2.size);
+	if (p != MAP_FAILED || errno != ENOMEM)
+		return 16;
+	close(fd);
+	return 0;
+}
+
+TEST(mem_charged_to_memory_cgroup)
+{
+	char root[512], cg[600], mnt[] = "/tmp/hcclt-cg2.XXXXXX";
+	int pfd[2], status, mounted = 0, fd;
+	struct drm_hcclt_query q;
+	long long grew = -1;
+	pid_t pid;
+
+	fd = hcclt_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hcclt_query(fd, &q));
+	if (!(q.features & HCCLT_FEATURE_MEMORY) ||
+	    q.mem_total - q.mem_used < 2 * MEMCG_BYTES) {
+		close(fd);
+		SKIP(return, "not enough device memory");
+	}
+	cg2_root(root, sizeof(root));
+	if (!root[0]) {
+		if (!mkdtemp(mnt))
+			SKIP(return, "mkdtemp: %s", strerror(errno));
+		if (mount("none", mnt, "cgroup2", 0, NULL)) {
+			rmdir(mnt);
+			SKIP(return, "no cgroup2: %s", strerror(errno));
+		}
+		mounted = 1;
+		snprintf(root, sizeof(root), "%s", mnt);
+	}
+	cg_write(root, "cgroup.subtree_control", "+memory");
+	snprintf(cg, sizeof(cg), "%s/hcclt-mem-%d", root, (int)getpid());
+	if (mkdir(cg, 0755) || cg_read_ll(cg, "memory.current") < 0) {
+		rmdir(cg);
+		if (mounted) {
+			umount(mnt);
+			rmdir(mnt);
+		}
+		SKIP(return, "no memory controller under %s", root);
+	}
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pfd[0]);
+		_exit(memcg_child(cg, pfd[1]));
+	}
+	close(pfd[1]);
+	EXPECT_EQ((ssize_t)sizeof(grew), read(pfd[0], &grew, sizeof(grew)));
+	close(pfd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, rmdir(cg));
+	if (mounted) {
+		umount(mnt);
+		rmdir(mnt);
+	}
+	TH_LOG("memory.current grew by %lld bytes when %llu bytes were mapped",
+	       grew, MEMCG_BYTES);
+	EXPECT_LE((long long)MEMCG_BYTES, grew);
+	/* Everything is back once the child is gone. */
+	EXPECT_EQ(q.mem_used, wait_mem_used(fd, q.mem_used, 5000));
+	close(fd);
+}
+
+HCCLT_HARNESS_MAIN
