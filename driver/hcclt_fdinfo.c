@@ -174,13 +174,16 @@ void hcclt_usage_switch(struct hcclt_stream *s, u8 engine)
 	u64 now = 0;
 
 	lockdep_assert_held(&s->hdev->sched_lock);
+	s->busy_engine = engine;
+	/* The streams of the KUnit tests have no file and no statistics. */
+	if (!u)
+		return;
 	if (old < HCCLT_ENGINE_COUNT && !--u->active[old]) {
 		now = ktime_get_ns();
 		u->busy_ns[old] += now - u->since[old];
 	}
 	if (engine < HCCLT_ENGINE_COUNT && !u->active[engine]++)
 		u->since[engine] = now ?: ktime_get_ns();
-	s->busy_engine = engine;
 }
 
 /* Print the hcclthread keys of @df (drm_driver.show_fdinfo). */

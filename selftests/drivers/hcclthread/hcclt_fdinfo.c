@@ -192,6 +192,19 @@ static int read_counts(pid_t pid, int fd, struct counts *c)
 	EXPECT_EQ(n, _c.notifies);					\
 } while (0)
 
+/*
+ * The pool units the device has in use beyond @q0 are the file's (the
+ * test is the device's only user).
+ */
+#define ASSERT_POOLS(fd, q0) do {					\
+	struct drm_hcclt_query _q;					\
+	struct counts _c;						\
+	ASSERT_EQ(0, hcclt_query(fd, &_q));				\
+	ASSERT_EQ(0, read_counts(getpid(), fd, &_c));			\
+	EXPECT_EQ(_q.streams_used - (q0)->streams_used, _c.streams);	\
+	EXPECT_EQ(_q.notifies_used - (q0)->notifies_used, _c.notifies); \
+} while (0)
+
 /* The keys, their types and units, on a fresh file. */
 TEST(keys)
 {
@@ -287,11 +300,13 @@ TEST(client_id)
 TEST(counts)
 {
 	__u64 comm, th[2], views[2], s, w;
+	struct drm_hcclt_query q0;
 	pid_t me = getpid();
 	int fd;
 
 	fd = hcclt_open();
 	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hcclt_query(fd, &q0));
 	ASSERT_EQ(0, hcclt_comm_create(fd, &comm));
 	ASSERT_COUNTS(me, fd, 0, 0, 0);
 	ASSERT_EQ(0, hcclt_acquire(fd, comm, HCCLT_ENGINE_AICPU, 2, 3, th));
@@ -300,6 +315,7 @@ TEST(counts)
 	ASSERT_EQ(-EDQUOT, hcclt_acquire(fd, comm, HCCLT_ENGINE_AICPU, 1, 64,
 					 th));
 	ASSERT_COUNTS(me, fd, 2, 2, 6);
+	ASSERT_POOLS(fd, &q0);
 	/* Views are not threads of their own. */
 	ASSERT_EQ(0, hcclt_export(fd, comm, HCCLT_ENGINE_CPU_TS, 2, th, views));
 	ASSERT_COUNTS(me, fd, 2, 2, 6);
@@ -310,8 +326,10 @@ TEST(counts)
 	/* Wrapping again grows the thread's notifies. */
 	ASSERT_EQ(0, hcclt_acquire_ws(fd, comm, s, HCCLT_ENGINE_CPU, 4, &w));
 	ASSERT_COUNTS(me, fd, 3, 3, 10);
+	ASSERT_POOLS(fd, &q0);
 	ASSERT_EQ(0, hcclt_comm_destroy(fd, comm));
 	ASSERT_COUNTS(me, fd, 0, 1, 0);
+	ASSERT_POOLS(fd, &q0);
 	ASSERT_EQ(0, hcclt_stream_destroy(fd, s));
 	ASSERT_COUNTS(me, fd, 0, 0, 0);
 	close(fd);
