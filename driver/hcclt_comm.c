@@ -212,6 +212,7 @@ static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 	}
 	/* Publish the pointers before the count that makes them usable. */
 	smp_store_release(&thread->notify_num, want);
+	hcclt_usage_count(thread->comm->file->usage, 0, 0, want - cur);
 	return 0;
 
 undo:
@@ -238,6 +239,7 @@ static void hcclt_thread_discard(struct hcclt_thread *thread)
 	if (!thread->primary) {
 		for (i = 0; i < thread->notify_num; i++)
 			hcclt_notify_drop_slot(thread->notifies[i]);
+		hcclt_usage_count(file->usage, 0, 0, -(int)thread->notify_num);
 	}
 	hcclt_thread_put(thread);
 }
@@ -248,6 +250,8 @@ static void hcclt_thread_discard(struct hcclt_thread *thread)
  */
 static void hcclt_thread_publish(struct hcclt_thread *thread)
 {
+	if (!thread->primary)
+		hcclt_usage_count(thread->file->usage, 1, 0, 0);
 	hcclt_obj_publish(&thread->live);
 }
 
@@ -272,6 +276,7 @@ static void hcclt_thread_kill(struct hcclt_thread *thread)
 
 	for (i = 0; i < thread->notify_num; i++)
 		hcclt_notify_drop_slot(thread->notifies[i]);
+	hcclt_usage_count(file->usage, -1, 0, -(int)thread->notify_num);
 
 	for (e = 0; e < HCCLT_ENGINE_COUNT; e++) {
 		view = thread->views[e];

@@ -15,6 +15,8 @@
  *   Kbuild, which greps the kernel's platform_device.h).
  * - struct drm_driver lost .date in 6.14 (probed by Kbuild in
  *   drm_drv.h); from_timer() became timer_container_of() in 6.16.
+ * - drm_show_fdinfo() and drm_file.client_id came in 6.5 (probed by Kbuild
+ *   in drm_file.h); before, the fops print the fdinfo keys themselves.
  */
 #ifndef _HCCLT_COMPAT_H_
 #define _HCCLT_COMPAT_H_
@@ -68,6 +70,7 @@
 		.mmap		= drm_gem_mmap,			\
 		.llseek		= noop_llseek,			\
 		HCCLT_FOPS_FLAGS				\
+		HCCLT_FOPS_SHOW_FDINFO				\
 	}
 
 /*
@@ -91,6 +94,23 @@
 #define HCCLT_DRM_DATE(d)	.date = (d),
 #else
 #define HCCLT_DRM_DATE(d)
+#endif
+
+/*
+ * fdinfo (Documentation/gpu/drm-usage-stats.rst, hcclt_fdinfo.c): from 6.5
+ * drm_show_fdinfo() prints drm-driver and drm-client-id and calls
+ * drm_driver.show_fdinfo; on older kernels (6.1) the fops' own
+ * hcclt_fops_show_fdinfo() prints the same keys, with a client id the
+ * driver counts itself.
+ */
+#ifdef HCCLT_DRM_SHOW_FDINFO
+#define HCCLT_FOPS_SHOW_FDINFO		.show_fdinfo = drm_show_fdinfo,
+#define HCCLT_DRM_SHOW_FDINFO_CB(fn)	.show_fdinfo = (fn),
+#else
+struct seq_file;
+void hcclt_fops_show_fdinfo(struct seq_file *m, struct file *f);
+#define HCCLT_FOPS_SHOW_FDINFO		.show_fdinfo = hcclt_fops_show_fdinfo,
+#define HCCLT_DRM_SHOW_FDINFO_CB(fn)
 #endif
 
 #ifndef timer_container_of

@@ -420,6 +420,7 @@ static void hcclt_file_free(struct hcclt_file *file)
 	xa_destroy(&file->threads.xa);
 	mutex_destroy(&file->lock);
 	put_pid(file->pid);
+	hcclt_usage_put(file->usage);
 	kfree(file);
 }
 
@@ -444,7 +445,8 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	hcclt_ids_init(&file->comms, HCCLT_ID_INDEX_MASK);
 	hcclt_ids_init(&file->streams, HCCLT_ID_INDEX_MASK);
 	hcclt_ids_init(&file->threads, HCCLT_ID_INDEX_MASK);
-	if (hcclt_ids_anchor(&file->comms) ||
+	file->usage = hcclt_usage_new(hdev);
+	if (!file->usage || hcclt_ids_anchor(&file->comms) ||
 	    hcclt_ids_anchor(&file->streams) ||
 	    hcclt_ids_anchor(&file->threads)) {
 		hcclt_file_free(file);
@@ -602,6 +604,7 @@ static const struct drm_driver hcclt_drm_driver = {
 	.ioctls = hcclt_ioctls,
 	.num_ioctls = ARRAY_SIZE(hcclt_ioctls),
 	.fops = &hcclt_fops,
+	HCCLT_DRM_SHOW_FDINFO_CB(hcclt_show_fdinfo)
 	.name = HCCLT_DRV_NAME,
 	.desc = HCCLT_DRV_DESC,
 	HCCLT_DRM_DATE(HCCLT_DRV_DATE)

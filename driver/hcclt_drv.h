@@ -188,6 +188,7 @@ struct hcclt_ids {
  * @comms: communicator ids.
  * @streams: stream ids (created streams and streams owned by threads).
  * @threads: thread ids (threads and exported views).
+ * @usage: fdinfo statistics (hcclt_fdinfo.c); reference held.
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -199,6 +200,7 @@ struct hcclt_file {
 	struct hcclt_ids comms;
 	struct hcclt_ids streams;
 	struct hcclt_ids threads;
+	struct hcclt_usage *usage;
 };
 
 /**
@@ -235,6 +237,7 @@ struct hcclt_batch;
  *	as the stream's spare) with its last task.
  * @timeout_s: wait timeout in seconds, 0 = none.
  * @op: enum drm_hcclt_task_op.
+ * @engine: the engine the task counts for in fdinfo (hcclt_fdinfo.c).
  * @started: the task_start tracepoint fired; sched_lock.
  * @last: last task of @batch.
  */
@@ -245,6 +248,7 @@ struct hcclt_task {
 	struct hcclt_batch *batch;
 	u32 timeout_s;
 	u8 op;
+	u8 engine;
 	bool started;
 	bool last;
 };
@@ -315,6 +319,9 @@ struct hcclt_batch {
  *	for the next submit that fits, or NULL; taken with xchg(), given back
  *	with cmpxchg(), freed by hcclt_sched_stream_fini(). Saves an
  *	allocation and a free per submit.
+ * @usage: the fdinfo statistics of @file (reference held).
+ * @busy_engine: the engine the stream is busy on, HCCLT_USAGE_IDLE if none;
+ *	sched_lock.
  */
 struct hcclt_stream {
 	struct kref ref;
@@ -345,6 +352,8 @@ struct hcclt_stream {
 	struct timer_list timer;
 	wait_queue_head_t wq;
 	struct hcclt_batch *spare;
+	struct hcclt_usage *usage;
+	u8 busy_engine;
 };
 
 /**
@@ -639,6 +648,34 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df);
 int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df);
+
+/* hcclt_fdinfo.c */
+#define HCCLT_USAGE_IDLE	0xff
+struct drm_printer;
+struct hcclt_usage;
+struct hcclt_usage *hcclt_usage_new(struct hcclt_device *hdev);
+void hcclt_usage_put(struct hcclt_usage *u);
+void hcclt_usage_count(struct hcclt_usage *u, int threads, int streams,
+		       int notifies);
+void hcclt_usage_stream_init(struct hcclt_stream *s, struct hcclt_file *file);
+void hcclt_usage_stream_fini(struct hcclt_stream *s);
+void hcclt_usage_switch(struct hcclt_stream *s, u8 engine);
+void hcclt_show_fdinfo(struct drm_printer *p, struct drm_file *df);
+
+/* The executor starts @task of @s (sched_lock held). */
+static inline void hcclt_usage_task_start(struct hcclt_stream *s,
+					  const struct hcclt_task *task)
+{
+	if (unlikely(s->busy_engine != task->engine))
+		hcclt_usage_switch(s, task->engine);
+}
+
+/* A task of @s completed; @s has no task left (sched_lock held). */
+static inline void hcclt_usage_stream_idle(struct hcclt_stream *s)
+{
+	if (s->busy_engine != HCCLT_USAGE_IDLE)
+		hcclt_usage_switch(s, HCCLT_USAGE_IDLE);
+}
 
 /* hcclt_debugfs.c */
 void hcclt_debugfs_module_init(void);

@@ -208,7 +208,8 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	if (WARN_ON(!task))
 		return;
 	list_del(&task->node);
-	s->depth--;
+	if (!--s->depth)
+		hcclt_usage_stream_idle(s);
 	/* Pairs with hcclt_sync_done(): s->error is written before. */
 	smp_store_release(&s->done_seqno, task->seqno);
 	if (err) {
@@ -292,6 +293,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 		n = task->notify;
 		if (!task->started) {
 			task->started = true;
+			hcclt_usage_task_start(s, task);
 			hcclt_trace_task(s, task, true, 0);
 		}
 		budget--;
@@ -623,6 +625,8 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	kref_get(&n->ref);
 	task->notify = n;
 	task->op = ut->op;
+	/* A wait has @thread; a record through a stream id has only @dst. */
+	task->engine = (thread ?: pp->dst)->engine;
 	task->timeout_s = ut->timeout_s;
 	task->started = false;
 	return 0;

@@ -25,6 +25,7 @@ static void hcclt_stream_release(struct kref *ref)
 	struct hcclt_device *hdev = stream->hdev;
 
 	hcclt_sched_stream_fini(stream);
+	hcclt_usage_stream_fini(stream);
 	hdev->hw->stream_slot_free(hdev, stream->slot);
 	hcclt_pool_unreserve(hdev, 1, 0);
 	kmem_cache_free(hcclt_stream_cache, stream);
@@ -75,6 +76,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	if (ret)
 		goto err_slot;
 	stream->fence_ctx = dma_fence_context_alloc(1);
+	hcclt_usage_stream_init(stream, file);
 	hcclt_sched_stream_init(stream);
 	hcclt_obj_ref_init(&stream->ref);
 	resv->streams--;

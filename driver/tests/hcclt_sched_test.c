@@ -37,6 +37,7 @@ static struct hcclt_stream *hcclt_test_stream(struct kunit *test,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
 	kref_init(&s->ref);
 	s->hdev = hdev;
+	s->busy_engine = HCCLT_USAGE_IDLE;
 	hcclt_sched_stream_init(s);
 	return s;
 }
@@ -70,6 +71,7 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 		kref_get(&n->ref);
 		batch->tasks[i].notify = n;
 		batch->tasks[i].op = op;
+		batch->tasks[i].engine = HCCLT_ENGINE_CPU;
 		batch->tasks[i].timeout_s = timeout_s;
 		batch->tasks[i].started = false;
 		batch->tasks[i].batch = batch;
