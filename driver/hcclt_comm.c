@@ -8,12 +8,11 @@
  * check to its commit, reserves device pool units up front, creates its
  * objects unpublished (in the id tables but not live, invisible to
  * lookups), copies ids to userspace, and only then publishes and counts
- * them. Any failure, also of the final write of the ids (page faults
- * disabled, see HCCLT_REFAULT_TRIES), undoes everything: no counter moves.
+ * them. Any failure, also of the write of the ids (done with no lock held,
+ * see "output ids" below), undoes everything: no counter moves.
  */
 
 #include <linux/nospec.h>
-#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
@@ -455,53 +454,72 @@ void hcclt_file_destroy_comms(struct hcclt_file *file)
 	mutex_unlock(&file->lock);
 }
 
-/* ---- output ids under comm->lock ---- */
+/* ---- output ids ---- */
 
 /*
- * THREAD_ACQUIRE and THREAD_EXPORT write the new ids to userspace before
- * they commit, so that a bad pointer undoes the whole call. They do it
- * under comm->lock with page faults disabled: a fault that userspace can
- * stall (a FUSE mapping, userfaultfd) must not hold comm->lock, which
- * INFO and debugfs wait for while holding files_lock, which open and
- * close take. When a page is not there, the call undoes everything and
- * reports it in @refault; the ioctl then faults the pages in without any
- * lock, outside drm_dev_enter(), and runs the call again, at most
- * HCCLT_REFAULT_TRIES times.
+ * THREAD_ACQUIRE and THREAD_EXPORT write the new ids to userspace with no
+ * lock held and outside drm_dev_enter(): a fault that userspace can stall
+ * (a FUSE mapping, userfaultfd) must hold neither comm->lock, which INFO
+ * and debugfs wait for while holding files_lock, which open and close
+ * take, nor drm_dev_unplug(). The write is an ordinary copy_to_user(): a
+ * valid buffer whose pages are gone (reclaim, COW, MADV_DONTNEED) is
+ * faulted in and the call succeeds.
+ *
+ * ACQUIRE runs in three steps: under comm->lock it checks, counts the
+ * quota and creates its threads unpublished (invisible to lookups); with
+ * no lock it writes their ids; under comm->lock again it publishes them,
+ * or, when the write failed, the device went away or the communicator was
+ * destroyed meanwhile, discards them and gives the quota back.
  */
 
-/* Fault in @size bytes at @uptr for writing; no lock held. */
-static bool hcclt_fault_in(u64 uptr, size_t size)
+/**
+ * struct hcclt_acquire - one THREAD_ACQUIRE between its steps.
+ * @comm: the communicator (reference held).
+ * @made: the new, unpublished threads, linked by their node.
+ * @resv: pool units reserved and not yet used.
+ * @ids: the new threads' ids, in the order of @made.
+ * @n: threads made.
+ * @npt: notifies per thread.
+ */
+struct hcclt_acquire {
+	struct hcclt_comm *comm;
+	struct list_head made;
+	struct hcclt_resv resv;
+	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
+	u32 n;
+	u32 npt;
+};
+
+/* Discard @acq's threads and give their pool units back; comm->lock held. */
+static void hcclt_acquire_undo(struct hcclt_file *file,
+			       struct hcclt_acquire *acq)
 {
-	return !fault_in_safe_writeable(u64_to_user_ptr(uptr), size);
+	struct hcclt_thread *thread, *tmp;
+
+	list_for_each_entry_safe(thread, tmp, &acq->made, node) {
+		list_del_init(&thread->node);
+		hcclt_thread_discard(thread);
+	}
+	hcclt_pool_unreserve(file->hdev, acq->resv.streams, acq->resv.notifies);
 }
 
-/* ---- HcclThreadAcquire ---- */
-
-static int hcclt_thread_acquire(struct hcclt_file *file,
-				struct drm_hcclt_thread_acquire *args,
-				bool *refault)
+/*
+ * Step one: check, count the quota, create the threads unpublished.
+ * Return: 0 with @acq filled in, or an error with nothing changed.
+ */
+static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
+					struct drm_hcclt_thread_acquire *args,
+					struct hcclt_acquire *acq)
 {
 	struct hcclt_device *hdev = file->hdev;
-	u64 __user *uids = u64_to_user_ptr(args->threads_ptr);
-	struct hcclt_thread *thread, *tmp;
-	struct hcclt_resv resv = {};
+	struct hcclt_comm *comm = acq->comm;
+	struct hcclt_thread *thread;
 	struct hcclt_stream *stream;
-	struct hcclt_comm *comm;
-	LIST_HEAD(made);
-	u32 n, npt, i;
+	u32 n = args->thread_num, npt = args->notify_num_per_thread, i;
 	int ret;
 
-	if (args->flags)
+	if (args->engine >= HCCLT_ENGINE_COUNT || !n)
 		return -EINVAL;
-	comm = hcclt_comm_lookup(file, args->comm_id);
-	if (!comm)
-		return -ENOENT;
-	n = args->thread_num;
-	npt = args->notify_num_per_thread;
-	if (args->engine >= HCCLT_ENGINE_COUNT || !n) {
-		ret = -EINVAL;
-		goto out_put;
-	}
 
 	mutex_lock(&comm->lock);
 	if (comm->dead) {
@@ -519,84 +537,112 @@ static int hcclt_thread_acquire(struct hcclt_file *file,
 	ret = hcclt_pool_reserve(hdev, n, n * npt);
 	if (ret)
 		goto out_unlock;
-	resv.streams = n;
-	resv.notifies = n * npt;
+	acq->resv.streams = n;
+	acq->resv.notifies = n * npt;
 
-	/* The new threads go on @made (by their node) until the commit. */
 	for (i = 0; i < n; i++) {
 		thread = hcclt_thread_new(comm, args->engine, 0, npt);
 		if (IS_ERR(thread)) {
 			ret = PTR_ERR(thread);
 			goto out_undo;
 		}
-		list_add_tail(&thread->node, &made);
-		stream = hcclt_stream_new(file, thread->id, &resv);
+		list_add_tail(&thread->node, &acq->made);
+		acq->ids[i] = thread->id;
+		stream = hcclt_stream_new(file, thread->id, &acq->resv);
 		if (IS_ERR(stream)) {
 			ret = PTR_ERR(stream);
 			goto out_undo;
 		}
 		thread->stream = stream;
-		ret = hcclt_thread_grow(thread, npt, &resv);
+		ret = hcclt_thread_grow(thread, npt, &acq->resv);
 		if (ret)
 			goto out_undo;
 	}
-
-	i = 0;
-	pagefault_disable();
-	list_for_each_entry(thread, &made, node) {
-		ret = put_user(thread->id, uids + i++);
-		if (ret)
-			break;
-	}
-	pagefault_enable();
-	if (ret) {
-		*refault = true;
-		goto out_undo;
-	}
-
-	/* Commit. */
-	list_for_each_entry(thread, &made, node) {
-		hcclt_thread_publish(thread);
-		trace_hcclt_acquire(hdev->index, comm->id, thread->id,
-				    thread->stream->id, args->engine, npt, 0);
-	}
-	list_splice_tail(&made, &comm->threads);
+	/* Counted now, so that concurrent calls see the quota taken. */
 	comm->threads_used += n;
 	comm->notifies_used += n * npt;
-	comm->thread_count += n;
-	ret = 0;
-	goto out_unlock;
+	acq->n = n;
+	acq->npt = npt;
+	mutex_unlock(&comm->lock);
+	return 0;
 
 out_undo:
-	list_for_each_entry_safe(thread, tmp, &made, node) {
-		list_del_init(&thread->node);
-		hcclt_thread_discard(thread);
-	}
-	hcclt_pool_unreserve(hdev, resv.streams, resv.notifies);
+	hcclt_acquire_undo(file, acq);
 out_unlock:
 	mutex_unlock(&comm->lock);
-out_put:
-	hcclt_comm_put(comm);
 	return ret;
 }
+
+/*
+ * Step three: publish @acq's threads, or (@ret non-zero, or the
+ * communicator died meanwhile) undo step one. Return: the call's result.
+ */
+static int hcclt_thread_acquire_finish(struct hcclt_file *file,
+				       struct hcclt_acquire *acq, u32 engine,
+				       int ret)
+{
+	struct hcclt_comm *comm = acq->comm;
+	struct hcclt_thread *thread;
+
+	mutex_lock(&comm->lock);
+	if (!ret && comm->dead)
+		ret = -ENOENT;
+	if (ret) {
+		/* A destroyed communicator's counters are already zero. */
+		if (!comm->dead) {
+			comm->threads_used -= acq->n;
+			comm->notifies_used -= acq->n * acq->npt;
+		}
+		hcclt_acquire_undo(file, acq);
+		mutex_unlock(&comm->lock);
+		return ret;
+	}
+	list_for_each_entry(thread, &acq->made, node) {
+		hcclt_thread_publish(thread);
+		trace_hcclt_acquire(file->hdev->index, comm->id, thread->id,
+				    thread->stream->id, engine, acq->npt, 0);
+	}
+	list_splice_tail_init(&acq->made, &comm->threads);
+	comm->thread_count += acq->n;
+	mutex_unlock(&comm->lock);
+	return 0;
+}
+
+/* ---- HcclThreadAcquire ---- */
 
 int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df)
 {
+	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_thread_acquire *args = data;
-	bool refault;
-	int idx, ret, tries = 0;
+	struct hcclt_acquire acq = { .made = LIST_HEAD_INIT(acq.made) };
+	int idx, ret;
 
-	/* Entered per attempt: the fault-in between may wait for userspace. */
-	do {
-		if (!drm_dev_enter(drm, &idx))
-			return -ENODEV;
-		refault = false;
-		ret = hcclt_thread_acquire(df->driver_priv, args, &refault);
-		drm_dev_exit(idx);
-	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
-		 hcclt_fault_in(args->threads_ptr,
-				(size_t)args->thread_num * sizeof(u64)));
+	if (args->flags)
+		return -EINVAL;
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	acq.comm = hcclt_comm_lookup(file, args->comm_id);
+	ret = acq.comm ? hcclt_thread_acquire_prepare(file, args, &acq) :
+			 -ENOENT;
+	drm_dev_exit(idx);
+	if (ret)
+		goto out_put;
+
+	/* No lock held, nothing entered: this may fault and wait. */
+	if (copy_to_user(u64_to_user_ptr(args->threads_ptr), acq.ids,
+			 acq.n * sizeof(*acq.ids)))
+		ret = -EFAULT;
+
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = hcclt_thread_acquire_finish(file, &acq, args->engine,
+						  -ENODEV);
+		goto out_put;
+	}
+	ret = hcclt_thread_acquire_finish(file, &acq, args->engine, ret);
+	drm_dev_exit(idx);
+out_put:
+	hcclt_comm_put(acq.comm);
 	return ret;
 }
 
@@ -704,15 +750,16 @@ out_put:
 /* ---- HcclThreadExportToCommEngine ---- */
 
 /*
- * Export the @n threads named in @in to engine @dst under comm->lock, their
- * ids to @uout. Return: 0, or an error with nothing changed.
+ * Export the @n threads named in @in to engine @dst under comm->lock; their
+ * ids go to @ids. Views are published at once: a failing write of the ids
+ * afterwards leaves them (they count against nothing, and exporting again
+ * returns them). Return: 0, or an error with nothing changed.
  */
 static int hcclt_thread_export_locked(struct hcclt_file *file,
 				      struct hcclt_comm *comm, const u64 *in,
-				      u32 n, u32 dst, u64 uout, bool *refault)
+				      u32 n, u32 dst, u64 *ids)
 {
 	struct hcclt_thread *fresh[HCCLT_MAX_THREADS_PER_COMM];
-	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
 	struct hcclt_thread *t, *p, *v;
 	u32 i, nfresh = 0;
 	int ret;
@@ -753,12 +800,6 @@ static int hcclt_thread_export_locked(struct hcclt_file *file,
 		}
 	}
 
-	if (copy_to_user_nofault(u64_to_user_ptr(uout), ids,
-				 n * sizeof(*ids))) {
-		ret = -EFAULT;
-		*refault = true;
-		goto out_undo;
-	}
 	for (i = 0; i < nfresh; i++)
 		hcclt_thread_publish(fresh[i]);
 	ret = 0;
@@ -779,12 +820,10 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_thread_export *args = data;
-	/* Read once: the output may overwrite it before a retry. */
-	u64 in[HCCLT_MAX_THREADS_PER_COMM];
+	u64 in[HCCLT_MAX_THREADS_PER_COMM], ids[HCCLT_MAX_THREADS_PER_COMM];
 	struct hcclt_comm *comm;
 	u32 n = args->thread_num, dst = args->dst_engine;
-	int idx, ret, tries = 0;
-	bool refault;
+	int idx, ret;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
@@ -797,23 +836,24 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 		goto out_put;
 	}
 	dst = array_index_nospec(dst, HCCLT_ENGINE_COUNT);
+	/* User memory is touched only outside the section: see acquire. */
 	if (copy_from_user(in, u64_to_user_ptr(args->threads_ptr),
 			   n * sizeof(*in))) {
 		ret = -EFAULT;
 		goto out_put;
 	}
-	/* Not entered around a user access that may wait: see acquire. */
-	do {
-		if (!drm_dev_enter(drm, &idx)) {
-			ret = -ENODEV;
-			break;
-		}
-		refault = false;
-		ret = hcclt_thread_export_locked(file, comm, in, n, dst,
-						 args->exported_ptr, &refault);
-		drm_dev_exit(idx);
-	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
-		 hcclt_fault_in(args->exported_ptr, n * sizeof(u64)));
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out_put;
+	}
+	ret = hcclt_thread_export_locked(file, comm, in, n, dst, ids);
+	drm_dev_exit(idx);
+	if (!ret && copy_to_user(u64_to_user_ptr(args->exported_ptr), ids,
+				 n * sizeof(*ids)))
+		ret = -EFAULT;
+	/* Unplugged while the write waited: the file is dead. */
+	if (!ret && drm_dev_is_unplugged(drm))
+		ret = -ENODEV;
 out_put:
 	hcclt_comm_put(comm);
 	return ret;

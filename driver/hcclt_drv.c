@@ -496,9 +496,9 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
  * nothing that may wait for userspace runs inside one: STREAM_SYNC enters
  * only around its lookup (a sync may block for long), INFO only around its
  * walk (its copy out may fault), and THREAD_ACQUIRE, THREAD_EXPORT and
- * SUBMIT per attempt, touching user memory inside with page faults
- * disabled (HCCLT_REFAULT_TRIES). Those five enter by themselves, and so
- * do GROUP_JOIN (around its setup, not its wait) and GROUP_INFO (its walk).
+ * SUBMIT only around their work, copying user memory in before and out
+ * after it. Those five enter by themselves, and so do GROUP_JOIN (around
+ * its setup, not its wait) and GROUP_INFO (its walk).
  */
 #define HCCLT_GUARDED(fn)						\
 static int fn##_guarded(struct drm_device *drm, void *data,		\

@@ -53,13 +53,6 @@
 /* Notifies a thread holds without a separate array. */
 #define HCCLT_THREAD_INLINE_NOTIFIES	2
 
-/*
- * Attempts of an ioctl that touches user memory with page faults disabled
- * (THREAD_ACQUIRE, THREAD_EXPORT, SUBMIT) and faults the pages in between
- * attempts, holding no lock and outside drm_dev_enter().
- */
-#define HCCLT_REFAULT_TRIES	4
-
 /* Engines a created stream can be wrapped on (QUERY reports the same). */
 #define HCCLT_STREAM_ENGINES	(BIT(HCCLT_ENGINE_CPU) | \
 				 BIT(HCCLT_ENGINE_CPU_TS) | \

@@ -25,7 +25,6 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
-#include <linux/pagemap.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/stat.h>
 #include <linux/slab.h>
@@ -558,10 +557,11 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 /* ---- SUBMIT ---- */
 
 /*
- * Tasks copied from userspace per chunk, on the stack (zeroed on every call
- * with INIT_STACK_ALL_ZERO: keep it small).
+ * Batches up to this many tasks are copied in on the stack (zeroed on every
+ * call with INIT_STACK_ALL_ZERO: keep it small), larger ones into a
+ * kmalloc'ed array.
  */
-#define HCCLT_TASK_CHUNK	4
+#define HCCLT_TASK_ONSTACK	4
 
 /**
  * struct hcclt_prep - state of one submit's validation.
@@ -569,14 +569,11 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
  * @thread: the submitting thread, NULL for a stream handle.
  * @dst: the last record destination looked up (reference held); batches
  *	usually record into few threads.
- * @refault: a task page was not present (tasks are read with page faults
- *	disabled, see hcclt_submit_ioctl()).
  */
 struct hcclt_prep {
 	struct hcclt_file *file;
 	struct hcclt_thread *thread;
 	struct hcclt_thread *dst;
-	bool refault;
 };
 
 /*
@@ -633,41 +630,27 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 }
 
 /*
- * Copy and validate the whole batch for @s; on error no task and no notify
- * reference is kept (the batch itself may stay as the stream's spare).
+ * Validate the @n tasks @ut (copied in) for @s; on error no task and no
+ * notify reference is kept (the batch itself may stay as the stream's
+ * spare).
  */
 static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
-			       const struct drm_hcclt_submit *args,
+			       const struct drm_hcclt_task *ut, u32 n,
 			       struct hcclt_batch **out)
 {
-	struct drm_hcclt_task __user *utasks = u64_to_user_ptr(args->tasks_ptr);
-	struct drm_hcclt_task buf[HCCLT_TASK_CHUNK];
-	u32 n = args->task_count, made = 0, c, i;
 	struct hcclt_batch *batch;
+	u32 made, i;
 	int ret = 0;
 
 	batch = hcclt_batch_get(s, n);
 	if (!batch)
 		return -ENOMEM;
-	while (made < n) {
-		c = min_t(u32, n - made, HCCLT_TASK_CHUNK);
-		if (copy_from_user_nofault(buf, utasks + made,
-					   c * sizeof(*buf))) {
-			pp->refault = true;
-			ret = -EFAULT;
-			break;
-		}
-		for (i = 0; i < c; i++) {
-			ret = hcclt_task_prepare(pp, &buf[i],
-						 &batch->tasks[made]);
-			if (ret)
-				break;
-			batch->tasks[made].batch = batch;
-			batch->tasks[made].last = made == n - 1;
-			made++;
-		}
+	for (made = 0; made < n; made++) {
+		ret = hcclt_task_prepare(pp, &ut[made], &batch->tasks[made]);
 		if (ret)
 			break;
+		batch->tasks[made].batch = batch;
+		batch->tasks[made].last = made == n - 1;
 	}
 	if (ret) {
 		for (i = 0; i < made; i++)
@@ -737,8 +720,9 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 	return 0;
 }
 
+/* SUBMIT with its @tasks copied in (@args checked). */
 static int hcclt_submit(struct hcclt_file *file, struct drm_hcclt_submit *args,
-			bool *refault)
+			const struct drm_hcclt_task *tasks)
 {
 	struct hcclt_prep pp = { .file = file };
 	struct sync_file *sync_file = NULL;
@@ -748,16 +732,6 @@ static int hcclt_submit(struct hcclt_file *file, struct drm_hcclt_submit *args,
 	u32 n = args->task_count, i;
 	bool want_fence = args->flags & HCCLT_SUBMIT_FENCE_OUT;
 	int fd = -1, ret;
-
-	*refault = false;
-	args->fence_fd = -1;
-	args->stream_id = 0;
-	args->status = 0;
-	if ((args->flags & ~HCCLT_SUBMIT_FENCE_OUT) || args->pad)
-		return -EINVAL;
-	if (n > HCCLT_MAX_BATCH || (!n && !want_fence) ||
-	    args->task_size != sizeof(struct drm_hcclt_task))
-		return -EINVAL;
 
 	if (hcclt_id_kind(args->handle) == HCCLT_ID_KIND_THREAD) {
 		pp.thread = hcclt_thread_lookup(file, args->handle);
@@ -772,7 +746,7 @@ static int hcclt_submit(struct hcclt_file *file, struct drm_hcclt_submit *args,
 	}
 
 	if (n) {
-		ret = hcclt_batch_prepare(&pp, s, args, &batch);
+		ret = hcclt_batch_prepare(&pp, s, tasks, n, &batch);
 		if (ret)
 			goto out;
 	}
@@ -829,32 +803,52 @@ out:
 	hcclt_thread_put(pp.dst);
 	hcclt_thread_put(pp.thread);
 	hcclt_stream_put(s);
-	*refault = pp.refault;
 	return ret;
 }
 
 /*
- * Inside drm_dev_enter() the tasks are read with page faults disabled: a
+ * The tasks are copied in before drm_dev_enter(), as ivpu's submit does: a
  * fault that userspace can stall (FUSE, userfaultfd) must not hold up
- * drm_dev_unplug(). When a page is not there, the attempt undoes itself,
- * the pages are faulted in with nothing entered, and it runs again.
+ * drm_dev_unplug(), and an ordinary copy_from_user() faults in whatever
+ * pages a valid buffer lost (reclaim, COW, MADV_DONTNEED).
  */
 int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *df)
 {
 	struct drm_hcclt_submit *args = data;
-	int idx, ret, tries = 0;
-	bool refault;
+	struct drm_hcclt_task onstack[HCCLT_TASK_ONSTACK], *tasks = onstack;
+	u32 n = args->task_count;
+	int idx, ret;
 
-	do {
-		if (!drm_dev_enter(drm, &idx))
-			return -ENODEV;
-		ret = hcclt_submit(df->driver_priv, args, &refault);
-		drm_dev_exit(idx);
-	} while (refault && ++tries < HCCLT_REFAULT_TRIES &&
-		 !fault_in_readable(u64_to_user_ptr(args->tasks_ptr),
-				    (size_t)args->task_count *
-				    sizeof(struct drm_hcclt_task)));
+	args->fence_fd = -1;
+	args->stream_id = 0;
+	args->status = 0;
+	if ((args->flags & ~HCCLT_SUBMIT_FENCE_OUT) || args->pad)
+		return -EINVAL;
+	if (n > HCCLT_MAX_BATCH ||
+	    (!n && !(args->flags & HCCLT_SUBMIT_FENCE_OUT)) ||
+	    args->task_size != sizeof(struct drm_hcclt_task))
+		return -EINVAL;
+
+	if (n > ARRAY_SIZE(onstack)) {
+		tasks = kmalloc_array(n, sizeof(*tasks), GFP_KERNEL);
+		if (!tasks)
+			return -ENOMEM;
+	}
+	if (copy_from_user(tasks, u64_to_user_ptr(args->tasks_ptr),
+			   n * sizeof(*tasks))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out_free;
+	}
+	ret = hcclt_submit(df->driver_priv, args, tasks);
+	drm_dev_exit(idx);
+out_free:
+	if (tasks != onstack)
+		kfree(tasks);
 	return ret;
 }
 

@@ -340,7 +340,9 @@ struct drm_hcclt_thread_acquire_with_stream {
  * same thread to the same engine again returns the same id; exporting a
  * thread to its own engine returns its own id; exporting an exported view
  * exports the thread it views. Exports do not count against the quota and
- * live as long as the thread. All or nothing.
+ * live as long as the thread. All or nothing, but for one case: when
+ * @exported_ptr cannot be written (-EFAULT, the last check), the views
+ * made stay; exporting the same threads again returns them.
  *
  * Checks, in this order:
  *

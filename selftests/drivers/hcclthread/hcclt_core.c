@@ -1994,6 +1994,160 @@ TEST_F(core, export_stalled_output_holds_no_lock)
 	EXPECT_EQ(view, again);
 }
 
+/*
+ * Pages that keep losing each other: a user buffer that straddles two
+ * pages, A and B, registered with userfaultfd. Whenever one of them is
+ * touched while missing, a handler thread first drops the other one
+ * (MADV_DONTNEED, as reclaim would) and then maps the touched one from its
+ * source copy. Touching A then B works (an ordinary copy faults A in,
+ * then B), but no moment ever has both pages present: a call that faults
+ * the whole buffer in first and then touches it with page faults disabled
+ * (as the driver did, four times, before it copied user memory with
+ * ordinary faults) fails every attempt with -EFAULT. The buffer is valid
+ * all along, so every call must succeed.
+ */
+struct pingpong {
+	int uffd;
+	long pg;
+	char *map;		/* pages A and B */
+	char *src;		/* what A and B hold when mapped */
+	int faults;
+	_Atomic int stop;
+	pthread_t th;
+};
+
+static void *pingpong_handler(void *arg)
+{
+	struct pingpong *pp = arg;
+	struct pollfd pfd = { .fd = pp->uffd, .events = POLLIN };
+	struct uffdio_copy cp = { .len = pp->pg };
+	struct uffd_msg msg;
+	long page;
+
+	while (!atomic_load(&pp->stop)) {
+		if (poll(&pfd, 1, 50) != 1)
+			continue;
+		if (read(pp->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		page = (msg.arg.pagefault.address - (uintptr_t)pp->map) /
+		       pp->pg;
+		/* Drop the other page, then give the touched one. */
+		madvise(pp->map + (1 - page) * pp->pg, pp->pg, MADV_DONTNEED);
+		cp.dst = (uintptr_t)pp->map + page * pp->pg;
+		cp.src = (uintptr_t)pp->src + page * pp->pg;
+		cp.mode = 0;
+		ioctl(pp->uffd, UFFDIO_COPY, &cp);
+		pp->faults++;
+	}
+	return NULL;
+}
+
+/* Set up @pp, the source filled in by the caller before pingpong_start(). */
+static void pingpong_setup(struct __test_metadata *_metadata,
+			   struct pingpong *pp, int uffd)
+{
+	pp->uffd = uffd;
+	pp->pg = sysconf(_SC_PAGESIZE);
+	pp->map = mmap(NULL, 2 * pp->pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pp->src = mmap(NULL, 2 * pp->pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, pp->map);
+	ASSERT_NE(MAP_FAILED, pp->src);
+	memset(pp->src, 0, 2 * pp->pg);
+}
+
+static void pingpong_start(struct __test_metadata *_metadata,
+			   struct pingpong *pp)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	ASSERT_EQ(0, ioctl(pp->uffd, UFFDIO_API, &api));
+	reg.range.start = (uintptr_t)pp->map;
+	reg.range.len = 2 * pp->pg;
+	ASSERT_EQ(0, ioctl(pp->uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pthread_create(&pp->th, NULL, pingpong_handler, pp));
+}
+
+static void pingpong_fini(struct pingpong *pp)
+{
+	atomic_store(&pp->stop, 1);
+	pthread_join(pp->th, NULL);
+	munmap(pp->map, 2 * pp->pg);
+	munmap(pp->src, 2 * pp->pg);
+}
+
+TEST_F(core, acquire_output_losing_pages_succeeds)
+{
+	struct pingpong pp = { 0 };
+	__u32 threads, notifies, count;
+	int uffd;
+
+	UFFD_OR_SKIP(uffd);
+	pingpong_setup(_metadata, &pp, uffd);
+	pingpong_start(_metadata, &pp);
+	/* Two ids: the first at the end of A, the second at the start of B. */
+	EXPECT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU_TS,
+				   2, 1, (__u64 *)(pp.map + pp.pg - 8)));
+	pingpong_fini(&pp);
+	close(uffd);
+	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+	EXPECT_EQ(0, hcclt_comm_usage(self->fd, self->comm, &threads,
+				      &notifies, &count));
+	EXPECT_EQ(2, count);
+}
+
+TEST_F(core, export_output_losing_pages_succeeds)
+{
+	struct pingpong pp = { 0 };
+	__u64 th[2], again[2];
+	int uffd;
+
+	UFFD_OR_SKIP(uffd);
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU_TS,
+				   2, 1, th));
+	pingpong_setup(_metadata, &pp, uffd);
+	/* The input ids too lose their pages: the end of A, start of B. */
+	memcpy(pp.src + pp.pg - 8, th, sizeof(th));
+	pingpong_start(_metadata, &pp);
+	EXPECT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 2,
+				  (__u64 *)(pp.map + pp.pg - 8),
+				  (__u64 *)(pp.map + pp.pg - 8)));
+	pingpong_fini(&pp);
+	close(uffd);
+	/* Both views were made: exporting again returns two valid views. */
+	ASSERT_EQ(0, hcclt_export(self->fd, self->comm, HCCLT_ENGINE_CCU, 2,
+				  th, again));
+	EXPECT_NE(0, again[0]);
+	EXPECT_NE(0, again[1]);
+	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+}
+
+TEST_F(core, submit_tasks_losing_pages_succeed)
+{
+	struct drm_hcclt_task *t;
+	struct pingpong pp = { 0 };
+	__u64 th;
+	int uffd;
+
+	UFFD_OR_SKIP(uffd);
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU_TS,
+				   1, 1, &th));
+	pingpong_setup(_metadata, &pp, uffd);
+	/* Two records to itself: the first ends A, the second starts B. */
+	t = (struct drm_hcclt_task *)(pp.src + pp.pg) - 1;
+	t[0] = hcclt_rec(th, 0);
+	t[1] = hcclt_rec(th, 0);
+	pingpong_start(_metadata, &pp);
+	t = (struct drm_hcclt_task *)(pp.map + pp.pg) - 1;
+	EXPECT_EQ(0, hcclt_submit(self->fd, th, t, 2));
+	pingpong_fini(&pp);
+	close(uffd);
+	EXPECT_EQ(0, hcclt_sync(self->fd, th, 5000));
+}
+
 TEST_F(core, export_bad_id_all_or_nothing)
 {
 	__u64 a[3], v[3], s, c2, b;
