@@ -206,32 +206,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 
 #define ACL_ERROR_RT_MEMORY_ALLOCATION		207001
 
-/** aclrtMemcpyKind - direction of aclrtMemcpy() (CANN's values). */
-typedef enum aclrtMemcpyKind {
-	ACL_MEMCPY_HOST_TO_HOST,
-	ACL_MEMCPY_HOST_TO_DEVICE,
-	ACL_MEMCPY_DEVICE_TO_HOST,
-	ACL_MEMCPY_DEVICE_TO_DEVICE,
-	ACL_MEMCPY_DEFAULT,
-	ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
-	ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
-	ACL_MEMCPY_INTER_DEVICE_TO_DEVICE,
-} aclrtMemcpyKind;
-
-/** aclrtMemMallocPolicy - page policy of aclrtMalloc() (CANN's values). */
-typedef enum aclrtMemMallocPolicy {
-	ACL_MEM_MALLOC_HUGE_FIRST,
-	ACL_MEM_MALLOC_HUGE_ONLY,
-	ACL_MEM_MALLOC_NORMAL_ONLY,
-	ACL_MEM_MALLOC_HUGE_FIRST_P2P,
-	ACL_MEM_MALLOC_HUGE_ONLY_P2P,
-	ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
-	ACL_MEM_MALLOC_HUGE1G_ONLY,
-	ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
-	ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
-	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
-	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
-} aclrtMemMallocPolicy;
+/* aclrtMemcpyKind and aclrtMemMallocPolicy: above. */
 
 /**
  * aclrtMalloc() - allocate device memory on the current device.
