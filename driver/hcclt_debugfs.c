@@ -67,6 +67,7 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 	struct hcclt_comm *comm;
 	struct hcclt_file *file;
 	unsigned long idx;
+	u64 mem_total, mem_used;
 
 	seq_printf(m, "device %u backend %s\n", hdev->index, hdev->hw->name);
 	spin_lock(&hdev->pool_lock);
@@ -74,6 +75,8 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 		   hdev->streams_total, hdev->notifies_used,
 		   hdev->notifies_total);
 	spin_unlock(&hdev->pool_lock);
+	hcclt_mem_query(hdev, &mem_total, &mem_used);
+	seq_printf(m, "memory %llu/%llu bytes\n", mem_used, mem_total);
 	seq_printf(m, "files %d comms %d\n", atomic_read(&hdev->nfiles),
 		   atomic_read(&hdev->ncomms));
 	seq_printf(m, "syncs waited: %ld spun, %ld slept\n",

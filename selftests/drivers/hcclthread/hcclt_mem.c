@@ -116,6 +116,42 @@ TEST_F(mem, query_reports_capacity)
 		EXPECT_EQ(mb << 20, self->q0.mem_total);
 }
 
+/* debugfs state shows the same numbers as QUERY (all devices summed). */
+TEST_F(mem, debugfs_shows_memory)
+{
+	unsigned long long used = 0, total = 0, u, t;
+	struct drm_hcclt_mem_create m;
+	struct drm_hcclt_query q;
+	char path[96], line[128];
+	int dev, found = 0;
+
+	ASSERT_EQ(0, mem_create(self->fd, 5 * PG, &m));
+	for (dev = 0; dev < 16; dev++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/hcclthread/dev%d/state", dev);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "memory %llu/%llu bytes", &u, &t) == 2) {
+				used += u;
+				total += t;
+				found++;
+			}
+		fclose(f);
+	}
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_EQ(0, gem_close(self->fd, m.handle));
+	if (!found)
+		SKIP(return, "no debugfs state files");
+	/* Every device has the same capacity; the others are idle. */
+	EXPECT_EQ(q.mem_total * found, total);
+	EXPECT_EQ(q.mem_used, used);
+	EXPECT_EQ(self->q0.mem_used + 5 * PG, q.mem_used);
+}
+
 /* Create, map, write, read back, unmap, map again, close: capacity back. */
 TEST_F(mem, create_map_write_read_close)
 {
