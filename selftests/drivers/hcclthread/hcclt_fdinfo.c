@@ -197,12 +197,14 @@ static int read_counts(pid_t pid, int fd, struct counts *c)
  * test is the device's only user).
  */
 #define ASSERT_POOLS(fd, q0) do {					\
+	const struct drm_hcclt_query *_q0 = (q0);			\
 	struct drm_hcclt_query _q;					\
 	struct counts _c;						\
-	ASSERT_EQ(0, hcclt_query(fd, &_q));				\
-	ASSERT_EQ(0, read_counts(getpid(), fd, &_c));			\
-	EXPECT_EQ(_q.streams_used - (q0)->streams_used, _c.streams);	\
-	EXPECT_EQ(_q.notifies_used - (q0)->notifies_used, _c.notifies); \
+	int _fd = (fd);							\
+	ASSERT_EQ(0, hcclt_query(_fd, &_q));				\
+	ASSERT_EQ(0, read_counts(getpid(), _fd, &_c));			\
+	EXPECT_EQ(_q.streams_used - _q0->streams_used, _c.streams);	\
+	EXPECT_EQ(_q.notifies_used - _q0->notifies_used, _c.notifies);	\
 } while (0)
 
 /* The keys, their types and units, on a fresh file. */
