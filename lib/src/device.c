@@ -146,16 +146,21 @@ static void take(struct cand *c, int n)
 			memcpy(devs[ndevs++].node, c[i].path, sizeof(c[i].path));
 }
 
-/* Lock order: dev_lock, the idle table's lock, reuse_lock (objects.c). */
+/*
+ * Lock order: dev_lock, the idle table's lock, reuse_lock (objects.c), the
+ * name table's lock (group.c).
+ */
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&dev_lock);
 	hcclt_idle_atfork_prepare();
 	hcclt_obj_atfork_prepare();
+	hcclt_names_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
 	hcclt_idle_atfork_parent();
 	pthread_mutex_unlock(&dev_lock);
@@ -177,6 +182,7 @@ static void atfork_child(void)
 			close(fd);
 	}
 	atomic_fetch_add(&fork_gen, 1);
+	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
 	hcclt_idle_atfork_child();
 	pthread_mutex_unlock(&dev_lock);
