@@ -12,12 +12,15 @@
  * - Either way the DRM file operations minus mmap (no buffer objects).
  * - struct platform_driver.remove returns void from 6.11 on (probed by
  *   Kbuild, which greps the kernel's platform_device.h).
+ * - struct drm_driver lost .date in 6.14 (probed by Kbuild in
+ *   drm_drv.h); from_timer() became timer_container_of() in 6.16.
  */
 #ifndef _HCCLT_COMPAT_H_
 #define _HCCLT_COMPAT_H_
 
 #include <linux/fs.h>
 #include <linux/platform_device.h>
+#include <linux/timer.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
@@ -47,15 +50,17 @@
 /*
  * DEFINE_DRM_ACCEL_FOPS / DEFINE_DRM_GEM_FOPS without .mmap: drm_gem_mmap()
  * dereferences the GEM offset manager, which a driver without DRIVER_GEM
- * does not have.
+ * does not have. The ioctl entry points are hcclt_ioctl() and
+ * hcclt_compat_ioctl(), which refuse the DRM core ioctls an hcclthread
+ * client has no use for before drm_ioctl() sees them (hcclt_drv.c).
  */
 #define HCCLT_DEFINE_FOPS(name)					\
 	static const struct file_operations name = {		\
 		.owner		= THIS_MODULE,			\
 		.open		= HCCLT_FOPS_OPEN,		\
 		.release	= drm_release,			\
-		.unlocked_ioctl	= drm_ioctl,			\
-		.compat_ioctl	= drm_compat_ioctl,		\
+		.unlocked_ioctl	= hcclt_ioctl,			\
+		.compat_ioctl	= hcclt_compat_ioctl,		\
 		.poll		= drm_poll,			\
 		.read		= drm_read,			\
 		.llseek		= noop_llseek,			\
@@ -73,6 +78,20 @@
 #else
 #define hcclt_remove_ret	int
 #define HCCLT_REMOVE_DONE	0
+#endif
+
+/*
+ * HCCLT_DRM_DATE(d): the .date initialiser of struct drm_driver, on
+ * kernels whose struct has it (HCCLT_DRM_HAS_DATE, set by the Kbuild probe).
+ */
+#ifdef HCCLT_DRM_HAS_DATE
+#define HCCLT_DRM_DATE(d)	.date = (d),
+#else
+#define HCCLT_DRM_DATE(d)
+#endif
+
+#ifndef timer_container_of
+#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
 #endif
 
 #endif /* _HCCLT_COMPAT_H_ */

@@ -539,6 +539,54 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
 };
 
+/*
+ * The DRM core ioctls (numbers outside DRM_COMMAND_BASE..DRM_COMMAND_END)
+ * a client of this driver may call: the driver's name and version, and its
+ * capabilities. The others serve display, GEM, PRIME, syncobj, leases and
+ * masters, none of which this driver has, and on an accel node some of
+ * them reach state an accel file does not have (drm_getunique()
+ * dereferences a drm_master that only primary nodes get; the PRIME ioctls
+ * a GEM handle table that is never set up).
+ *
+ * Return: 0 to pass @cmd on; -ENOTTY for a type other than DRM's, as
+ * drm_ioctl() answers (drm_compat_ioctl() would dispatch on the number
+ * alone); -EOPNOTSUPP for a core ioctl this driver does not serve.
+ */
+static int hcclt_ioctl_check(struct file *filp, unsigned int cmd)
+{
+	struct drm_file *df = filp->private_data;
+	unsigned int nr = DRM_IOCTL_NR(cmd);
+
+	if (DRM_IOCTL_TYPE(cmd) != DRM_IOCTL_BASE)
+		return -ENOTTY;
+	if ((nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) ||
+	    nr == DRM_IOCTL_NR(DRM_IOCTL_VERSION) ||
+	    nr == DRM_IOCTL_NR(DRM_IOCTL_GET_CAP))
+		return 0;
+	drm_dbg_driver(df->minor->dev, "core ioctl %#x refused\n", nr);
+	return -EOPNOTSUPP;
+}
+
+static long hcclt_ioctl(struct file *filp, unsigned int cmd,
+			unsigned long arg)
+{
+	int ret = hcclt_ioctl_check(filp, cmd);
+
+	return ret ?: drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+static long hcclt_compat_ioctl(struct file *filp, unsigned int cmd,
+			       unsigned long arg)
+{
+	int ret = hcclt_ioctl_check(filp, cmd);
+
+	return ret ?: drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+#define hcclt_compat_ioctl NULL
+#endif
+
 HCCLT_DEFINE_FOPS(hcclt_fops);
 
 static const struct drm_driver hcclt_drm_driver = {
@@ -550,7 +598,7 @@ static const struct drm_driver hcclt_drm_driver = {
 	.fops = &hcclt_fops,
 	.name = HCCLT_DRV_NAME,
 	.desc = HCCLT_DRV_DESC,
-	.date = HCCLT_DRV_DATE,
+	HCCLT_DRM_DATE(HCCLT_DRV_DATE)
 	.major = HCCLT_UAPI_MAJOR,
 	.minor = HCCLT_UAPI_MINOR,
 };

@@ -34,6 +34,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "hcclt_compat.h"
 #include "hcclt_drv.h"
 
 #define CREATE_TRACE_POINTS
@@ -355,7 +356,7 @@ static void hcclt_run_work(struct work_struct *work)
 
 static void hcclt_stream_timeout(struct timer_list *timer)
 {
-	struct hcclt_stream *s = from_timer(s, timer, timer);
+	struct hcclt_stream *s = timer_container_of(s, timer, timer);
 	struct hcclt_device *hdev = s->hdev;
 	struct hcclt_task *task;
 	struct hcclt_notify *n;

@@ -16,6 +16,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "hcclthread_accel.h"
+
 TRACE_EVENT(hcclt_acquire,
 	    TP_PROTO(u32 dev, u64 comm, u64 thread, u64 stream, u32 engine,
 		     u32 notifies, u32 wrapped),
@@ -61,6 +63,10 @@ TRACE_EVENT(hcclt_submit,
 		      __entry->handle, __entry->first, __entry->count)
 );
 
+/* The task ops by value in the format file, for parsers of raw records. */
+TRACE_DEFINE_ENUM(HCCLT_TASK_NOTIFY_RECORD);
+TRACE_DEFINE_ENUM(HCCLT_TASK_NOTIFY_WAIT);
+
 DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
 			     u64 owner, u32 idx, u32 nslot, int err),
@@ -86,7 +92,9 @@ DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_printk("dev=%u slot=%u stream=0x%llx seqno=%llu op=%s notify_owner=0x%llx notify_idx=%u notify_slot=%u err=%d",
 			      __entry->dev, __entry->slot, __entry->stream,
 			      __entry->seqno,
-			      __entry->op == 1 ? "record" : "wait",
+			      __print_symbolic(__entry->op,
+					       { HCCLT_TASK_NOTIFY_RECORD, "record" },
+					       { HCCLT_TASK_NOTIFY_WAIT, "wait" }),
 			      __entry->owner, __entry->idx, __entry->nslot, __entry->err)
 );
 

@@ -9,11 +9,15 @@
 #            checkpatch --strict, kernel-doc of the uAPI, library with gcc
 #            and clang, exported symbols == version script
 #   host:    library unit tests, trace converter test
-#   vm:      per kernel (6.1, 6.12, debug 6.1, debug 6.12): the kselftests via
+#   vm:      per kernel (6.1, 6.12, 6.1 PREEMPT_RT, debug 6.1, debug 6.12):
+#            the kselftests via
 #            run_kselftest.sh, the library device tests, the examples, the
 #            status tool; on 6.12 also the kselftests through a kernel
 #            tree's `make run_tests`; every VM run also fails on kernel log
 #            reports, a taint or a failed rmmod
+#   fresh:   tools/fresh-clone-check: HEAD cloned into a temporary folder,
+#            the README's commands run there (make demo, make, make install
+#            DESTDIR=, the README's program built with its cc line)
 #
 # CHECK_KERNELS overrides the kernel list (space separated releases);
 # CHECK_NO_DEBUG=1 leaves the debug kernels out.
@@ -106,9 +110,12 @@ echo "TAP version 13"
 # ---- static checks ---------------------------------------------------------
 k61=$(hcclt_debian_kernel 6.1)
 k612=$(hcclt_debian_kernel 6.12)
-kernels=${CHECK_KERNELS:-"$k61 $k612"}
+k61rt=$(hcclt_debian_kernel 6.1-rt)
+kernels=${CHECK_KERNELS:-"$k61 $k612 $k61rt"}
 
 step "linux-source-6.1 extracted" make -s linux-source
+step "the 6.1 PREEMPT_RT test kernel ($k61rt) is installed and has CONFIG_PREEMPT_RT=y" \
+	grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$k61rt"
 for k in $kernels; do
 	step "module builds for $k with W=1 and no warnings" \
 		no_warnings "$logs/w1-$k" tools/build-module "$k" W=1
@@ -136,6 +143,7 @@ grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
 	result fail "library host tests produced results" "$logs/lib-host.log"
 step "trace converter host test" make -s -C tools/trace O="$BUILD" test
 step "kmemleak-check parses 6.1 and 6.12 reports (host test)" tools/debug-kernel/kmemleak-check-test
+step "the VM runner fails on every kernel report, checkers turning off included (host test)" tools/vm/test-reports
 step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
 
 # ---- debug kernels ---------------------------------------------------------
@@ -219,6 +227,17 @@ for k in $kernels; do
 	[ $rc = 0 ] && result ok "$k: library VM run clean (exit, rmmod, kernel log)" ||
 		result fail "$k: library VM run clean (exit $rc, rmmod, kernel log)" "$log"
 done
+
+# ---- the README's commands in a fresh clone -------------------------------
+log=$logs/fresh-clone.log
+tools/fresh-clone-check > "$log" 2>&1
+rc=$?
+tap_tally "fresh clone" "$log"
+if [ $rc = 0 ]; then
+	result ok "fresh clone: the README's commands pass"
+else
+	result fail "fresh clone: the README's commands pass (exit $rc)" "$log"
+fi
 
 secs=$(( $(date +%s) - start ))
 echo "1..$n"

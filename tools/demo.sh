@@ -10,8 +10,10 @@ export BUILD=${BUILD:-$top/build}
 # shellcheck source=tools/vm/kernels.sh
 . tools/vm/kernels.sh
 k=${DEMO_KERNEL:-$(hcclt_default_kernel)}
+[ -n "$k" ] || { echo "demo: no test kernel installed (make deps installs it)" >&2; exit 1; }
 
 echo "== building the library, the tools and the module for Linux $k"
+mkdir -p "$BUILD"
 make -s lib tools > "$BUILD/demo-build.log" 2>&1 ||
 	{ cat "$BUILD/demo-build.log"; exit 1; }
 tools/build-module "$k" >> "$BUILD/demo-build.log" 2>&1 ||

@@ -14,6 +14,9 @@
  *   leak     kmalloc'd at load, never freed at unload -> kmemleak report
  *            (its backtrace points into this module's freed text)
  *   list     list_add of an entry twice    -> "list_add double add"
+ *   nonstatic a lock whose key lockdep was never given, in heap memory
+ *            -> "INFO: trying to register non-static key", after which
+ *            lockdep turns itself off for the rest of the boot
  *   errleak  the debugfs "alloc" file leaks its first allocation when the
  *            second one fails: only fault injection finds it
  *
@@ -25,6 +28,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -32,7 +36,7 @@
 
 static char *bug = "none";
 module_param(bug, charp, 0444);
-MODULE_PARM_DESC(bug, "which bug to plant: none|kasan|uaf|lockdep|sleep|ubsan|leak|list|errleak");
+MODULE_PARM_DESC(bug, "which bug to plant: none|kasan|uaf|lockdep|sleep|ubsan|leak|list|nonstatic|errleak");
 
 /* hcclt_planted_a/b: protect nothing; a lock-order cycle, a mutex in atomic */
 static DEFINE_MUTEX(hcclt_planted_a);
@@ -140,6 +144,20 @@ static noinline void hcclt_planted_list(void)
 	list_del_init(&e);
 }
 
+static noinline void hcclt_planted_nonstatic(void)
+{
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map *map = kzalloc(sizeof(*map), GFP_KERNEL);
+
+	if (!map)
+		return;
+	map->name = "hcclt_planted_nonstatic";
+	lock_map_acquire(map);
+	lock_map_release(map);
+	kfree(map);
+#endif
+}
+
 static int __init hcclt_planted_init(void)
 {
 	pr_info("hcclt_planted: planting '%s'\n", bug);
@@ -157,6 +175,8 @@ static int __init hcclt_planted_init(void)
 		hcclt_planted_leak();
 	else if (!strcmp(bug, "list"))
 		hcclt_planted_list();
+	else if (!strcmp(bug, "nonstatic"))
+		hcclt_planted_nonstatic();
 	else if (strcmp(bug, "none") && strcmp(bug, "errleak"))
 		return -EINVAL;
 	hcclt_planted_dir = debugfs_create_dir("hcclt_planted", NULL);

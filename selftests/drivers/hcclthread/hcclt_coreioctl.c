@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DRM core ioctls on every hcclthread node.
+ *
+ *   hcclt_coreioctl [SEED]
+ *
+ * Walks every core ioctl number (those outside DRM_COMMAND_BASE ..
+ * DRM_COMMAND_END) on every node whose driver is hcclthread: the accel
+ * nodes, and where there are none (Linux 6.1) the render and card nodes.
+ * Each number is tried with the DRM type byte and with another one, with
+ * every direction and several argument sizes, once with a zeroed argument
+ * and once with random bytes.
+ *
+ * Only DRM_IOCTL_VERSION and DRM_IOCTL_GET_CAP may reach the DRM core;
+ * every other core number must be refused with EOPNOTSUPP by the driver
+ * before the core sees it, and every number with another type byte with
+ * ENOTTY (the 32-bit compat path of the core dispatches on the number
+ * alone; this test is 64-bit and checks the answer the driver shares). Without that, DRM_IOCTL_GET_UNIQUE with a zeroed
+ * argument oopses an accel node (an accel file has no drm_master). Kernel
+ * log reports are caught by the caller (the VM runner fails on them).
+ * Afterwards each node must still answer QUERY.
+ */
+#define _GNU_SOURCE
+#include "hcclt_common.h"
+#include "../../kselftest.h"
+
+#define ARG_SIZE	256
+
+static __u64 rng_state;
+
+static __u64 rnd(void)
+{
+	/* xorshift64* */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static int allowed(unsigned int nr)
+{
+	return nr == _IOC_NR(DRM_IOCTL_VERSION) ||
+	       nr == _IOC_NR(DRM_IOCTL_GET_CAP);
+}
+
+/* One node: 0 when every refused number was refused as it should be. */
+static int walk(const char *path)
+{
+	static const unsigned int dirs[] = {
+		_IOC_NONE, _IOC_READ, _IOC_WRITE, _IOC_READ | _IOC_WRITE
+	};
+	static const unsigned int sizes[] = { 0, 4, 16, 64, ARG_SIZE };
+	static const unsigned int types[] = { DRM_IOCTL_BASE, 'x' };
+	unsigned long calls = 0, bad = 0;
+	union {
+		__u64 q[ARG_SIZE / 8];
+		unsigned char b[ARG_SIZE];
+	} arg;
+	struct drm_hcclt_query q;
+	unsigned int nr, t, d, s, r;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ksft_print_msg("%s: open: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (nr = 0; nr < 256; nr++) {
+		if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END)
+			continue;
+		for (t = 0; t < HCCLT_ARRAY_SIZE(types); t++)
+		for (d = 0; d < HCCLT_ARRAY_SIZE(dirs); d++)
+		for (s = 0; s < HCCLT_ARRAY_SIZE(sizes); s++)
+		for (r = 0; r < 2; r++) {
+			unsigned long cmd = _IOC(dirs[d], types[t], nr,
+						 sizes[s]);
+			unsigned int i;
+			int ret, want;
+
+			for (i = 0; i < HCCLT_ARRAY_SIZE(arg.q); i++)
+				arg.q[i] = r ? rnd() : 0;
+			ret = ioctl(fd, cmd, &arg);
+			calls++;
+			if (types[t] != DRM_IOCTL_BASE)
+				want = ENOTTY;
+			else if (allowed(nr))
+				continue;
+			else
+				want = EOPNOTSUPP;
+			if (ret == -1 && errno == want)
+				continue;
+			if (bad++ < 8)
+				ksft_print_msg("%s: ioctl %#lx (nr %#x, %s argument): %d, %s; want %s\n",
+					       path, cmd, nr,
+					       r ? "random" : "zeroed", ret,
+					       ret ? strerror(errno) : "success",
+					       strerror(want));
+		}
+	}
+	if (hcclt_query(fd, &q)) {
+		ksft_print_msg("%s: QUERY after the walk: %s\n", path,
+			       strerror(errno));
+		bad++;
+	}
+	close(fd);
+	ksft_print_msg("%s: %lu calls, %lu not refused\n", path, calls, bad);
+	return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
+	static const char *const pfx[][2] = {
+		{ "accel", NULL }, { "renderD", "card" }
+	};
+	char paths[64][300];
+	unsigned int npaths = 0, d, i, p;
+
+	rng_state = argc > 1 ? strtoull(argv[1], NULL, 0) : (__u64)time(NULL);
+	if (!rng_state)
+		rng_state = 1;
+	ksft_print_header();
+	ksft_print_msg("seed %llu\n", (unsigned long long)rng_state);
+
+	/* The accel nodes, or else (6.1) the render and card nodes. */
+	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs) && !npaths; d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir)) && npaths < HCCLT_ARRAY_SIZE(paths)) {
+			int fd, ours = 0;
+
+			for (p = 0; p < 2 && !ours; p++)
+				ours = pfx[d][p] &&
+				       !strncmp(de->d_name, pfx[d][p],
+						strlen(pfx[d][p]));
+			if (!ours)
+				continue;
+			snprintf(paths[npaths], sizeof(paths[npaths]), "%s/%s",
+				 dirs[d], de->d_name);
+			fd = open(paths[npaths], O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (hcclt_is_ours(fd))
+				npaths++;
+			close(fd);
+		}
+		closedir(dir);
+	}
+	if (!npaths)
+		ksft_exit_skip("no hcclthread node\n");
+
+	ksft_set_plan(npaths);
+	for (i = 0; i < npaths; i++)
+		ksft_test_result(walk(paths[i]) == 0,
+				 "core ioctls on %s: only VERSION and GET_CAP reach the DRM core\n",
+				 paths[i]);
+	ksft_finished();
+	return 0;
+}
