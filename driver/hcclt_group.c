@@ -20,7 +20,6 @@
  * hcclt_groups_lock.
  */
 
-#include <crypto/algapi.h>
 #include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
@@ -153,6 +152,20 @@ static void hcclt_group_rank_clear(struct hcclt_group *group, u32 rank)
 	hcclt_group_unhold(group);
 }
 
+/*
+ * Keys compared in constant time (no early exit); crypto_memneq() would
+ * need CONFIG_CRYPTO.
+ */
+static bool hcclt_group_key_eq(const u8 *a, const u8 *b)
+{
+	u8 diff = 0;
+	int i;
+
+	for (i = 0; i < HCCLT_GROUP_KEY_BYTES; i++)
+		diff |= READ_ONCE(a[i]) ^ READ_ONCE(b[i]);
+	return !diff;
+}
+
 static struct hcclt_group *hcclt_group_find(const u8 *key)
 {
 	struct hcclt_group *group;
@@ -160,7 +173,7 @@ static struct hcclt_group *hcclt_group_find(const u8 *key)
 	lockdep_assert_held(&hcclt_groups_lock);
 	hash_for_each_possible(hcclt_groups_hash, group, hnode,
 			       hcclt_group_hash(key))
-		if (!crypto_memneq(group->key, key, HCCLT_GROUP_KEY_BYTES))
+		if (hcclt_group_key_eq(group->key, key))
 			return group;
 	return NULL;
 }

@@ -147,20 +147,22 @@ static void take(struct cand *c, int n)
 }
 
 /*
- * Lock order: dev_lock, the idle table's lock, reuse_lock (objects.c),
- * the memory table's lock (mem.c).
+ * Lock order: dev_lock, the idle table's lock, reuse_lock (objects.c), the
+ * name table's lock (group.c), the memory table's lock (mem.c).
  */
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&dev_lock);
 	hcclt_idle_atfork_prepare();
 	hcclt_obj_atfork_prepare();
+	hcclt_names_atfork_prepare();
 	hcclt_mem_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
 	hcclt_mem_atfork_parent();
+	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
 	hcclt_idle_atfork_parent();
 	pthread_mutex_unlock(&dev_lock);
@@ -183,6 +185,7 @@ static void atfork_child(void)
 	}
 	atomic_fetch_add(&fork_gen, 1);
 	hcclt_mem_atfork_child();
+	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
 	hcclt_idle_atfork_child();
 	pthread_mutex_unlock(&dev_lock);

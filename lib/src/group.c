@@ -30,6 +30,89 @@
 _Static_assert(ROOT_OFF_NAME + HCCLT_GROUP_NAME_BYTES <= sizeof(HcclRootInfo),
 	       "root info fits");
 
+/*
+ * The names of this process's communicators per device: as in CANN, a
+ * communicator cannot take a name another one of the process has on the
+ * same device (HCCL_E_PARA). Entries of another fork generation are the
+ * parent's and do not count. names_lock is taken across fork()
+ * (device.c's handlers).
+ */
+struct name_ent {
+	struct name_ent *next;
+	int32_t dev;
+	uint32_t gen;
+	char name[128];
+};
+
+#define NAMES_BUCKETS	4096
+
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct name_ent *names[NAMES_BUCKETS];
+
+/* FNV-1a of the device and the name. */
+static struct name_ent **name_bucket(int32_t dev, const char *name)
+{
+	uint32_t h = 2166136261U ^ (uint32_t)dev;
+
+	while (*name)
+		h = (h ^ (uint8_t)*name++) * 16777619U;
+	return &names[h % NAMES_BUCKETS];
+}
+
+void hcclt_names_atfork_prepare(void)
+{
+	pthread_mutex_lock(&names_lock);
+}
+
+void hcclt_names_atfork_release(void)
+{
+	pthread_mutex_unlock(&names_lock);
+}
+
+/* Take @name on @dev: HCCL_E_PARA when taken, HCCL_E_MEMORY. */
+static HcclResult name_take(int32_t dev, const char *name)
+{
+	struct name_ent **b = name_bucket(dev, name), *e;
+	uint32_t gen = hcclt_gen();
+
+	pthread_mutex_lock(&names_lock);
+	for (e = *b; e; e = e->next) {
+		if (e->dev == dev && e->gen == gen && !strcmp(e->name, name)) {
+			pthread_mutex_unlock(&names_lock);
+			return HCCL_E_PARA;
+		}
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		pthread_mutex_unlock(&names_lock);
+		return HCCL_E_MEMORY;
+	}
+	e->dev = dev;
+	e->gen = gen;
+	strncpy(e->name, name, sizeof(e->name) - 1);
+	e->next = *b;
+	*b = e;
+	pthread_mutex_unlock(&names_lock);
+	return HCCL_SUCCESS;
+}
+
+/* Give back @name on @dev (of this generation). */
+static void name_drop(int32_t dev, const char *name)
+{
+	uint32_t gen = hcclt_gen();
+	struct name_ent **p, *e;
+
+	pthread_mutex_lock(&names_lock);
+	for (p = name_bucket(dev, name); (e = *p); p = &e->next) {
+		if (e->dev == dev && e->gen == gen && !strcmp(e->name, name)) {
+			*p = e->next;
+			free(e);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&names_lock);
+}
+
 /* HCCL_CONNECT_TIMEOUT in ms, or -1 when it is not a number of seconds. */
 static int32_t connect_timeout_ms(void)
 {
@@ -87,9 +170,15 @@ static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *ro
 	fd = hcclt_device_open(dev);
 	if (fd < 0)
 		return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
+	/* CANN: a name already on this device -> E_PARA, before the rendezvous. */
+	ret = name_take(dev, name);
+	if (ret != HCCL_SUCCESS)
+		return ret;
 	c = hcclt_obj_alloc();
-	if (!c)
+	if (!c) {
+		name_drop(dev, name);
 		return HCCL_E_MEMORY;
+	}
 	memset(&gj, 0, sizeof(gj));
 	memcpy(gj.key, root->internal + ROOT_OFF_KEY, sizeof(gj.key));
 	gj.rank = rank;
@@ -99,6 +188,7 @@ static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *ro
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &gj);
 	if (ret) {
 		hcclt_obj_free(c);
+		name_drop(dev, name);
 		return hcclt_map_errno(HCCLT_OP_GROUP_JOIN, ret);
 	}
 	c->gen = hcclt_gen();
@@ -220,6 +310,8 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	memset(&cd, 0, sizeof(cd));
 	cd.comm_id = c->id;
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
+	if (c->gen == hcclt_gen())
+		name_drop(c->dev, c->name);
 	hcclt_idle_forget();
 	hcclt_obj_free(c);
 	return hcclt_map_errno(HCCLT_OP_COMM_DESTROY, ret);

@@ -66,6 +66,10 @@ uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);
 void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Communicator names per device of this process (group.c). */
+void hcclt_names_atfork_prepare(void);
+void hcclt_names_atfork_release(void);
+
 /* The calling thread's current device, -1 when none (acl.c). */
 int32_t hcclt_current_device(void);
 

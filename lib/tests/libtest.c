@@ -1043,7 +1043,29 @@ static void test_ranks_checks(void)
 	CHECK_HCCL(HcclGetRankSize(c, &v), HCCL_SUCCESS, "HcclGetRankSize");
 	TAP_EQ(v, 1, "one rank");
 	CHECK_HCCL(HcclCommInitRootInfo(1, &root, 0, &c), HCCL_E_PARA, "joining a complete group -> HCCL_E_PARA");
+	{
+		HcclRootInfo other;
+		HcclComm c2 = NULL;
+
+		HcclGetRootInfo(&other);
+		CHECK_HCCL(HcclCommInitRootInfoConfig(1, &other, 0, &cfg, &c2), HCCL_E_PARA,
+			   "another communicator named my_comm on the device -> HCCL_E_PARA (as CANN)");
+		aclrtSetDevice(1);
+		CHECK_HCCL(HcclCommInitRootInfoConfig(1, &other, 0, &cfg, &c2), HCCL_SUCCESS,
+			   "the same name on another device");
+		HcclCommDestroy(c2);
+		aclrtSetDevice(0);
+	}
 	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	{
+		HcclRootInfo again;
+		HcclComm c3 = NULL;
+
+		HcclGetRootInfo(&again);
+		CHECK_HCCL(HcclCommInitRootInfoConfig(1, &again, 0, &cfg, &c3), HCCL_SUCCESS,
+			   "the name is free again after HcclCommDestroy");
+		HcclCommDestroy(c3);
+	}
 	CHECK_HCCL(HcclCommDestroy(NULL), HCCL_SUCCESS, "HcclCommDestroy(NULL) -> HCCL_SUCCESS");
 	CHECK_HCCL(HcclCommInitRootInfo(1, &root, 0, &c), HCCL_E_PARA, "the group is gone with its last rank -> HCCL_E_PARA");
 	/* A rank alone times out. */
