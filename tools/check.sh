@@ -9,11 +9,11 @@
 #            checkpatch --strict, kernel-doc of the uAPI, library with gcc
 #            and clang, exported symbols == version script
 #   host:    library unit tests, trace converter test
-#   vm:      per kernel (6.1, 6.12, debug 6.1, debug 6.12): the kselftests via
-#            run_kselftest.sh, the library device tests, the examples, the
-#            status tool; on 6.12 also the kselftests through a kernel
-#            tree's `make run_tests`; every VM run also fails on kernel log
-#            reports, a taint or a failed rmmod
+#   vm:      per kernel (6.1, 6.12, 6.1 PREEMPT_RT, debug 6.1, debug 6.12):
+#            the kselftests via run_kselftest.sh, the library device tests,
+#            the examples, the status tool; on 6.12 also the kselftests
+#            through a kernel tree's `make run_tests`; every VM run also
+#            fails on kernel log reports, a taint or a failed rmmod
 #
 # CHECK_KERNELS overrides the kernel list (space separated releases);
 # CHECK_NO_DEBUG=1 leaves the debug kernels out.
@@ -106,7 +106,10 @@ echo "TAP version 13"
 # ---- static checks ---------------------------------------------------------
 k61=$(hcclt_debian_kernel 6.1)
 k612=$(hcclt_debian_kernel 6.12)
-kernels=${CHECK_KERNELS:-"$k61 $k612"}
+krt=$(hcclt_debian_kernel 6.1-rt)
+kernels=${CHECK_KERNELS:-"$k61 $k612 $krt"}
+[ -n "${CHECK_KERNELS:-}" ] || [ -n "$krt" ] ||
+	result fail "6.1 PREEMPT_RT kernel installed (make deps)"
 
 step "linux-source-6.1 extracted" make -s linux-source
 for k in $kernels; do

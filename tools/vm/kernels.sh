@@ -4,17 +4,19 @@
 # the newest of each series), never from a hard-coded patch level.
 
 # hcclt_debian_kernel SERIES: newest installed release of a series with both
-# an image and headers (6.1 -> 6.1.0-N-amd64, 6.12 -> 6.12.N+deb12-amd64).
+# an image and headers (6.1 -> 6.1.0-N-amd64, 6.12 -> 6.12.N+deb12-amd64,
+# 6.1-rt -> 6.1.0-N-rt-amd64, Debian's PREEMPT_RT build of 6.1).
 hcclt_debian_kernel() {
-	local pat
+	local pat not='^$'
 	case "$1" in
-	6.1) pat='6.1.0-[0-9]*-amd64' ;;
+	6.1) pat='6.1.0-[0-9]*-amd64' not='-rt-' ;;
 	6.12) pat='6.12.[0-9]*+deb12-amd64' ;;
+	6.1-rt) pat='6.1.0-[0-9]*-rt-amd64' ;;
 	*) return 1 ;;
 	esac
 	# shellcheck disable=SC2086
 	(cd /boot 2>/dev/null && ls -d vmlinuz-$pat 2>/dev/null) |
-		sed 's/^vmlinuz-//' | while read -r r; do
+		sed 's/^vmlinuz-//' | grep -v -e "$not" | while read -r r; do
 			[ -d "/usr/src/linux-headers-$r" ] && [ -d "/lib/modules/$r" ] && echo "$r"
 		done | sort -V | tail -n 1
 }
