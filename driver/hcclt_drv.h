@@ -17,6 +17,13 @@
  *   comm->lock -> hdev->sched_lock -> fence lock
  * hdev->sched_lock is taken with spin_lock_bh() (the wait-timeout timer
  * takes it in softirq context). Nothing sleeps under it.
+ * Nothing runs in hard interrupt context: no hrtimer callback of the
+ * driver's own (STREAM_SYNC's timeout is the core's hrtimer sleeper), no
+ * raw_spinlock_t, no interrupts or preemption disabled around a lock, and
+ * the sync busy-wait (hcclt_sync_spin()) runs preemptible. On PREEMPT_RT
+ * the spinlocks become sleeping locks and the timer runs in the ktimers
+ * thread, which is all right for every lock above (make check runs the
+ * tests on Debian's 6.1 PREEMPT_RT kernel).
  *
  * Lifetime: the file's id tables hold one reference on every object they
  * name; lookups take a temporary reference under RCU with

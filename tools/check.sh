@@ -10,11 +10,10 @@
 #            and clang, exported symbols == version script
 #   host:    library unit tests, trace converter test
 #   vm:      per kernel (6.1, 6.12, 6.1 PREEMPT_RT, debug 6.1, debug 6.12):
-#            the kselftests via
-#            run_kselftest.sh, the library device tests, the examples, the
-#            status tool; on 6.12 also the kselftests through a kernel
-#            tree's `make run_tests`; every VM run also fails on kernel log
-#            reports, a taint or a failed rmmod
+#            the kselftests via run_kselftest.sh, the library device tests,
+#            the examples, the status tool; on 6.12 also the kselftests
+#            through a kernel tree's `make run_tests`; every VM run also
+#            fails on kernel log reports, a taint or a failed rmmod
 #   fresh:   tools/fresh-clone-check: HEAD cloned into a temporary folder,
 #            the README's commands run there (make demo, make, make install
 #            DESTDIR=, the README's program built with its cc line)
@@ -110,12 +109,14 @@ echo "TAP version 13"
 # ---- static checks ---------------------------------------------------------
 k61=$(hcclt_debian_kernel 6.1)
 k612=$(hcclt_debian_kernel 6.12)
-k61rt=$(hcclt_debian_kernel 6.1-rt)
-kernels=${CHECK_KERNELS:-"$k61 $k612 $k61rt"}
+krt=$(hcclt_debian_kernel 6.1-rt)
+kernels=${CHECK_KERNELS:-"$k61 $k612 $krt"}
+[ -n "${CHECK_KERNELS:-}" ] || [ -n "$krt" ] ||
+	result fail "6.1 PREEMPT_RT kernel installed (make deps)"
 
 step "linux-source-6.1 extracted" make -s linux-source
-step "the 6.1 PREEMPT_RT test kernel ($k61rt) is installed and has CONFIG_PREEMPT_RT=y" \
-	grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$k61rt"
+step "the 6.1 PREEMPT_RT test kernel ($krt) is installed and has CONFIG_PREEMPT_RT=y" \
+	grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$krt"
 for k in $kernels; do
 	step "module builds for $k with W=1 and no warnings" \
 		no_warnings "$logs/w1-$k" tools/build-module "$k" W=1

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # tools/deps.sh: install every Debian package hcclthread needs (idempotent).
-# Test kernels: the newest 6.1 (bookworm), 6.1 PREEMPT_RT and 6.12 (+deb12)
-# releases that apt offers with both an image and headers, resolved at run
-# time.
+# Test kernels: the newest 6.1 (bookworm), 6.1 PREEMPT_RT (bookworm's
+# linux-image-rt-amd64) and 6.12 (+deb12) releases that apt offers with both
+# an image and headers, resolved at run time.
 set -euo pipefail
 
 if [ "$(id -u)" != 0 ]; then
@@ -36,13 +36,13 @@ newest() { # newest package name matching an extended regex, by version order
 }
 h61=$(newest '^linux-headers-6\.1\.0-[0-9]+-amd64$')
 h612=$(newest '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$')
-# The PREEMPT_RT flavour of 6.1 (what linux-image-rt-amd64 depends on).
-h61rt=$(newest '^linux-headers-6\.1\.0-[0-9]+-rt-amd64$')
-[ -n "$h61" ] && [ -n "$h612" ] && [ -n "$h61rt" ] ||
-	{ echo "deps: cannot resolve test kernels from apt" >&2; exit 1; }
+hrt=$(newest '^linux-headers-6\.1\.0-[0-9]+-rt-amd64$')
+[ -n "$h61" ] && [ -n "$h612" ] && [ -n "$hrt" ] || { echo "deps: cannot resolve test kernels from apt" >&2; exit 1; }
 r61=${h61#linux-headers-}
 r612=${h612#linux-headers-}
-r61rt=${h61rt#linux-headers-}
+rrt=${hrt#linux-headers-}
+imgrt=linux-image-$rrt
+apt-cache show "$imgrt" >/dev/null 2>&1 || imgrt=linux-image-$rrt-unsigned
 img61=linux-image-$r61
 apt-cache show "$img61" >/dev/null 2>&1 || img61=linux-image-$r61-unsigned
 img612=linux-image-$r612-unsigned
@@ -51,7 +51,8 @@ apt-cache show "$img612" >/dev/null 2>&1 || img612=linux-image-$r612
 pkgs=(build-essential clang pkg-config libdrm-dev qemu-system-x86
 	busybox-static cpio rsync sparse xz-utils kmod bc bison flex libelf-dev
 	libssl-dev linux-source-6.1 linux-source-6.12
-	"$img61" "$h61" "$img612" "$h612" "linux-image-$r61rt" "$h61rt")
+	"$img61" "$h61" "$img612" "$h612" "$imgrt" "$hrt"
+	libtracefs-dev libtraceevent-dev)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -61,4 +62,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "deps: installing ${missing[*]}"
 	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-echo "deps: ok (kernels $r61, $r612, $r61rt)"
+echo "deps: ok (kernels $r61, $r612, $rrt)"

@@ -148,6 +148,16 @@ if [ -d /sys/kernel/tracing/events/hcclthread ] ||
 		notok "trace JSON valid: >= 40 tasks, >= 10 arrows, >= 2 rows"
 		show "$tmp/out"; show "$tmp/out2"; head -n 40 "$tmp/t.txt" | sed "s/^/# /"
 	fi
+	# -r writes the records as ftrace text (libtraceevent); -i reads it
+	# back to the same timeline.
+	want=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
+	hcclthread-trace -i "$tmp/t.txt" -o "$tmp/t5.json" > "$tmp/out5" 2>&1
+	got=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out5")
+	[ -n "$want" ] && [ "$got" = "$want" ] &&
+		hcclt-trace-check --min-flows 10 "$tmp/t5.json" > /dev/null 2>&1 &&
+		ok "-r text converts with -i to the same timeline" ||
+		{ notok "-r text converts with -i to the same timeline"
+		  echo "# recorded: $want"; echo "# from text: $got"; }
 	hcclthread-smi trace -o "$tmp/t2.json" -- true > "$tmp/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && hcclt-trace-check "$tmp/t2.json" > /dev/null 2>&1 &&

@@ -1,28 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * hcclt_trace: record hcclthread tracepoints while a command runs, and
- * convert the ftrace text output to Chrome/Perfetto trace JSON.
+ * hcclt_trace: record hcclthread tracepoints while a command runs
+ * (libtracefs instance, raw binary records with typed fields through
+ * libtraceevent), or read ftrace text (-i), and write Chrome/Perfetto trace
+ * JSON.
  *
  * Rows: pid 1 "hcclthread streams" has one row (tid) per stream with one
  * complete event ("ph":"X") per task, from task_start to task_complete;
  * pid 2 "host calls" has one row per calling task with instant events for
  * acquire and submit. A flow ("ph":"s" -> "ph":"f") goes from each notify
- * record to the wait it released. The expected event text is described in
- * tools/trace/FORMAT; parsing is by key=value, so extra fields are kept as
- * args and field order does not matter.
+ * record to the wait it released. Both inputs are described in
+ * tools/trace/FORMAT; every field is kept as an arg, by name, so extra
+ * fields and field order need no converter change.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
 
 #include "hcclt_trace.h"
 #include "hcclt_utf8.h"
@@ -227,6 +230,26 @@ static void sanitize(char *s)
 }
 
 /*
+ * Set @e's name from a tracepoint name, with or without the
+ * "hcclthread_"/"hcclt_" prefix; 0 when it is not one of ours.
+ */
+static int set_name(struct ev *e, const char *name)
+{
+	if (!strncmp(name, "hcclthread_", 11))
+		name += 11;
+	else if (!strncmp(name, "hcclthread:", 11))
+		name += 11;
+	else if (!strncmp(name, "hcclt_", 6))
+		name += 6;
+	if (strcmp(name, "acquire") && strcmp(name, "submit") &&
+	    strcmp(name, "task_start") && strcmp(name, "task_complete") &&
+	    strcmp(name, "wait_timeout"))
+		return 0;
+	scpy(e->name, sizeof(e->name), name);
+	return 1;
+}
+
+/*
  * Parse one line of the ftrace "trace" file:
  *   <comm>-<pid> [<cpu>] <flags> <secs.usecs>: <event>: k=v k=v ...
  * The flags column is optional. Returns 1 for an event, 0 for anything
@@ -293,17 +316,8 @@ static int parse_line(char *line, struct ev *e)
 			nend--;
 		*nend = 0;
 	}
-	if (!strncmp(name, "hcclthread_", 11))
-		name += 11;
-	else if (!strncmp(name, "hcclthread:", 11))
-		name += 11;
-	else if (!strncmp(name, "hcclt_", 6))
-		name += 6;
-	if (strcmp(name, "acquire") && strcmp(name, "submit") &&
-	    strcmp(name, "task_start") && strcmp(name, "task_complete") &&
-	    strcmp(name, "wait_timeout"))
+	if (!set_name(e, name))
 		return 0;
-	scpy(e->name, sizeof(e->name), name);
 	for (tok = strtok_r(p, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		char *eq = strchr(tok, '=');
@@ -743,6 +757,29 @@ static void conv_free(struct conv *c)
 	free(c->pendmap.slot);
 }
 
+/* One hcclthread event into the converter; -EINVAL ones are counted. */
+static int conv_event(struct conv *c, const struct ev *e,
+		      struct hcclt_trace_stats *st)
+{
+	int r;
+
+	st->lines++;
+	r = handle_event(c, e, st);
+	if (r == -EINVAL) {
+		st->bad++;
+		r = 0;
+	}
+	return r;
+}
+
+static int conv_finish(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
+{
+	write_json(c, out, st);
+	if (fflush(out) || ferror(out))
+		return -EIO;
+	return 0;
+}
+
 int hcclt_trace_convert(FILE *in, FILE *out, struct hcclt_trace_stats *st)
 {
 	struct conv c;
@@ -754,75 +791,112 @@ int hcclt_trace_convert(FILE *in, FILE *out, struct hcclt_trace_stats *st)
 	memset(st, 0, sizeof(*st));
 	while (fgets(line, sizeof(line), in)) {
 		char *lost = strstr(line, "[LOST ");
-		int r;
 
 		if (lost && line[0] != '#') {
 			st->lost += strtoul(lost + 6, NULL, 10);
 			continue;
 		}
-		r = parse_line(line, &e);
-		if (r <= 0)
+		if (parse_line(line, &e) <= 0)
 			continue;
-		st->lines++;
-		r = handle_event(&c, &e, st);
-		if (r == -EINVAL) {
-			st->bad++;
-		} else if (r) {
-			ret = r;
+		ret = conv_event(&c, &e, st);
+		if (ret)
 			goto out;
-		}
 	}
-	write_json(&c, out, st);
-	if (fflush(out) || ferror(out))
-		ret = -EIO;
+	ret = conv_finish(&c, out, st);
 out:
 	conv_free(&c);
 	return ret;
 }
 
-/* ---- recording ---------------------------------------------------- */
+/* ---- recording (libtracefs, libtraceevent) ------------------------ */
 
-static int write_file(const char *dir, const char *name, const char *val)
+/* The u64 ids the driver prints in hex; renamed fields as it prints them. */
+static const char *const HEX_FIELDS[] = { "comm", "thread", "stream",
+					  "handle", "owner", NULL };
+static const char *const RENAME[][2] = {
+	{ "owner", "notify_owner" }, { "idx", "notify_idx" },
+	{ "nslot", "notify_slot" }, { NULL, NULL },
+};
+
+struct rec_ctx {
+	struct conv c;
+	struct hcclt_trace_stats *st;
+	struct tep_handle *tep;
+	FILE *raw;		/* -r: the events as ftrace text, or NULL */
+	int err;
+};
+
+static int in_list(const char *const *l, const char *s)
 {
-	char path[512];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return 1;
+	return 0;
 }
 
-static int dir_exists(const char *path)
+/* One raw record: typed fields of the event's format, no text parsing. */
+static int on_record(struct tep_event *event, struct tep_record *rec,
+		     int cpu, void *data)
 {
-	struct stat sb;
+	struct rec_ctx *rc = data;
+	struct tep_format_field *f;
+	unsigned long long val;
+	const char *key;
+	struct ev e;
+	int i;
 
-	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
-}
-
-static const char *find_tracefs(void)
-{
-	static const char *const cands[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	unsigned int i;
-
-	for (i = 0; i < 2; i++) {
-		char ev[64];
-
-		snprintf(ev, sizeof(ev), "%s/events", cands[i]);
-		if (dir_exists(ev))
-			return cands[i];
+	(void)cpu;
+	if (rec->missed_events > 0)
+		rc->st->lost += (unsigned long)rec->missed_events;
+	if (!event->system || strcmp(event->system, "hcclthread"))
+		return 0;
+	memset(&e, 0, sizeof(e));
+	if (!set_name(&e, event->name))
+		return 0;
+	e.ts = (double)rec->ts / 1000.0;
+	e.hpid = tep_data_pid(rc->tep, rec);
+	scpy(e.comm, sizeof(e.comm), tep_data_comm_from_pid(rc->tep, e.hpid));
+	sanitize(e.comm);
+	for (f = event->format.fields; f && e.nf < MAXF; f = f->next) {
+		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+				TEP_FIELD_IS_DYNAMIC))
+			continue;
+		if (tep_read_number_field(f, rec->data, &val))
+			continue;
+		key = f->name;
+		for (i = 0; RENAME[i][0]; i++)
+			if (!strcmp(key, RENAME[i][0]))
+				key = RENAME[i][1];
+		scpy(e.f[e.nf].k, KEYLEN, key);
+		if (!strcmp(f->name, "op") && !strcmp(e.name, "acquire"))
+			snprintf(e.f[e.nf].v, VALLEN, "%llu", val);
+		else if (!strcmp(f->name, "op"))
+			scpy(e.f[e.nf].v, VALLEN, val == 1 ? "record" : "wait");
+		else if (in_list(HEX_FIELDS, f->name))
+			snprintf(e.f[e.nf].v, VALLEN, "0x%llx", val);
+		else if (f->flags & TEP_FIELD_IS_SIGNED)
+			snprintf(e.f[e.nf].v, VALLEN, "%lld",
+				 f->size == 4 ? (long long)(int)val :
+				 f->size == 2 ? (long long)(short)val :
+				 f->size == 1 ? (long long)(signed char)val :
+				 (long long)val);
+		else
+			snprintf(e.f[e.nf].v, VALLEN, "%llu", val);
+		e.nf++;
 	}
-	/* Not mounted: try to mount it (needs root). */
-	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
-	    dir_exists("/sys/kernel/tracing/events"))
-		return cands[0];
-	return NULL;
+	if (rc->raw) {
+		struct trace_seq sq;
+
+		trace_seq_init(&sq);
+		tep_print_event(rc->tep, &sq, rec, "%16s-%-7d [%03d] %6.1000d: %s: %s\n",
+				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU,
+				TEP_PRINT_TIME, TEP_PRINT_NAME, TEP_PRINT_INFO);
+		trace_seq_terminate(&sq);
+		fputs(sq.buffer, rc->raw);
+		trace_seq_destroy(&sq);
+	}
+	rc->err = conv_event(&rc->c, &e, rc->st);
+	return rc->err ? 1 : 0;
 }
 
 static void usage(FILE *f, const char *prog)
@@ -838,12 +912,15 @@ static void usage(FILE *f, const char *prog)
 		"per task, an arrow from each notify record to the wait it released.\n"
 		"\n"
 		"  -o FILE   output JSON (default hcclthread-trace.json)\n"
-		"  -r FILE   also keep the raw ftrace text\n"
+		"  -r FILE   also write the events as ftrace text (for -i)\n"
 		"  -b KB     per-CPU trace buffer size (default 8192)\n"
 		"  -i FILE   convert an existing ftrace text file, run nothing\n"
 		"\n"
 		"Needs root (tracefs). Exits with CMD's status.\n", prog, prog);
 }
+
+static void print_stats(const struct hcclt_trace_stats *stp,
+			const char *outpath, const char *prog);
 
 static int convert_file(const char *inpath, const char *outpath,
 			const char *prog)
@@ -873,6 +950,15 @@ static int convert_file(const char *inpath, const char *outpath,
 		fprintf(stderr, "%s: converting: %s\n", prog, strerror(-ret));
 		return -1;
 	}
+	print_stats(&st, outpath, prog);
+	return 0;
+}
+
+static void print_stats(const struct hcclt_trace_stats *stp,
+			const char *outpath, const char *prog)
+{
+	struct hcclt_trace_stats st = *stp;
+
 	fprintf(stderr, "%s: %lu events, %lu tasks (%lu unfinished) on %lu "
 		"streams, %lu record->wait arrows, %lu wait timeouts -> %s\n",
 		prog, st.lines, st.tasks, st.unfinished, st.streams, st.flows,
@@ -886,18 +972,103 @@ static int convert_file(const char *inpath, const char *outpath,
 	if (!st.lines)
 		fprintf(stderr, "%s: warning: no hcclthread events recorded\n",
 			prog);
-	return 0;
+}
+
+/* Record CMD's hcclthread events in instance @ti and convert them. */
+static int record(struct tracefs_instance *ti, char **cmd, long kb,
+		  const char *raw, const char *outpath, const char *prog)
+{
+	const char *const systems[] = { "hcclthread", NULL };
+	struct hcclt_trace_stats st;
+	struct rec_ctx rc;
+	int status = 0, rc_cmd, ret;
+	FILE *out;
+	pid_t pid;
+
+	tracefs_trace_off(ti);
+	tracefs_instance_set_buffer_size(ti, (size_t)kb, -1);
+	tracefs_instance_file_clear(ti, "trace");
+	if (tracefs_event_enable(ti, "hcclthread", NULL)) {
+		fprintf(stderr, "%s: enabling the hcclthread events in %s: %s\n",
+			prog, tracefs_instance_get_name(ti), strerror(errno));
+		return 1;
+	}
+	tracefs_trace_on(ti);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		tracefs_trace_off(ti);
+		return 1;
+	}
+	if (!pid) {
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "%s: %s: %s\n", prog, cmd[0], strerror(errno));
+		_exit(127);
+	}
+	signal(SIGINT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	signal(SIGINT, SIG_DFL);
+	rc_cmd = WIFEXITED(status) ? WEXITSTATUS(status) :
+		 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	tracefs_trace_off(ti);
+	tracefs_event_disable(ti, "hcclthread", NULL);
+
+	memset(&rc, 0, sizeof(rc));
+	memset(&st, 0, sizeof(st));
+	rc.st = &st;
+	rc.tep = tracefs_local_events_system(NULL, systems);
+	if (!rc.tep) {
+		fprintf(stderr, "%s: reading the hcclthread event formats: %s\n",
+			prog, strerror(errno));
+		return rc_cmd ? rc_cmd : 1;
+	}
+	tracefs_load_cmdlines(NULL, rc.tep);
+	ret = 0;
+	if (raw) {
+		rc.raw = fopen(raw, "w");
+		if (!rc.raw) {
+			fprintf(stderr, "%s: %s: %s\n", prog, raw,
+				strerror(errno));
+			ret = -1;
+		}
+	}
+	out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "%s: %s: %s\n", prog, outpath, strerror(errno));
+		ret = -1;
+	}
+	if (!ret && tracefs_iterate_raw_events(rc.tep, ti, NULL, 0, on_record,
+					       &rc) < 0 && !rc.err) {
+		fprintf(stderr, "%s: reading the trace buffer failed\n", prog);
+		ret = -1;
+	}
+	if (!ret && rc.err)
+		ret = rc.err;
+	if (!ret)
+		ret = conv_finish(&rc.c, out, &st);
+	if (rc.raw && fclose(rc.raw) && !ret)
+		ret = -errno;
+	if (out && out != stdout && fclose(out) && !ret)
+		ret = -errno;
+	conv_free(&rc.c);
+	tep_free(rc.tep);
+	if (ret > 0 || ret < -1)
+		fprintf(stderr, "%s: converting: %s\n", prog, strerror(-ret));
+	if (!ret)
+		print_stats(&st, outpath, prog);
+	return rc_cmd ? rc_cmd : ret ? 1 : 0;
 }
 
 int hcclt_trace_main(int argc, char **argv, const char *prog)
 {
 	const char *outpath = "hcclthread-trace.json", *raw = NULL;
-	const char *inpath = NULL, *tfs;
-	char inst[256], buf[64], rawtmp[256];
-	int c, status = 0, ret, rc, fdin, fdout, made_inst = 0;
+	const char *inpath = NULL;
+	struct tracefs_instance *ti;
+	struct stat sb;
+	char name[64];
+	int c, rc;
 	long kb = 8192;
-	ssize_t n;
-	pid_t pid;
 
 	optind = 1;
 	while ((c = getopt(argc, argv, "+o:r:b:i:h")) != -1) {
@@ -932,110 +1103,40 @@ int hcclt_trace_main(int argc, char **argv, const char *prog)
 		usage(stderr, prog);
 		return 2;
 	}
-	tfs = find_tracefs();
-	if (!tfs) {
-		fprintf(stderr, "%s: tracefs not found at /sys/kernel/tracing "
-			"or /sys/kernel/debug/tracing (are you root?)\n", prog);
+	/*
+	 * /sys/kernel/tracing when it is there, as the kernel documents it;
+	 * else libtracefs finds tracefs, mounting it when it is not (root).
+	 */
+	if (!stat("/sys/kernel/tracing/events", &sb) && S_ISDIR(sb.st_mode))
+		tracefs_set_tracing_dir("/sys/kernel/tracing");
+	if (!tracefs_tracing_dir()) {
+		fprintf(stderr, "%s: tracefs not found or not mountable "
+			"(are you root?)\n", prog);
 		return 1;
 	}
-	snprintf(inst, sizeof(inst), "%s/events/hcclthread", tfs);
-	if (!dir_exists(inst)) {
+	if (!tracefs_dir_exists(NULL, "events/hcclthread")) {
 		fprintf(stderr, "%s: no hcclthread tracepoints in %s/events: "
 			"is the module loaded? (modprobe drm_shmem_helper && insmod "
-			"hcclthread.ko)\n", prog, tfs);
+			"hcclthread.ko)\n", prog, tracefs_tracing_dir());
 		return 1;
 	}
 	/*
-	 * A private instance, made here and by nobody else (no EEXIST): the
-	 * global buffer, and other tracers' instances, are never touched.
+	 * A private instance, made here and by nobody else: the global
+	 * buffer, and other tracers' instances, are never touched.
 	 */
-	snprintf(inst, sizeof(inst), "%s/instances/hcclthread-trace-%d", tfs,
-		 (int)getpid());
-	if (mkdir(inst, 0700)) {
-		fprintf(stderr, "%s: cannot make the trace instance %s: %s\n",
-			prog, inst, strerror(errno));
+	snprintf(name, sizeof(name), "hcclthread-trace-%d", (int)getpid());
+	ti = tracefs_instance_create(name);
+	if (!ti || !tracefs_instance_is_new(ti)) {
+		fprintf(stderr, "%s: cannot make the trace instance %s/"
+			"instances/%s: %s\n", prog, tracefs_tracing_dir(), name,
+			ti ? "it exists" : strerror(errno));
+		tracefs_instance_free(ti);
 		return 1;
 	}
-	made_inst = 1;
-	write_file(inst, "tracing_on", "0");
-	snprintf(buf, sizeof(buf), "%ld", kb);
-	write_file(inst, "buffer_size_kb", buf);
-	write_file(inst, "trace", "");
-	ret = write_file(inst, "events/hcclthread/enable", "1");
-	if (ret) {
-		fprintf(stderr, "%s: enabling events in %s: %s\n", prog, inst,
-			strerror(-ret));
-		rc = 1;
-		goto cleanup;
-	}
-	write_file(inst, "tracing_on", "1");
-
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		rc = 1;
-		goto stop;
-	}
-	if (!pid) {
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind],
-			strerror(errno));
-		_exit(127);
-	}
-	signal(SIGINT, SIG_IGN);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	signal(SIGINT, SIG_DFL);
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) :
-	     128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-stop:
-	write_file(inst, "tracing_on", "0");
-	write_file(inst, "events/hcclthread/enable", "0");
-	/* Copy the text out first: the converter reads a plain file. */
-	scpy(rawtmp, sizeof(rawtmp), raw ? raw :
-		 "/tmp/hcclthread-trace.XXXXXX");
-	if (raw) {
-		fdout = open(rawtmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			     0644);
-	} else {
-		fdout = mkstemp(rawtmp);
-	}
-	{
-		char tpath[512];
-
-		snprintf(tpath, sizeof(tpath), "%s/trace", inst);
-		fdin = open(tpath, O_RDONLY | O_CLOEXEC);
-	}
-	if (fdin < 0 || fdout < 0) {
-		fprintf(stderr, "%s: cannot copy the trace buffer: %s\n", prog,
-			strerror(errno));
-		if (fdin >= 0)
-			close(fdin);
-		if (fdout >= 0)
-			close(fdout);
-		if (!rc)
-			rc = 1;
-		goto cleanup;
-	}
-	{
-		char cbuf[65536];
-
-		while ((n = read(fdin, cbuf, sizeof(cbuf))) > 0)
-			if (write(fdout, cbuf, (size_t)n) != n)
-				break;
-	}
-	close(fdin);
-	close(fdout);
-	if (convert_file(rawtmp, outpath, prog) && !rc)
-		rc = 1;
-	if (!raw)
-		unlink(rawtmp);
-cleanup:
-	if (made_inst) {
-		write_file(inst, "events/hcclthread/enable", "0");
-		if (rmdir(inst))
-			fprintf(stderr, "%s: warning: rmdir %s: %s\n", prog,
-				inst, strerror(errno));
-	}
+	rc = record(ti, argv + optind, kb, raw, outpath, prog);
+	if (tracefs_instance_destroy(ti))
+		fprintf(stderr, "%s: warning: removing the instance %s: %s\n",
+			prog, name, strerror(errno));
+	tracefs_instance_free(ti);
 	return rc;
 }
