@@ -692,5 +692,6 @@ struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df);
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);
+void hcclt_mem_show_fdinfo(struct drm_printer *p, struct drm_file *df);
 
 #endif /* _HCCLT_DRV_H_ */

@@ -208,6 +208,7 @@ void hcclt_show_fdinfo(struct drm_printer *p, struct drm_file *df)
 		if (hcclt_engine_keys[e])
 			drm_printf(p, "drm-engine-%s:\t%llu ns\n",
 				   hcclt_engine_keys[e], busy[e]);
+	hcclt_mem_show_fdinfo(p, df);
 	drm_printf(p, "hcclthread-threads:\t%u\n", atomic_read(&u->threads));
 	drm_printf(p, "hcclthread-streams:\t%u\n", atomic_read(&u->streams));
 	drm_printf(p, "hcclthread-notifies:\t%u\n",

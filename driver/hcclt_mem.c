@@ -19,18 +19,27 @@
  * first mapped (drm_gem_shmem_mmap() pins them while any mapping exists);
  * they are charged to the memory cgroup of the process that maps it then.
  * The object struct itself is charged to the creator (GFP_KERNEL_ACCOUNT).
+ *
+ * fdinfo: hcclt_mem_show_fdinfo() prints drm-total-memory and
+ * drm-resident-memory of the objects a file has handles to, on every
+ * kernel (Documentation/uapi.rst says why those two and why "memory").
  */
 
 #include <linux/err.h>
+#include <linux/idr.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/build_bug.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/stddef.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
 #include "hcclt_drv.h"
@@ -187,4 +196,54 @@ void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used)
 	*total = hdev->mem_total;
 	*used = hdev->mem_used;
 	spin_unlock(&hdev->pool_lock);
+}
+
+/*
+ * One memory key in the unit drm_print_memory_stats() picks from 6.5 on:
+ * KiB or MiB when the value is a whole number of them, else bytes.
+ */
+static void hcclt_mem_print_size(struct drm_printer *p, const char *stat,
+				 u64 sz)
+{
+	static const char *const units[] = { "", " KiB", " MiB" };
+	unsigned int u;
+
+	for (u = 0; u < ARRAY_SIZE(units) - 1; u++) {
+		if (!sz || !IS_ALIGNED(sz, SZ_1K))
+			break;
+		sz = div_u64(sz, SZ_1K);
+	}
+	drm_printf(p, "drm-%s-memory:\t%llu%s\n", stat, sz, units[u]);
+}
+
+/**
+ * hcclt_mem_show_fdinfo - the memory keys of a file's fdinfo.
+ * @p: the fdinfo printer.
+ * @df: the file.
+ *
+ * Walks the file's GEM handles under its table_lock, as the DRM core's
+ * drm_show_memory_stats() does from 6.5 on: every object with a handle in
+ * @df counts its size in drm-total-memory, and in drm-resident-memory
+ * while its pages are allocated (from its first mmap() until its last
+ * mapping goes). The pages pointer is read without the shmem helper's
+ * lock (a mutex, not to be taken under table_lock): a read racing with
+ * the first mmap() or the last munmap() sees the object either way, which
+ * is all a snapshot of the statistics promises.
+ */
+void hcclt_mem_show_fdinfo(struct drm_printer *p, struct drm_file *df)
+{
+	struct drm_gem_object *obj;
+	u64 total = 0, resident = 0;
+	int id;
+
+	spin_lock(&df->table_lock);
+	idr_for_each_entry(&df->object_idr, obj, id) {
+		total += obj->size;
+		if (READ_ONCE(to_hcclt_mem(obj)->shmem.pages))
+			resident += obj->size;
+	}
+	spin_unlock(&df->table_lock);
+
+	hcclt_mem_print_size(p, "total", total);
+	hcclt_mem_print_size(p, "resident", resident);
 }

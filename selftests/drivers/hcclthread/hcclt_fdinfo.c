@@ -6,7 +6,8 @@
  * the colon ignored, numbers with their unit), of this process and of a
  * child: the driver name, one client id per open file (the same through
  * dup() and fork()), the engine busy time that grows while a stream has
- * work and stops when it has none, and the driver's object counts.
+ * work and stops when it has none, the device memory the file's handles
+ * name (total and resident), and the driver's object counts.
  *
  * Written against uapi/drm/hcclthread_accel.h and the fdinfo keys of
  * Documentation/uapi.rst only.
@@ -15,6 +16,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "hcclt_common.h"
@@ -141,6 +143,59 @@ static int fdinfo_uint(const struct fdinfo *fi, const char *key,
 	return 0;
 }
 
+/*
+ * A memory key of @fi in bytes: "<uint>", "<uint> KiB" or "<uint> MiB".
+ * Returns 0, or -1 if absent, repeated or malformed.
+ */
+static int fdinfo_bytes(const struct fdinfo *fi, const char *key, __u64 *out)
+{
+	const char *v;
+	char *end;
+	int count;
+
+	v = fdinfo_get(fi, key, &count);
+	if (!v || count != 1 || !isdigit((unsigned char)*v)) {
+		fprintf(stderr, "# %s: %s\n", key, v ? v : "(absent)");
+		return -1;
+	}
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	if (errno)
+		return -1;
+	if (!strcmp(end, " KiB")) {
+		*out <<= 10;
+	} else if (!strcmp(end, " MiB")) {
+		*out <<= 20;
+	} else if (*end) {
+		fprintf(stderr, "# %s: '%s' has no known unit\n", key, v);
+		return -1;
+	}
+	return 0;
+}
+
+struct memkeys {
+	__u64 total, resident;
+};
+
+static int read_mem(pid_t pid, int fd, struct memkeys *m)
+{
+	struct fdinfo fi;
+
+	if (fdinfo_read(pid, fd, &fi))
+		return -1;
+	if (fdinfo_bytes(&fi, "drm-total-memory", &m->total) ||
+	    fdinfo_bytes(&fi, "drm-resident-memory", &m->resident))
+		return -1;
+	return 0;
+}
+
+#define ASSERT_MEM(pid, fd, t, r) do {					\
+	struct memkeys _m;						\
+	ASSERT_EQ(0, read_mem(pid, fd, &_m));				\
+	EXPECT_EQ(t, _m.total);						\
+	EXPECT_EQ(r, _m.resident);					\
+} while (0)
+
 /* Busy ns of every engine with threads (0 for AIV). */
 static int read_busy(pid_t pid, int fd, __u64 busy[HCCLT_ENGINE_COUNT])
 {
@@ -239,6 +294,10 @@ TEST(keys)
 	EXPECT_EQ(0, x);
 	EXPECT_EQ(0, fdinfo_uint(&fi, "hcclthread-notifies", NULL, &x));
 	EXPECT_EQ(0, x);
+	EXPECT_EQ(0, fdinfo_bytes(&fi, "drm-total-memory", &x));
+	EXPECT_EQ(0, x);
+	EXPECT_EQ(0, fdinfo_bytes(&fi, "drm-resident-memory", &x));
+	EXPECT_EQ(0, x);
 
 	/*
 	 * The VFS's keys are there, no other drm- or hcclthread- key: no
@@ -251,7 +310,9 @@ TEST(keys)
 		const char *k = fi.key[i];
 		int known = strncmp(k, "drm-", 4) && strncmp(k, "hcclthread-", 11);
 
-		if (!strcmp(k, "drm-driver") || !strcmp(k, "drm-client-id"))
+		if (!strcmp(k, "drm-driver") || !strcmp(k, "drm-client-id") ||
+		    !strcmp(k, "drm-total-memory") ||
+		    !strcmp(k, "drm-resident-memory"))
 			known = 1;
 		for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
 			if (engine_key[e] && !strcmp(k, engine_key[e]))
@@ -335,6 +396,79 @@ TEST(counts)
 	ASSERT_POOLS(fd, &q0);
 	ASSERT_EQ(0, hcclt_stream_destroy(fd, s));
 	ASSERT_COUNTS(me, fd, 0, 0, 0);
+	close(fd);
+}
+
+static int mem_create(int fd, __u64 size, struct drm_hcclt_mem_create *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->size = size;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, m);
+}
+
+static int gem_close(int fd, __u32 handle)
+{
+	struct drm_gem_close c;
+
+	memset(&c, 0, sizeof(c));
+	c.handle = handle;
+	return hcclt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/*
+ * Device memory: the total of the objects the file has handles to grows
+ * by an object's (page-rounded) size at MEM_CREATE; the resident size once
+ * its pages exist (mapped and touched); both drop when the handle goes,
+ * even while a mapping keeps the object. Other files do not see it.
+ */
+TEST(memory)
+{
+	const __u64 a_size = (3ULL << 20) + 4096, b_size = 8192;
+	struct drm_hcclt_mem_create a, b;
+	pid_t me = getpid();
+	int fd, other;
+	__u64 i;
+	char *p;
+
+	fd = hcclt_open();
+	ASSERT_LE(0, fd);
+	other = hcclt_open();
+	ASSERT_LE(0, other);
+	ASSERT_MEM(me, fd, 0, 0);
+
+	/* A size that is not a whole page counts rounded up. */
+	ASSERT_EQ(0, mem_create(fd, a_size - 100, &a));
+	ASSERT_EQ(a_size, a.size);
+	ASSERT_MEM(me, fd, a_size, 0);
+	ASSERT_EQ(0, mem_create(fd, b_size, &b));
+	ASSERT_MEM(me, fd, a_size + b_size, 0);
+	ASSERT_MEM(me, other, 0, 0);
+
+	p = mmap(NULL, a_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	for (i = 0; i < a_size; i += 4096)
+		p[i] = (char)i;
+	ASSERT_MEM(me, fd, a_size + b_size, a_size);
+	ASSERT_MEM(me, other, 0, 0);
+
+	/* The handle goes, the mapping stays: no longer the file's. */
+	ASSERT_EQ(0, gem_close(fd, a.handle));
+	ASSERT_MEM(me, fd, b_size, 0);
+	ASSERT_EQ(0, munmap(p, a_size));
+	ASSERT_MEM(me, fd, b_size, 0);
+
+	/* Mapped, then unmapped with the handle kept: pages go at munmap. */
+	p = mmap(NULL, b_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)b.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[0] = 1;
+	ASSERT_MEM(me, fd, b_size, b_size);
+	ASSERT_EQ(0, munmap(p, b_size));
+	ASSERT_MEM(me, fd, b_size, 0);
+	ASSERT_EQ(0, gem_close(fd, b.handle));
+	ASSERT_MEM(me, fd, 0, 0);
+	close(other);
 	close(fd);
 }
 
