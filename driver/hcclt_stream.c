@@ -12,12 +12,76 @@
  * wrapped by id. The pool slot is returned when the last reference goes.
  */
 
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "hcclt_drv.h"
 
+#ifdef HCCLT_TEST_HOOKS
+/*
+ * Test hook (debug builds only), for selftests' hcclt_lookup_race. When
+ * lookup_delay_ms is set, the next stream lookup by a created stream's id
+ * clears it and steps through lookup_stage with the test: after its xarray
+ * load it sets the stage to 1 and waits (busy, in the RCU read section)
+ * for the test to set 2; after its reference and RCU unlock it sets 3 and
+ * waits (sleeping) for 4; then it sets 0 and goes on. Each wait gives up
+ * after lookup_delay_ms.
+ */
+static unsigned int hcclt_lookup_delay_ms;
+module_param_named(lookup_delay_ms, hcclt_lookup_delay_ms, uint, 0644);
+MODULE_PARM_DESC(lookup_delay_ms,
+		 "test hook: hold the next stream lookup up to this many ms (debug)");
+static unsigned int hcclt_lookup_stage;
+module_param_named(lookup_stage, hcclt_lookup_stage, uint, 0644);
+MODULE_PARM_DESC(lookup_stage, "test hook: where the held lookup is (debug)");
+
+static unsigned int hcclt_lookup_delay_take(void)
+{
+	return xchg(&hcclt_lookup_delay_ms, 0);
+}
+
+/* Set the stage to @at, wait up to @ms for the test to set @at + 1. */
+static void hcclt_lookup_delay(unsigned int ms, unsigned int at, bool atomic)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	if (!ms)
+		return;
+	WRITE_ONCE(hcclt_lookup_stage, at);
+	while (time_before(jiffies, end) &&
+	       READ_ONCE(hcclt_lookup_stage) == at) {
+		if (atomic)
+			mdelay(1);
+		else
+			usleep_range(1000, 2000);
+	}
+	if (at == 3)
+		WRITE_ONCE(hcclt_lookup_stage, 0);
+}
+#else
+static inline unsigned int hcclt_lookup_delay_take(void)
+{
+	return 0;
+}
+
+static inline void hcclt_lookup_delay(unsigned int ms, unsigned int at,
+				      bool atomic) {}
+#endif
+
+/*
+ * A stream holds a reference on its DRM device, so that its release, which
+ * gives its slot and pool unit back to the device, never runs on a freed
+ * device: a stale lookup (see hcclt_obj.c) may hold the last reference of a
+ * stream that was recycled for another device, whose last file was closed
+ * meanwhile. (Lookups run inside drm_dev_enter(), and drm_dev_unplug()
+ * waits for the DRM core's one SRCU, so that device's unbind cannot finish
+ * first today; the reference makes that hold without relying on it, also
+ * for a put outside any section.)
+ */
 static void hcclt_stream_release(struct kref *ref)
 {
 	struct hcclt_stream *stream = container_of(ref, struct hcclt_stream,
@@ -29,6 +93,7 @@ static void hcclt_stream_release(struct kref *ref)
 	hdev->hw->stream_slot_free(hdev, stream->slot);
 	hcclt_pool_unreserve(hdev, 1, 0);
 	kmem_cache_free(hcclt_stream_cache, stream);
+	drm_dev_put(&hdev->drm);
 }
 
 void hcclt_stream_put(struct hcclt_stream *stream)
@@ -78,6 +143,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	stream->fence_ctx = dma_fence_context_alloc(1);
 	hcclt_usage_stream_init(stream, file);
 	hcclt_sched_stream_init(stream);
+	drm_dev_get(&hdev->drm);
 	hcclt_obj_ref_init(&stream->ref);
 	resv->streams--;
 	return stream;
@@ -120,15 +186,19 @@ static struct hcclt_stream *hcclt_owned_stream_lookup(struct hcclt_file *file,
 struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
 {
 	struct hcclt_stream *stream;
+	unsigned int delay;
 
 	if (id & HCCLT_ID_OWNED)
 		return hcclt_owned_stream_lookup(file, id);
 
 	rcu_read_lock();
 	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
+	delay = hcclt_lookup_delay_take();
+	hcclt_lookup_delay(delay, 1, true);
 	if (stream && !kref_get_unless_zero(&stream->ref))
 		stream = NULL;
 	rcu_read_unlock();
+	hcclt_lookup_delay(delay, 3, false);
 	if (stream &&
 	    !hcclt_obj_found(&stream->live, &stream->id, &stream->file, id,
 			     file)) {
