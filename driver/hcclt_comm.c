@@ -34,9 +34,9 @@ void hcclt_notify_put(struct hcclt_notify *notify)
 }
 
 /* A new notify taking one notify unit of @resv. */
-static struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
-					     u64 owner_id, u32 idx,
-					     struct hcclt_resv *resv)
+struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
+				      u64 owner_id, u32 idx,
+				      struct hcclt_resv *resv)
 {
 	struct hcclt_notify *notify;
 	int ret;
@@ -47,6 +47,7 @@ static struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 	if (!notify)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&notify->ref);
+	INIT_LIST_HEAD(&notify->xnode);
 	notify->hdev = hdev;
 	notify->owner_id = owner_id;
 	notify->idx = idx;
@@ -60,7 +61,7 @@ static struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 }
 
 /* Give the notify's slot and pool unit back; it is never used again. */
-static void hcclt_notify_drop_slot(struct hcclt_notify *notify)
+void hcclt_notify_drop_slot(struct hcclt_notify *notify)
 {
 	struct hcclt_device *hdev = notify->hdev;
 
@@ -342,6 +343,7 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&comm->lock);
 	INIT_LIST_HEAD(&comm->threads);
+	hcclt_channel_comm_init(comm);
 	comm->file = file;
 	ret = hcclt_id_reserve(&file->comms, HCCLT_ID_KIND_COMM, comm,
 			       &comm->id);
@@ -408,8 +410,11 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	comm->notifies_used = 0;
 	comm->thread_count = 0;
 	mutex_unlock(&comm->lock);
-	if (comm->group)
+	if (comm->group) {
+		/* Channels first: they look the rank up in its group. */
+		hcclt_channel_comm_gone(comm);
 		hcclt_group_comm_gone(comm);
+	}
 	atomic_dec(&comm->file->hdev->ncomms);
 }
 

@@ -259,7 +259,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->comms = atomic_read(&hdev->ncomms);
 	args->files = atomic_read(&hdev->nfiles);
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
-			 HCCLT_FEATURE_MEMORY | hdev->hw->features;
+			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_CHANNELS |
+			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
 }
@@ -498,7 +499,8 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
  * walk (its copy out may fault), and THREAD_ACQUIRE, THREAD_EXPORT and
  * SUBMIT only around their work, copying user memory in before and out
  * after it. Those five enter by themselves, and so do GROUP_JOIN (around
- * its setup, not its wait) and GROUP_INFO (its walk).
+ * its setup, not its wait), GROUP_INFO (its walk) and CHANNEL_ACQUIRE
+ * (around its setup, not its rendezvous).
  */
 #define HCCLT_GUARDED(fn)						\
 static int fn##_guarded(struct drm_device *drm, void *data,		\
@@ -542,6 +544,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(GROUP_JOIN, hcclt_group_join_ioctl),
 	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
 	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl_guarded),
+	HCCLT_IOCTL(CHANNEL_ACQUIRE, hcclt_channel_acquire_ioctl),
 };
 
 /*

@@ -117,6 +117,13 @@ struct hcclt_group;
  *	see it finish while spinning: they went on to wait (and slept unless
  *	it finished first or a signal was pending); for debugfs.
  * @debugfs: the device's debugfs directory.
+ * @xrec_lock: protects @xrecs, @xrec_stopped and the xnode and xqueued of
+ *	every notify of the device; a leaf lock (taken under any device's
+ *	sched_lock, never the other way round; hcclt_sched.c).
+ * @xrecs: notifies of this device that another device's executor recorded
+ *	(channel records), to be set by @xrec_work.
+ * @xrec_stopped: unplugged: no more hand-offs.
+ * @xrec_work: sets the notifies on @xrecs under this device's sched_lock.
  */
 struct hcclt_device {
 	struct drm_device drm;
@@ -150,6 +157,12 @@ struct hcclt_device {
 	atomic_long_t sync_spun;
 	atomic_long_t sync_slept;
 	struct dentry *debugfs;
+
+	/* protects xrecs, xrec_stopped, notifies' xnode and xqueued */
+	spinlock_t xrec_lock;
+	struct list_head xrecs;
+	bool xrec_stopped;
+	struct work_struct xrec_work;
 };
 
 static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
@@ -214,6 +227,11 @@ struct hcclt_file {
  * @dead: its thread is gone; records are no-ops; sched_lock.
  * @waiter: the stream parked on this notify, or NULL; sched_lock. Only the
  *	owning thread's stream ever waits on a notify, so there is at most one.
+ * @err: what a wait on it fails with once @dead: 0 for -ECANCELED, or
+ *	-ECONNRESET for a channel notify whose peer is gone; sched_lock.
+ * @xnode: entry in the xrecs list of @hdev (a record handed over from
+ *	another device, hcclt_sched.c); hdev->xrec_lock.
+ * @xqueued: on that list; hdev->xrec_lock.
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -224,6 +242,9 @@ struct hcclt_notify {
 	bool set;
 	bool dead;
 	struct hcclt_stream *waiter;
+	int err;
+	struct list_head xnode;
+	bool xqueued;
 };
 
 struct hcclt_batch;
@@ -421,6 +442,11 @@ struct hcclt_thread {
  * @group: the group the communicator is a rank of (hcclt_group.c), or
  *	NULL for one made by COMM_CREATE; set before publication, immutable.
  * @rank: its rank in @group; immutable.
+ * @channels: channel index -> struct hcclt_channel (hcclt_channel.c),
+ *	established channels only; entries are added under hcclt_chan_lock
+ *	while @chan_gone is clear.
+ * @chan_seq: sequence number of the next channel id; hcclt_chan_lock.
+ * @chan_gone: torn down: no channel is added any more; hcclt_chan_lock.
  */
 struct hcclt_comm {
 	struct kref ref;
@@ -436,6 +462,9 @@ struct hcclt_comm {
 	bool dead;
 	struct hcclt_group *group;
 	u32 rank;
+	struct xarray channels;
+	u32 chan_seq;
+	bool chan_gone;
 };
 
 /**
@@ -613,6 +642,10 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file);
 void hcclt_comm_discard(struct hcclt_comm *comm);
 void hcclt_comm_publish(struct hcclt_comm *comm);
 void hcclt_notify_put(struct hcclt_notify *notify);
+struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
+				      u64 owner_id, u32 idx,
+				      struct hcclt_resv *resv);
+void hcclt_notify_drop_slot(struct hcclt_notify *notify);
 int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
@@ -632,6 +665,7 @@ void hcclt_sched_stream_fini(struct hcclt_stream *stream);
 void hcclt_sched_stream_cancel(struct hcclt_stream *stream, bool kill);
 void hcclt_sched_thread_kill(struct hcclt_thread *thread);
 void hcclt_sched_task_done(struct hcclt_stream *stream, int err);
+void hcclt_sched_notify_kill(struct hcclt_notify *n, int err);
 u32 hcclt_sched_stream_state(struct hcclt_stream *stream, u32 *wait_notify,
 			     u32 *depth);
 int hcclt_submit_ioctl(struct drm_device *drm, void *data,
@@ -639,7 +673,21 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 
+/* hcclt_channel.c */
+struct hcclt_channel;
+void hcclt_channel_comm_init(struct hcclt_comm *comm);
+void hcclt_channel_comm_gone(struct hcclt_comm *comm);
+struct hcclt_channel *hcclt_channel_lookup(struct hcclt_comm *comm, u64 id);
+void hcclt_channel_put(struct hcclt_channel *chan);
+bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id);
+int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
+			      u32 op, u32 idx, struct hcclt_notify **out);
+int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
+				struct drm_file *df);
+
 /* hcclt_group.c */
+bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank);
+u32 hcclt_group_nranks(const struct hcclt_group *group);
 void hcclt_group_comm_gone(struct hcclt_comm *comm);
 void hcclt_group_file_close(struct hcclt_file *file);
 int hcclt_group_create_ioctl(struct drm_device *drm, void *data,

@@ -376,6 +376,35 @@ void hcclt_group_comm_gone(struct hcclt_comm *comm)
 	mutex_unlock(&hcclt_groups_lock);
 }
 
+/* The rank count of the group of a live communicator (immutable then). */
+u32 hcclt_group_nranks(const struct hcclt_group *group)
+{
+	return group->nranks;
+}
+
+/**
+ * hcclt_group_rank_alive - is @rank of @group joined, with a communicator
+ * whose channels are not torn down?
+ * @group: the group of a live communicator of the caller.
+ * @rank: a rank below its rank count.
+ *
+ * For the channel rendezvous (hcclt_channel.c): the caller holds
+ * hcclt_chan_lock, under which comm->chan_gone is read; the rank's
+ * communicator cannot finish its teardown meanwhile, as that takes
+ * hcclt_chan_lock before it leaves the group.
+ */
+bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank)
+{
+	struct hcclt_comm *comm;
+	bool alive;
+
+	mutex_lock(&hcclt_groups_lock);
+	comm = group->ranks[rank].comm;
+	alive = comm && !comm->chan_gone;
+	mutex_unlock(&hcclt_groups_lock);
+	return alive;
+}
+
 /**
  * hcclt_group_file_close - a file is closed: fail the groups it created
  * that are still pending.

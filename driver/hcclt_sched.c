@@ -17,6 +17,14 @@
  * All state here is protected by hdev->sched_lock (see hcclt_drv.h); each
  * task costs O(1) under it, so one device-wide lock keeps the notify state
  * machine simple and still lets many streams make progress.
+ *
+ * Cross-device records (channel records, whose notify belongs to the peer
+ * rank's device) are handed over in one place, hcclt_xrecord(). Lock
+ * order: device A's sched_lock -> device B's xrec_lock, a leaf lock; B's
+ * xrec_work then takes B's sched_lock with no other sched_lock held. Two
+ * devices' sched_locks are never nested. The hand-off holds a reference on
+ * the notify until B has set it; a notify holds its device, which lives
+ * until the module is unloaded (no file, hence no task, is left then).
  */
 
 #include <linux/dma-fence.h>
@@ -276,6 +284,26 @@ static void hcclt_notify_record(struct hcclt_device *hdev,
 	}
 }
 
+/*
+ * A record, run by another device's executor under that device's
+ * sched_lock, of @n, a notify of device B: queue it on B's xrecs for B's
+ * xrec_work. A notify already queued is not queued again: the two records
+ * are one, as a notify is binary and no wait consumed the first yet.
+ */
+static void hcclt_xrecord(struct hcclt_notify *n)
+{
+	struct hcclt_device *b = n->hdev;
+
+	spin_lock(&b->xrec_lock);
+	if (!b->xrec_stopped && !n->xqueued) {
+		kref_get(&n->ref);
+		n->xqueued = true;
+		list_add_tail(&n->xnode, &b->xrecs);
+		queue_work(b->wq, &b->xrec_work);
+	}
+	spin_unlock(&b->xrec_lock);
+}
+
 /* Run tasks of @s until it parks, empties or @budget runs out. */
 static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			    int budget)
@@ -296,15 +324,21 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			hcclt_trace_task(s, task, true, 0);
 		}
 		budget--;
-		if (task->op == HCCLT_TASK_NOTIFY_RECORD) {
-			hcclt_notify_record(hdev, n);
+		if (task->op == HCCLT_TASK_NOTIFY_RECORD ||
+		    task->op == HCCLT_TASK_CHANNEL_RECORD) {
+			if (likely(n->hdev == hdev))
+				hcclt_notify_record(hdev, n);
+			else
+				hcclt_xrecord(n);
 			hcclt_sched_task_done(s, 0);
 		} else if (n->set) {
 			n->set = false;
 			hcclt_sched_task_done(s, 0);
 		} else if (n->dead) {
-			WRITE_ONCE(s->error, -ECANCELED);
-			hcclt_stream_flush(s, -ECANCELED);
+			int err = n->err ?: -ECANCELED;
+
+			WRITE_ONCE(s->error, err);
+			hcclt_stream_flush(s, err);
 		} else {
 			s->parked = n;
 			n->waiter = s;
@@ -351,6 +385,33 @@ static void hcclt_run_work(struct work_struct *work)
 						 run_work);
 
 	spin_lock_bh(&hdev->sched_lock);
+	hcclt_run_kick_locked(hdev, HCCLT_WORK_BUDGET);
+	spin_unlock_bh(&hdev->sched_lock);
+}
+
+/* Set the notifies other devices recorded into this one. */
+static void hcclt_xrec_work(struct work_struct *work)
+{
+	struct hcclt_device *hdev = container_of(work, struct hcclt_device,
+						 xrec_work);
+	struct hcclt_notify *n, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock(&hdev->xrec_lock);
+	list_splice_init(&hdev->xrecs, &list);
+	spin_unlock(&hdev->xrec_lock);
+
+	spin_lock_bh(&hdev->sched_lock);
+	list_for_each_entry_safe(n, tmp, &list, xnode) {
+		/* From here on a new record queues it again. */
+		spin_lock(&hdev->xrec_lock);
+		list_del_init(&n->xnode);
+		n->xqueued = false;
+		spin_unlock(&hdev->xrec_lock);
+		hcclt_notify_record(hdev, n);
+		/* The hand-off's reference. */
+		hcclt_notify_put(n);
+	}
 	hcclt_run_kick_locked(hdev, HCCLT_WORK_BUDGET);
 	spin_unlock_bh(&hdev->sched_lock);
 }
@@ -486,6 +547,35 @@ void hcclt_sched_thread_kill(struct hcclt_thread *p)
 }
 
 /**
+ * hcclt_sched_notify_kill - a channel notify goes dead.
+ * @n: the notify.
+ * @err: what waits on it fail with: -ECONNRESET (the channel's peer is
+ *	gone: a record it made before stays and is consumed by one wait) or
+ *	-ECANCELED (its own side is gone: the flag is cleared).
+ *
+ * A wait parked on it fails at once; later records into it are no-ops.
+ * Takes the notify's device's sched_lock (no other sched_lock held).
+ */
+void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
+{
+	struct hcclt_device *hdev = n->hdev;
+	struct hcclt_stream *w;
+
+	spin_lock_bh(&hdev->sched_lock);
+	n->dead = true;
+	n->err = err;
+	if (err != -ECONNRESET)
+		n->set = false;
+	w = n->waiter;
+	if (w) {
+		hcclt_stream_unpark(w);
+		hcclt_make_runnable(hdev, w);
+		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	}
+	spin_unlock_bh(&hdev->sched_lock);
+}
+
+/**
  * hcclt_sched_stream_state - what a stream is doing, for INFO and debugfs.
  * @s: the stream.
  * @wait_notify: set to the index of the notify it is parked on (else 0).
@@ -523,6 +613,9 @@ int hcclt_sched_init(struct hcclt_device *hdev)
 	INIT_LIST_HEAD(&hdev->runlist);
 	INIT_LIST_HEAD(&hdev->streams);
 	INIT_WORK(&hdev->run_work, hcclt_run_work);
+	spin_lock_init(&hdev->xrec_lock);
+	INIT_LIST_HEAD(&hdev->xrecs);
+	INIT_WORK(&hdev->xrec_work, hcclt_xrec_work);
 	hdev->wq = alloc_workqueue("hcclt%u", WQ_HIGHPRI | WQ_UNBOUND, 0,
 				   hdev->index);
 	return hdev->wq ? 0 : -ENOMEM;
@@ -549,6 +642,20 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	}
 	spin_unlock_bh(&hdev->sched_lock);
 
+	spin_lock(&hdev->xrec_lock);
+	hdev->xrec_stopped = true;
+	spin_unlock(&hdev->xrec_lock);
+	cancel_work_sync(&hdev->xrec_work);
+	/* Records never handed over: drop their references. */
+	while (!list_empty(&hdev->xrecs)) {
+		struct hcclt_notify *n = list_first_entry(&hdev->xrecs,
+							  struct hcclt_notify,
+							  xnode);
+
+		list_del_init(&n->xnode);
+		n->xqueued = false;
+		hcclt_notify_put(n);
+	}
 	cancel_work_sync(&hdev->run_work);
 	destroy_workqueue(hdev->wq);
 	hdev->wq = NULL;
@@ -569,12 +676,36 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
  * @thread: the submitting thread, NULL for a stream handle.
  * @dst: the last record destination looked up (reference held); batches
  *	usually record into few threads.
+ * @chan: the last channel looked up (reference held).
  */
 struct hcclt_prep {
 	struct hcclt_file *file;
 	struct hcclt_thread *thread;
 	struct hcclt_thread *dst;
+	struct hcclt_channel *chan;
 };
+
+/* A channel task of @ut: its notify, with a reference, in @n. */
+static int hcclt_task_prepare_chan(struct hcclt_prep *pp,
+				   const struct drm_hcclt_task *ut,
+				   struct hcclt_notify **n)
+{
+	struct hcclt_thread *thread = pp->thread;
+	struct hcclt_channel *chan;
+
+	if (!thread ||
+	    (ut->op == HCCLT_TASK_CHANNEL_RECORD && ut->timeout_s))
+		return -EINVAL;
+	if (!pp->chan || !hcclt_channel_is(pp->chan, ut->dst_thread)) {
+		chan = hcclt_channel_lookup(thread->comm, ut->dst_thread);
+		if (!chan)
+			return -ENOENT;
+		hcclt_channel_put(pp->chan);
+		pp->chan = chan;
+	}
+	return hcclt_channel_task_notify(pp->chan, thread->engine, ut->op,
+					 ut->notify_idx, n);
+}
 
 /*
  * Validate one user task and fill in @task, which then holds a notify
@@ -587,10 +718,17 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	struct hcclt_thread *thread = pp->thread, *dst, *p;
 	struct hcclt_notify *n;
 	u32 num;
+	int ret;
 
 	if (ut->pad)
 		return -EINVAL;
 	switch (ut->op) {
+	case HCCLT_TASK_CHANNEL_RECORD:
+	case HCCLT_TASK_CHANNEL_WAIT:
+		ret = hcclt_task_prepare_chan(pp, ut, &n);
+		if (ret)
+			return ret;
+		goto found;
 	case HCCLT_TASK_NOTIFY_RECORD:
 		if (ut->timeout_s)
 			return -EINVAL;
@@ -620,6 +758,7 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	/* A user-chosen index: no speculative load past the bound. */
 	n = p->notifies[array_index_nospec(ut->notify_idx, num)];
 	kref_get(&n->ref);
+found:
 	task->notify = n;
 	task->op = ut->op;
 	/* A wait has @thread; a record through a stream id has only @dst. */
@@ -801,6 +940,7 @@ out:
 		hcclt_batch_put(s, batch);
 	}
 	hcclt_thread_put(pp.dst);
+	hcclt_channel_put(pp.chan);
 	hcclt_thread_put(pp.thread);
 	hcclt_stream_put(s);
 	return ret;

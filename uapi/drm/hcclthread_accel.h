@@ -48,7 +48,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		2
+#define HCCLT_UAPI_MINOR		3
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -64,6 +64,7 @@ extern "C" {
 #define HCCLT_ID_KIND_COMM		1
 #define HCCLT_ID_KIND_STREAM		2
 #define HCCLT_ID_KIND_THREAD		3
+#define HCCLT_ID_KIND_CHANNEL		4 /* uAPI 1.3 */
 
 /**
  * enum drm_hcclt_engine - communication engines (CommEngine of HCCL).
@@ -100,6 +101,7 @@ enum drm_hcclt_engine {
 #define DRM_HCCLT_GROUP_JOIN		0x0c
 #define DRM_HCCLT_GROUP_INFO		0x0d
 #define DRM_HCCLT_MEM_CREATE		0x0e
+#define DRM_HCCLT_CHANNEL_ACQUIRE	0x0f
 
 /**
  * struct drm_hcclt_query - driver, limits and device pools.
@@ -177,6 +179,11 @@ struct drm_hcclt_query {
  * older driver those two fields stay as userspace set them (zero).
  */
 #define HCCLT_FEATURE_MEMORY		0x8ULL
+/*
+ * DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE and the channel tasks
+ * HCCLT_TASK_CHANNEL_RECORD and HCCLT_TASK_CHANNEL_WAIT (uAPI 1.3).
+ */
+#define HCCLT_FEATURE_CHANNELS		0x10ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -383,10 +390,30 @@ struct drm_hcclt_thread_export {
  *	satisfied in time fails: the tasks queued after it on the stream are
  *	dropped and the next DRM_IOCTL_HCCLT_STREAM_SYNC of the stream returns
  *	-ETIME, once.
+ * @HCCLT_TASK_CHANNEL_RECORD: (uAPI 1.3) set the peer's notify
+ *	@notify_idx of the channel @dst_thread (a channel id of the
+ *	submitting thread's communicator): the notify the peer's
+ *	HCCLT_TASK_CHANNEL_WAIT of that index waits on. The peer may be on
+ *	another device and in another process. A record whose peer is gone
+ *	before it runs completes without effect.
+ * @HCCLT_TASK_CHANNEL_WAIT: (uAPI 1.3) wait until this side's notify
+ *	@notify_idx of the channel @dst_thread is set (by the peer's
+ *	HCCLT_TASK_CHANNEL_RECORD), then reset it; @timeout_s as for
+ *	HCCLT_TASK_NOTIFY_WAIT. When the peer's communicator is destroyed or
+ *	its file closed (its process killed), a wait parked on the channel,
+ *	or one that runs later on a notify not set, fails at once: the tasks
+ *	queued after it are dropped and the next DRM_IOCTL_HCCLT_STREAM_SYNC
+ *	returns -ECONNRESET, once. A record the peer made before it went is
+ *	still consumed by one wait.
+ *
+ * Channel tasks need a thread @handle whose engine is of the channel's
+ * engine family (CPU and CPU_TS, or AICPU and AICPU_TS).
  */
 enum drm_hcclt_task_op {
 	HCCLT_TASK_NOTIFY_RECORD = 1,
 	HCCLT_TASK_NOTIFY_WAIT = 2,
+	HCCLT_TASK_CHANNEL_RECORD = 3,
+	HCCLT_TASK_CHANNEL_WAIT = 4,
 };
 
 /**
@@ -399,7 +426,8 @@ struct drm_hcclt_task {
 	__u32 notify_idx;
 	/**
 	 * @dst_thread: record: id of the destination thread, of the same
-	 * engine as the submitting thread; wait: must be zero.
+	 * engine as the submitting thread; wait: must be zero; channel
+	 * record and channel wait: the channel id.
 	 */
 	__u64 dst_thread;
 	/** @timeout_s: wait: timeout in seconds, 0 = none; record: zero. */
@@ -452,6 +480,12 @@ struct drm_hcclt_task {
  *   non-zero timeout, a wait with a non-zero @dst_thread, a wait on a
  *   stream id, @notify_idx not below the notify count of the thread it
  *   names, a record whose @dst_thread is of another engine than @handle.
+ * - -ENOENT: a channel task whose channel id is unknown, stale, or of
+ *   another communicator than the thread @handle.
+ * - -EINVAL: a channel task on a stream @handle, from a thread of another
+ *   engine family than the channel's, with @notify_idx not below the
+ *   channel's notify count, or a channel record with a non-zero timeout.
+ * - -ECONNRESET: a channel task on a channel whose peer is gone.
  * - -EBUSY: the stream's queue would exceed HCCLT_MAX_QUEUE_DEPTH tasks,
  *   or, with HCCLT_SUBMIT_FENCE_OUT, the stream already has
  *   HCCLT_MAX_QUEUE_DEPTH out-fences waiting to signal.
@@ -501,6 +535,8 @@ struct drm_hcclt_submit {
  *   error is reported once and cleared.
  * - -ECANCELED: the stream's work was cancelled (its communicator or
  *   stream was destroyed); reported once.
+ * - -ECONNRESET: a channel wait of the stream failed because the peer of
+ *   the channel is gone (uAPI 1.3); reported once.
  * - -ENODEV: the device was unplugged.
  */
 struct drm_hcclt_stream_sync {
@@ -818,6 +854,111 @@ struct drm_hcclt_mem_create {
 #define DRM_IOCTL_HCCLT_MEM_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_MEM_CREATE, \
 		 struct drm_hcclt_mem_create)
+
+/* Channel protocols (CommProtocol values). */
+#define HCCLT_PROTOCOL_HCCS		0
+#define HCCLT_PROTOCOL_ROCE		1
+
+/* Notifies of one side of a channel, at most. */
+#define HCCLT_MAX_NOTIFIES_PER_CHANNEL	64
+/* Descriptors of one DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE, at most. */
+#define HCCLT_MAX_CHANNEL_DESCS		64
+
+/**
+ * struct drm_hcclt_channel_desc - one channel wanted by
+ * DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE.
+ */
+struct drm_hcclt_channel_desc {
+	/** @remote_rank: in, rank of the peer in the communicator's group. */
+	__u32 remote_rank;
+	/** @protocol: in, HCCLT_PROTOCOL_*. */
+	__u32 protocol;
+	/** @notify_num: in, notifies per side, 0..HCCLT_MAX_NOTIFIES_PER_CHANNEL. */
+	__u32 notify_num;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @channel_id: out, the channel's id, on success. */
+	__u64 channel_id;
+};
+
+/**
+ * struct drm_hcclt_channel_acquire - acquire channels to other ranks
+ * (HcclChannelAcquire).
+ *
+ * A channel links this rank's communicator (made by GROUP_JOIN) with the
+ * communicator of @remote_rank in the same group, for one engine family:
+ * CPU and CPU_TS are one family, AICPU and AICPU_TS the other. Each side
+ * owns @notify_num notifies, taken from its own device's notify pool (they
+ * do not count against the communicator's thread notifies); index i names
+ * one notify per side: a record on one side sets the peer's notify i, a
+ * wait on one side waits on its own notify i (see enum drm_hcclt_task_op).
+ *
+ * A channel is a pairwise rendezvous: it is established when both ranks
+ * have acquired it, with the same engine family and protocol and the same
+ * @notify_num. Every descriptor of one call is offered first, then the call
+ * waits until every one is matched, so that ranks acquiring their left and
+ * right neighbours in one call do not deadlock. Acquiring an established
+ * (engine family, @remote_rank, @protocol) again returns the same id,
+ * whatever @notify_num says, without a rendezvous.
+ *
+ * A pair that was established stays established on both sides even when
+ * another descriptor of the same call fails; the call then returns the
+ * error and no ids, and a retry returns the established pairs' ids at
+ * once. Nothing else of a failed call is kept: its notifies are back in
+ * the pool. The ids are owned by the communicator; they die with it. When
+ * either side's communicator is destroyed or its file closed, the channel
+ * breaks on the other side (see HCCLT_TASK_CHANNEL_WAIT).
+ *
+ * The wait is interruptible (-ERESTARTSYS; a restarted call is correct, as
+ * @deadline_ns is absolute) and ends at @deadline_ns.
+ *
+ * Errors, in the order checked:
+ *
+ * - -EINVAL: non-zero @flags, @desc_count zero or above
+ *   HCCLT_MAX_CHANNEL_DESCS, @desc_size not sizeof(struct
+ *   drm_hcclt_channel_desc), negative @deadline_ns, @engine not CPU,
+ *   CPU_TS, AICPU or AICPU_TS.
+ * - -EFAULT.
+ * - -ENOENT: unknown @comm_id (or destroyed meanwhile).
+ * - -EINVAL: a descriptor with a non-zero pad, an unknown protocol,
+ *   @notify_num above HCCLT_MAX_NOTIFIES_PER_CHANNEL, a (@remote_rank,
+ *   @protocol) repeated in the call, @remote_rank the rank itself.
+ * - -ERANGE: @remote_rank not below the group's rank count (a
+ *   communicator of COMM_CREATE has one rank).
+ * - -EBUSY: another call of the same communicator is acquiring the same
+ *   channel now.
+ * - -ENOSPC: the device's notify pool has too few notifies left.
+ * - -ECONNRESET: the peer's communicator is gone (or goes while this call
+ *   waits for it).
+ * - -EPROTO: the peer acquires the channel with another @notify_num (both
+ *   calls fail with it).
+ * - -ETIME: @deadline_ns passed before every channel was established.
+ * - -ERESTARTSYS, -ENOMEM.
+ */
+struct drm_hcclt_channel_acquire {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/** @engine: in, enum drm_hcclt_engine. */
+	__u32 engine;
+	/** @desc_count: in, number of descriptors. */
+	__u32 desc_count;
+	/** @desc_size: in, sizeof(struct drm_hcclt_channel_desc). */
+	__u32 desc_size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/**
+	 * @deadline_ns: in, absolute CLOCK_MONOTONIC time in ns after which
+	 * the rendezvous fails with -ETIME; S64_MAX (or any time far away)
+	 * for no limit.
+	 */
+	__s64 deadline_ns;
+	/** @descs_ptr: in, user pointer to @desc_count descriptors. */
+	__u64 descs_ptr;
+};
+
+#define DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_ACQUIRE, \
+		 struct drm_hcclt_channel_acquire)
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: channels, kernel-owned cross-rank notifies
+ * (HcclChannelAcquire, HcommChannelNotify{Record,Wait}OnThread).
+ *
+ * A channel is one side of a link between two ranks of a group: this
+ * object, owned by its rank's communicator (comm->channels, ids of kind
+ * HCCLT_ID_KIND_CHANNEL), with the notifies of its side taken from its
+ * own device's pool, and references on the notifies of the peer's side,
+ * which its records set (on the peer's device: hcclt_sched.c hands such a
+ * record over to that device).
+ *
+ * CHANNEL_ACQUIRE is a pairwise rendezvous. Every descriptor of a call
+ * becomes a channel object with its notifies and is offered on the
+ * module-wide offer list; an offer that finds the peer's matching offer
+ * establishes both at once (both enter their communicators' tables), or
+ * fails both on a notify count mismatch. The call then waits until all its
+ * offers are settled; whatever is still pending at its deadline, or on a
+ * signal, is withdrawn. Established pairs stay established when another
+ * offer of the call fails; failed and withdrawn ones give their notifies
+ * back.
+ *
+ * When a communicator is torn down, hcclt_channel_comm_gone() fails the
+ * offers of and to its rank, and breaks every channel it has: the peer's
+ * side is marked broken (new channel tasks on it are refused) and the
+ * peer's notifies fail the waits parked on them with -ECONNRESET; its own
+ * notifies go dead and back to its pool.
+ *
+ * hcclt_chan_lock (a mutex) protects the offer list, every channel's
+ * @state, @err, @peer and @broken (written), and every communicator's
+ * @chan_seq and @chan_gone, and is held while channels enter a table.
+ * Lock order: file->lock -> hcclt_chan_lock -> hcclt_groups_lock, and
+ * hcclt_chan_lock -> hdev->sched_lock (of one device at a time) ->
+ * hdev->xrec_lock; hcclt_chan_lock -> hdev->pool_lock. A table's xa_lock
+ * is a leaf.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/nospec.h>
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "hcclt_drv.h"
+
+/* enum hcclt_chan_state */
+#define HCCLT_CHAN_NEW		0 /* made by a call, not offered */
+#define HCCLT_CHAN_PENDING	1 /* on the offer list */
+#define HCCLT_CHAN_ESTABLISHED	2 /* linked, in its communicator's table */
+#define HCCLT_CHAN_FAILED	3 /* @err says why */
+
+/* The two engine families of channels (multirank.md). */
+#define HCCLT_FAMILY_CPU	0
+#define HCCLT_FAMILY_AICPU	1
+
+/**
+ * struct hcclt_channel - one side of a channel.
+ * @ref: held by its communicator's table, by the acquiring call until it
+ *	returns, and by lookups (SUBMIT).
+ * @id: id in @comm->channels, once established; immutable then.
+ * @comm: the communicator (reference held).
+ * @hdev: its device.
+ * @family: HCCLT_FAMILY_*; immutable.
+ * @remote: the peer's rank; immutable.
+ * @protocol: HCCLT_PROTOCOL_*; immutable.
+ * @notify_num: notifies per side; immutable.
+ * @state: HCCLT_CHAN_*; hcclt_chan_lock (READ_ONCE() by the waiting call).
+ * @err: why it failed; hcclt_chan_lock.
+ * @peer: the peer's side while both are established; hcclt_chan_lock.
+ * @broken: the peer is gone; written under hcclt_chan_lock, READ_ONCE()
+ *	by SUBMIT.
+ * @onode: entry on the offer list while pending; hcclt_chan_lock.
+ * @rnotifies: the peer's @notify_num notifies (references held), set once
+ *	established, immutable then.
+ * @notifies: this side's @notify_num notifies; immutable.
+ */
+struct hcclt_channel {
+	struct kref ref;
+	u64 id;
+	struct hcclt_comm *comm;
+	struct hcclt_device *hdev;
+	u32 family;
+	u32 remote;
+	u32 protocol;
+	u32 notify_num;
+	u32 state;
+	int err;
+	struct hcclt_channel *peer;
+	bool broken;
+	struct list_head onode;
+	struct hcclt_notify **rnotifies;
+	struct hcclt_notify *notifies[] __counted_by(notify_num);
+};
+
+/* protects the offer list and channel link state, see above */
+static DEFINE_MUTEX(hcclt_chan_lock);
+static LIST_HEAD(hcclt_chan_offers);
+/* Acquiring calls wait here for their offers to settle. */
+static DECLARE_WAIT_QUEUE_HEAD(hcclt_chan_wq);
+
+static int hcclt_engine_family(u32 engine)
+{
+	switch (engine) {
+	case HCCLT_ENGINE_CPU:
+	case HCCLT_ENGINE_CPU_TS:
+		return HCCLT_FAMILY_CPU;
+	case HCCLT_ENGINE_AICPU:
+	case HCCLT_ENGINE_AICPU_TS:
+		return HCCLT_FAMILY_AICPU;
+	default:
+		return -EINVAL;
+	}
+}
+
+void hcclt_channel_comm_init(struct hcclt_comm *comm)
+{
+	xa_init_flags(&comm->channels, XA_FLAGS_ALLOC);
+}
+
+static void hcclt_channel_release(struct kref *ref)
+{
+	struct hcclt_channel *c = container_of(ref, struct hcclt_channel, ref);
+	u32 i;
+
+	for (i = 0; i < c->notify_num; i++)
+		if (c->rnotifies[i])
+			hcclt_notify_put(c->rnotifies[i]);
+	kfree(c->rnotifies);
+	hcclt_comm_put(c->comm);
+	kfree(c);
+}
+
+void hcclt_channel_put(struct hcclt_channel *chan)
+{
+	if (chan)
+		kref_put(&chan->ref, hcclt_channel_release);
+}
+
+/*
+ * Give this side's notifies back to the pool: waits still parked on them
+ * fail with @err, records into them become no-ops. Once per channel.
+ */
+static void hcclt_channel_drop_notifies(struct hcclt_channel *c, int err)
+{
+	u32 i;
+
+	for (i = 0; i < c->notify_num; i++) {
+		if (err)
+			hcclt_sched_notify_kill(c->notifies[i], err);
+		hcclt_notify_drop_slot(c->notifies[i]);
+		hcclt_notify_put(c->notifies[i]);
+	}
+}
+
+/*
+ * A new channel for @d with its notifies, taking them from @resv; NULL on
+ * no memory (or an ERR_PTR() of the backend).
+ */
+static struct hcclt_channel *
+hcclt_channel_new(struct hcclt_comm *comm, u32 family,
+		  const struct drm_hcclt_channel_desc *d,
+		  struct hcclt_resv *resv)
+{
+	struct hcclt_device *hdev = comm->file->hdev;
+	struct hcclt_channel *c;
+	struct hcclt_notify *n;
+	u32 i;
+
+	c = kzalloc(struct_size(c, notifies, d->notify_num),
+		    GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->rnotifies = kcalloc(d->notify_num, sizeof(*c->rnotifies),
+			       GFP_KERNEL_ACCOUNT);
+	if (d->notify_num && !c->rnotifies) {
+		kfree(c);
+		return ERR_PTR(-ENOMEM);
+	}
+	kref_init(&c->ref);
+	kref_get(&comm->ref);
+	c->comm = comm;
+	c->hdev = hdev;
+	c->family = family;
+	c->remote = d->remote_rank;
+	c->protocol = d->protocol;
+	c->notify_num = d->notify_num;
+	c->state = HCCLT_CHAN_NEW;
+	INIT_LIST_HEAD(&c->onode);
+	for (i = 0; i < d->notify_num; i++) {
+		n = hcclt_notify_new(hdev, 0, i, resv);
+		if (IS_ERR(n)) {
+			while (i--) {
+				hcclt_notify_drop_slot(c->notifies[i]);
+				hcclt_notify_put(c->notifies[i]);
+			}
+			hcclt_channel_put(c);
+			return ERR_CAST(n);
+		}
+		c->notifies[i] = n;
+	}
+	return c;
+}
+
+/* The established channel of @comm with this key; hcclt_chan_lock held. */
+static struct hcclt_channel *hcclt_channel_find(struct hcclt_comm *comm,
+						u32 family, u32 remote,
+						u32 protocol)
+{
+	struct hcclt_channel *c;
+	unsigned long idx;
+
+	lockdep_assert_held(&hcclt_chan_lock);
+	xa_for_each(&comm->channels, idx, c)
+		if (c->family == family && c->remote == remote &&
+		    c->protocol == protocol)
+			return c;
+	return NULL;
+}
+
+/* Settle @c (pending or new) as failed; hcclt_chan_lock held. */
+static void hcclt_channel_fail(struct hcclt_channel *c, int err)
+{
+	list_del_init(&c->onode);
+	c->err = err;
+	WRITE_ONCE(c->state, HCCLT_CHAN_FAILED);
+}
+
+/* Enter @c into its communicator's table; hcclt_chan_lock held. */
+static int hcclt_channel_enter(struct hcclt_channel *c)
+{
+	struct hcclt_comm *comm = c->comm;
+	u32 idx, seq;
+	int ret;
+
+	ret = xa_alloc(&comm->channels, &idx, c,
+		       XA_LIMIT(0, HCCLT_ID_INDEX_MASK), GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	seq = comm->chan_seq++ & HCCLT_ID_SEQ_MASK;
+	c->id = ((u64)HCCLT_ID_KIND_CHANNEL << HCCLT_ID_KIND_SHIFT) |
+		((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx;
+	kref_get(&c->ref);
+	return 0;
+}
+
+/* Link @a and @b, both pending or new; hcclt_chan_lock held. */
+static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
+{
+	u32 i;
+	int ret;
+
+	ret = hcclt_channel_enter(a);
+	if (ret)
+		return ret;
+	ret = hcclt_channel_enter(b);
+	if (ret) {
+		xa_erase(&a->comm->channels, hcclt_id_index(a->id));
+		kref_put(&a->ref, hcclt_channel_release);
+		return ret;
+	}
+	for (i = 0; i < a->notify_num; i++) {
+		kref_get(&b->notifies[i]->ref);
+		a->rnotifies[i] = b->notifies[i];
+		kref_get(&a->notifies[i]->ref);
+		b->rnotifies[i] = a->notifies[i];
+	}
+	a->peer = b;
+	b->peer = a;
+	list_del_init(&a->onode);
+	list_del_init(&b->onode);
+	WRITE_ONCE(a->state, HCCLT_CHAN_ESTABLISHED);
+	WRITE_ONCE(b->state, HCCLT_CHAN_ESTABLISHED);
+	return 0;
+}
+
+/*
+ * Offer @c of @comm: establish it with the peer's matching offer, fail it,
+ * or put it on the offer list. hcclt_chan_lock held.
+ */
+static void hcclt_channel_offer(struct hcclt_comm *comm,
+				struct hcclt_channel *c)
+{
+	struct hcclt_channel *o, *match = NULL;
+	int ret;
+
+	list_for_each_entry(o, &hcclt_chan_offers, onode) {
+		if (o->comm->group != comm->group || o->family != c->family ||
+		    o->protocol != c->protocol)
+			continue;
+		if (o->comm == comm && o->remote == c->remote) {
+			/* Another call of this rank acquires it now. */
+			hcclt_channel_fail(c, -EBUSY);
+			return;
+		}
+		if (o->comm->rank == c->remote && o->remote == comm->rank)
+			match = o;
+	}
+	if (!hcclt_group_rank_alive(comm->group, c->remote)) {
+		hcclt_channel_fail(c, -ECONNRESET);
+		return;
+	}
+	if (!match) {
+		WRITE_ONCE(c->state, HCCLT_CHAN_PENDING);
+		list_add_tail(&c->onode, &hcclt_chan_offers);
+		return;
+	}
+	if (match->notify_num != c->notify_num) {
+		hcclt_channel_fail(match, -EPROTO);
+		hcclt_channel_fail(c, -EPROTO);
+		return;
+	}
+	ret = hcclt_channel_link(c, match);
+	if (ret) {
+		hcclt_channel_fail(match, ret);
+		hcclt_channel_fail(c, ret);
+	}
+}
+
+/* Are all @n channels of a call settled? Read without the lock. */
+static bool hcclt_channels_settled(struct hcclt_channel **chans, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (chans[i] && READ_ONCE(chans[i]->state) == HCCLT_CHAN_PENDING)
+			return false;
+	return true;
+}
+
+/* Checks of the descriptors against the communicator (before any wait). */
+static int hcclt_channel_descs_check(struct hcclt_comm *comm,
+				     const struct drm_hcclt_channel_desc *d,
+				     u32 n)
+{
+	u32 nranks = comm->group ? hcclt_group_nranks(comm->group) : 1;
+	u32 rank = comm->group ? comm->rank : 0;
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (d[i].pad || d[i].channel_id ||
+		    (d[i].protocol != HCCLT_PROTOCOL_HCCS &&
+		     d[i].protocol != HCCLT_PROTOCOL_ROCE) ||
+		    d[i].notify_num > HCCLT_MAX_NOTIFIES_PER_CHANNEL)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (d[j].remote_rank == d[i].remote_rank &&
+			    d[j].protocol == d[i].protocol)
+				return -EINVAL;
+		if (d[i].remote_rank == rank)
+			return -EINVAL;
+		if (d[i].remote_rank >= nranks)
+			return -ERANGE;
+	}
+	return 0;
+}
+
+/* The wait of a call for its offers; 0 when settled. */
+static int hcclt_channels_wait(struct hcclt_channel **chans, u32 n,
+			       s64 deadline_ns)
+{
+	ktime_t left;
+	long ret;
+
+	if (hcclt_channels_settled(chans, n))
+		return 0;
+	left = ktime_sub(ns_to_ktime(deadline_ns), ktime_get());
+	if (left <= 0)
+		return -ETIME;
+	ret = wait_event_interruptible_hrtimeout(hcclt_chan_wq,
+						 hcclt_channels_settled(chans, n),
+						 left);
+	return ret;
+}
+
+/*
+ * Make, offer and wait for the channels of @d not established yet; fill
+ * in the ids. Return: 0 or the error of the first descriptor that failed.
+ */
+static int hcclt_channel_acquire(struct drm_device *drm, struct hcclt_comm *comm,
+				 u32 family, struct drm_hcclt_channel_desc *d,
+				 u32 n, s64 deadline_ns)
+{
+	struct hcclt_device *hdev = comm->file->hdev;
+	struct hcclt_resv resv = {};
+	struct hcclt_channel **chans, *c, *o;
+	int ret = 0, wret, idx;
+	u32 i, want = 0;
+
+	chans = kcalloc(n, sizeof(*chans), GFP_KERNEL);
+	if (!chans)
+		return -ENOMEM;
+	if (!drm_dev_enter(drm, &idx)) {
+		kfree(chans);
+		return -ENODEV;
+	}
+
+	mutex_lock(&hcclt_chan_lock);
+	for (i = 0; i < n; i++) {
+		c = hcclt_channel_find(comm, family, d[i].remote_rank,
+				       d[i].protocol);
+		if (c)
+			d[i].channel_id = c->id;
+		else
+			want += d[i].notify_num;
+	}
+	mutex_unlock(&hcclt_chan_lock);
+
+	ret = hcclt_pool_reserve(hdev, 0, want);
+	if (ret)
+		goto out_exit;
+	resv.notifies = want;
+	for (i = 0; i < n; i++) {
+		if (d[i].channel_id)
+			continue;
+		c = hcclt_channel_new(comm, family, &d[i], &resv);
+		if (IS_ERR(c)) {
+			ret = PTR_ERR(c);
+			goto out_exit;
+		}
+		chans[i] = c;
+	}
+
+	mutex_lock(&hcclt_chan_lock);
+	for (i = 0; i < n; i++) {
+		c = chans[i];
+		if (!c)
+			continue;
+		if (comm->chan_gone) {
+			hcclt_channel_fail(c, -ENOENT);
+			continue;
+		}
+		/* Established by another call meanwhile: use that one. */
+		o = hcclt_channel_find(comm, family, c->remote, c->protocol);
+		if (o) {
+			d[i].channel_id = o->id;
+			hcclt_channel_fail(c, -EAGAIN);
+			continue;
+		}
+		hcclt_channel_offer(comm, c);
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	wake_up_all(&hcclt_chan_wq);
+	drm_dev_exit(idx);
+
+	wret = hcclt_channels_wait(chans, n, deadline_ns);
+
+	mutex_lock(&hcclt_chan_lock);
+	for (i = 0; i < n; i++) {
+		c = chans[i];
+		if (!c)
+			continue;
+		if (c->state == HCCLT_CHAN_PENDING)
+			hcclt_channel_fail(c, wret ?: -ETIME);
+		if (c->state == HCCLT_CHAN_ESTABLISHED)
+			d[i].channel_id = c->id;
+		else if (c->err != -EAGAIN && !ret)
+			ret = c->err;
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	goto out_free;
+
+out_exit:
+	drm_dev_exit(idx);
+out_free:
+	for (i = 0; i < n; i++) {
+		c = chans[i];
+		if (!c)
+			continue;
+		/* Not established: nobody else saw its notifies. */
+		if (c->state != HCCLT_CHAN_ESTABLISHED)
+			hcclt_channel_drop_notifies(c, 0);
+		hcclt_channel_put(c);
+	}
+	hcclt_pool_unreserve(hdev, 0, resv.notifies);
+	kfree(chans);
+	return ret;
+}
+
+int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
+				struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_channel_acquire *args = data;
+	struct drm_hcclt_channel_desc *d;
+	struct hcclt_comm *comm;
+	u32 n = args->desc_count, i;
+	int family, ret;
+
+	family = hcclt_engine_family(args->engine);
+	if (args->flags || !n || n > HCCLT_MAX_CHANNEL_DESCS ||
+	    args->desc_size != sizeof(*d) || args->deadline_ns < 0 ||
+	    family < 0)
+		return -EINVAL;
+
+	d = kmalloc_array(n, sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	if (copy_from_user(d, u64_to_user_ptr(args->descs_ptr),
+			   n * sizeof(*d))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm) {
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = hcclt_channel_descs_check(comm, d, n);
+	if (!ret)
+		ret = hcclt_channel_acquire(drm, comm, family, d, n,
+					    args->deadline_ns);
+	hcclt_comm_put(comm);
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (put_user(d[i].channel_id,
+			     &((struct drm_hcclt_channel_desc __user *)
+			       u64_to_user_ptr(args->descs_ptr))[i].channel_id)) {
+			ret = -EFAULT;
+			break;
+		}
+out:
+	kfree(d);
+	return ret;
+}
+
+/**
+ * hcclt_channel_lookup - find a channel of a communicator by id.
+ * @comm: the communicator.
+ * @id: the channel id.
+ *
+ * Return: the channel with a reference held, or NULL (unknown, stale, or
+ * another communicator's).
+ */
+struct hcclt_channel *hcclt_channel_lookup(struct hcclt_comm *comm, u64 id)
+{
+	struct hcclt_channel *c;
+
+	if (hcclt_id_kind(id) != HCCLT_ID_KIND_CHANNEL || (id >> 56))
+		return NULL;
+	xa_lock(&comm->channels);
+	c = xa_load(&comm->channels, hcclt_id_index(id));
+	if (c && c->id == id)
+		kref_get(&c->ref);
+	else
+		c = NULL;
+	xa_unlock(&comm->channels);
+	return c;
+}
+
+/* Is @chan the channel of id @id? */
+bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id)
+{
+	return chan->id == id;
+}
+
+/**
+ * hcclt_channel_task_notify - the notify a channel task of SUBMIT names.
+ * @chan: the channel.
+ * @engine: the engine of the submitting thread.
+ * @op: HCCLT_TASK_CHANNEL_RECORD or HCCLT_TASK_CHANNEL_WAIT.
+ * @idx: the notify index (user input).
+ * @out: the notify, with a reference for the task.
+ *
+ * Return: 0, -EINVAL (engine family, index), -ECONNRESET (peer gone).
+ */
+int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
+			      u32 op, u32 idx, struct hcclt_notify **out)
+{
+	struct hcclt_notify *n;
+
+	if (hcclt_engine_family(engine) != (int)chan->family ||
+	    idx >= chan->notify_num)
+		return -EINVAL;
+	if (READ_ONCE(chan->broken))
+		return -ECONNRESET;
+	idx = array_index_nospec(idx, chan->notify_num);
+	n = op == HCCLT_TASK_CHANNEL_RECORD ? chan->rnotifies[idx] :
+					      chan->notifies[idx];
+	kref_get(&n->ref);
+	*out = n;
+	return 0;
+}
+
+/**
+ * hcclt_channel_comm_gone - a rank's communicator is being torn down.
+ * @comm: the communicator, with a group, still in it.
+ *
+ * Fails the offers of the rank and those made to it, breaks every channel
+ * of it (the peers' waits on them fail with -ECONNRESET) and gives its own
+ * notifies back. Called under file->lock, before the rank leaves its
+ * group.
+ */
+void hcclt_channel_comm_gone(struct hcclt_comm *comm)
+{
+	struct hcclt_channel *c, *tmp, *peer;
+	unsigned long idx;
+	LIST_HEAD(gone);
+	u32 i;
+
+	mutex_lock(&hcclt_chan_lock);
+	comm->chan_gone = true;
+	list_for_each_entry_safe(c, tmp, &hcclt_chan_offers, onode) {
+		if (c->comm == comm)
+			hcclt_channel_fail(c, -ENOENT);
+		else if (c->comm->group == comm->group &&
+			 c->remote == comm->rank)
+			hcclt_channel_fail(c, -ECONNRESET);
+	}
+	xa_for_each(&comm->channels, idx, c) {
+		xa_erase(&comm->channels, idx);
+		list_add_tail(&c->onode, &gone);
+		peer = c->peer;
+		if (!peer)
+			continue;
+		c->peer = NULL;
+		peer->peer = NULL;
+		WRITE_ONCE(peer->broken, true);
+		for (i = 0; i < peer->notify_num; i++)
+			hcclt_sched_notify_kill(peer->notifies[i], -ECONNRESET);
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	wake_up_all(&hcclt_chan_wq);
+
+	list_for_each_entry_safe(c, tmp, &gone, onode) {
+		list_del_init(&c->onode);
+		hcclt_channel_drop_notifies(c, -ECANCELED);
+		hcclt_channel_put(c);
+	}
+	xa_destroy(&comm->channels);
+}
