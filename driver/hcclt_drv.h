@@ -117,7 +117,7 @@ struct hcclt_group;
  *	see it finish while spinning: they went on to wait (and slept unless
  *	it finished first or a signal was pending); for debugfs.
  * @debugfs: the device's debugfs directory.
- * @xrec_lock: protects @xrecs, @xrec_stopped and the xnode and xqueued of
+ * @xrec_lock: protects @xrecs, @xrec_stopped and the xnode and xcount of
  *	every notify of the device; a leaf lock (taken under any device's
  *	sched_lock, never the other way round; hcclt_sched.c).
  * @xrecs: notifies of this device that another device's executor recorded
@@ -158,7 +158,7 @@ struct hcclt_device {
 	atomic_long_t sync_slept;
 	struct dentry *debugfs;
 
-	/* protects xrecs, xrec_stopped, notifies' xnode and xqueued */
+	/* protects xrecs, xrec_stopped, notifies' xnode and xcount */
 	spinlock_t xrec_lock;
 	struct list_head xrecs;
 	bool xrec_stopped;
@@ -229,9 +229,10 @@ struct hcclt_file {
  *	owning thread's stream ever waits on a notify, so there is at most one.
  * @err: what a wait on it fails with once @dead: 0 for -ECANCELED, or
  *	-ECONNRESET for a channel notify whose peer is gone; sched_lock.
- * @xnode: entry in the xrecs list of @hdev (a record handed over from
- *	another device, hcclt_sched.c); hdev->xrec_lock.
- * @xqueued: on that list; hdev->xrec_lock.
+ * @xnode: entry in the xrecs list of @hdev while @xcount is non-zero
+ *	(records handed over from another device, hcclt_sched.c);
+ *	hdev->xrec_lock.
+ * @xcount: records handed over and not applied yet; hdev->xrec_lock.
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -244,7 +245,7 @@ struct hcclt_notify {
 	struct hcclt_stream *waiter;
 	int err;
 	struct list_head xnode;
-	bool xqueued;
+	u32 xcount;
 };
 
 struct hcclt_batch;

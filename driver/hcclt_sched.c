@@ -269,7 +269,12 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 		hcclt_sched_task_done(s, err);
 }
 
-/* Set a notify and make the stream parked on it runnable. */
+/*
+ * Record a notify: the wait parked on it, if any, consumes the record at
+ * once, as hardware does (set and reset are one step), and its stream is
+ * made runnable; else the notify is set. A second record before the
+ * waiter's stream ran is thus never folded into the first.
+ */
 static void hcclt_notify_record(struct hcclt_device *hdev,
 				struct hcclt_notify *n)
 {
@@ -277,27 +282,28 @@ static void hcclt_notify_record(struct hcclt_device *hdev,
 
 	if (n->dead)
 		return;
-	n->set = true;
 	if (waiter) {
 		hcclt_stream_unpark(waiter);
+		hcclt_sched_task_done(waiter, 0);
+		hcclt_stream_wake(waiter);
 		hcclt_make_runnable(hdev, waiter);
+	} else {
+		n->set = true;
 	}
 }
 
 /*
  * A record, run by another device's executor under that device's
- * sched_lock, of @n, a notify of device B: queue it on B's xrecs for B's
- * xrec_work. A notify already queued is not queued again: the two records
- * are one, as a notify is binary and no wait consumed the first yet.
+ * sched_lock, of @n, a notify of device B: count it on B's xrecs for B's
+ * xrec_work, which holds a reference on @n while it is queued.
  */
 static void hcclt_xrecord(struct hcclt_notify *n)
 {
 	struct hcclt_device *b = n->hdev;
 
 	spin_lock(&b->xrec_lock);
-	if (!b->xrec_stopped && !n->xqueued) {
+	if (!b->xrec_stopped && !n->xcount++) {
 		kref_get(&n->ref);
-		n->xqueued = true;
 		list_add_tail(&n->xnode, &b->xrecs);
 		queue_work(b->wq, &b->xrec_work);
 	}
@@ -396,6 +402,7 @@ static void hcclt_xrec_work(struct work_struct *work)
 						 xrec_work);
 	struct hcclt_notify *n, *tmp;
 	LIST_HEAD(list);
+	u32 count;
 
 	spin_lock(&hdev->xrec_lock);
 	list_splice_init(&hdev->xrecs, &list);
@@ -406,9 +413,17 @@ static void hcclt_xrec_work(struct work_struct *work)
 		/* From here on a new record queues it again. */
 		spin_lock(&hdev->xrec_lock);
 		list_del_init(&n->xnode);
-		n->xqueued = false;
+		count = n->xcount;
+		n->xcount = 0;
 		spin_unlock(&hdev->xrec_lock);
+		/*
+		 * Back to back, two records are all that count: the first
+		 * may be consumed by a parked wait, the second sets the flag,
+		 * any more find it set.
+		 */
 		hcclt_notify_record(hdev, n);
+		if (count > 1)
+			hcclt_notify_record(hdev, n);
 		/* The hand-off's reference. */
 		hcclt_notify_put(n);
 	}
@@ -560,8 +575,27 @@ void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
 {
 	struct hcclt_device *hdev = n->hdev;
 	struct hcclt_stream *w;
+	u32 count = 0;
 
 	spin_lock_bh(&hdev->sched_lock);
+	if (err == -ECONNRESET) {
+		/*
+		 * Records the peer made before it went, still on their way
+		 * (hcclt_xrecord()), land first. The xrec_work may have taken
+		 * the notify off xrecs already; it looks at it only under
+		 * sched_lock, after this.
+		 */
+		spin_lock(&hdev->xrec_lock);
+		count = n->xcount;
+		n->xcount = 0;
+		if (count)
+			list_del_init(&n->xnode);
+		spin_unlock(&hdev->xrec_lock);
+		if (count)
+			hcclt_notify_record(hdev, n);
+		if (count > 1)
+			hcclt_notify_record(hdev, n);
+	}
 	n->dead = true;
 	n->err = err;
 	if (err != -ECONNRESET)
@@ -570,9 +604,12 @@ void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
 	if (w) {
 		hcclt_stream_unpark(w);
 		hcclt_make_runnable(hdev, w);
-		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	}
+	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	spin_unlock_bh(&hdev->sched_lock);
+	/* The hand-off's reference; the caller holds one more. */
+	if (count)
+		hcclt_notify_put(n);
 }
 
 /**
@@ -653,7 +690,7 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 							  xnode);
 
 		list_del_init(&n->xnode);
-		n->xqueued = false;
+		n->xcount = 0;
 		hcclt_notify_put(n);
 	}
 	cancel_work_sync(&hdev->run_work);

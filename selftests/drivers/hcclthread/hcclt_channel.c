@@ -1,0 +1,818 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Channels: CHANNEL_ACQUIRE (the pairwise rendezvous of HcclChannelAcquire)
+ * and the channel record/wait tasks, between ranks of a group on different
+ * simulated devices, as threads and as processes: every validation errno,
+ * match and mismatch, the same id again, foreign and stale ids, the pools
+ * back at their start, ring barriers of 2 and 8 ranks with no lost or
+ * spurious wake, and a rank killed while its peers are parked on it or
+ * wait for it in the rendezvous. Needs 2 devices; the 8-rank cases 8.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "hcclt_common.h"
+#include "../../kselftest_harness.h"
+
+#define MAX_DEVS	HCCLT_MAX_GROUP_RANKS
+#define FAR		INT64_MAX
+
+static char dev_paths[MAX_DEVS][300];
+static int ndevs = -1;
+
+static int cmp_num(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static int find_devices(void)
+{
+	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
+	static const char *const pfx[] = { "accel", "renderD" };
+	unsigned int d;
+
+	if (ndevs >= 0)
+		return ndevs;
+	ndevs = 0;
+	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs) && !ndevs; d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+		int nums[64], n = 0, i;
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir)) && n < 64) {
+			char p[300];
+			int fd;
+
+			if (strncmp(de->d_name, pfx[d], strlen(pfx[d])))
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", dirs[d], de->d_name);
+			fd = open(p, O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (hcclt_is_ours(fd))
+				nums[n++] = atoi(de->d_name + strlen(pfx[d]));
+			close(fd);
+		}
+		closedir(dir);
+		qsort(nums, n, sizeof(nums[0]), cmp_num);
+		for (i = 0; i < n && i < MAX_DEVS; i++)
+			snprintf(dev_paths[i], sizeof(dev_paths[i]), "%s/%s%d",
+				 dirs[d], pfx[d], nums[i]);
+		ndevs = n < MAX_DEVS ? n : MAX_DEVS;
+	}
+	return ndevs;
+}
+
+static int open_dev(int i)
+{
+	return open(dev_paths[i], O_RDWR | O_CLOEXEC);
+}
+
+static __s64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static __u32 notifies_used(int dev)
+{
+	struct drm_hcclt_query q;
+	int fd = open_dev(dev);
+	__u32 ret = ~0U;
+
+	if (fd >= 0 && !hcclt_query(fd, &q))
+		ret = q.notifies_used;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Until device @dev's notify pool is at @want (teardown is synchronous). */
+static int wait_notifies(int dev, __u32 want)
+{
+	long long end = hcclt_now_ms() + 5000;
+
+	while (notifies_used(dev) != want) {
+		if (hcclt_now_ms() > end)
+			return -1;
+		hcclt_msleep(5);
+	}
+	return 0;
+}
+
+static struct drm_hcclt_channel_desc desc(__u32 remote, __u32 proto,
+					  __u32 notify_num)
+{
+	struct drm_hcclt_channel_desc d;
+
+	memset(&d, 0, sizeof(d));
+	d.remote_rank = remote;
+	d.protocol = proto;
+	d.notify_num = notify_num;
+	return d;
+}
+
+static int chan_acquire_ex(int fd, __u64 comm, __u32 engine,
+			   struct drm_hcclt_channel_desc *d, __u32 n,
+			   __s64 deadline)
+{
+	struct drm_hcclt_channel_acquire a;
+
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.engine = engine;
+	a.desc_count = n;
+	a.desc_size = sizeof(*d);
+	a.deadline_ns = deadline;
+	a.descs_ptr = (__u64)(uintptr_t)d;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE, &a);
+}
+
+/* Acquire one channel; its id in *@id. */
+static int chan_acquire1(int fd, __u64 comm, __u32 engine, __u32 remote,
+			 __u32 notify_num, __s64 deadline, __u64 *id)
+{
+	struct drm_hcclt_channel_desc d = desc(remote, HCCLT_PROTOCOL_HCCS,
+					       notify_num);
+	int ret = chan_acquire_ex(fd, comm, engine, &d, 1, deadline);
+
+	if (!ret && id)
+		*id = d.channel_id;
+	return ret;
+}
+
+static struct drm_hcclt_task ctask(__u32 op, __u64 chan, __u32 idx,
+				   __u32 timeout_s)
+{
+	struct drm_hcclt_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.op = op;
+	t.dst_thread = chan;
+	t.notify_idx = idx;
+	t.timeout_s = timeout_s;
+	return t;
+}
+
+static int crecord(int fd, __u64 thread, __u64 chan, __u32 idx)
+{
+	struct drm_hcclt_task t = ctask(HCCLT_TASK_CHANNEL_RECORD, chan, idx, 0);
+
+	return hcclt_submit(fd, thread, &t, 1);
+}
+
+static int cwait(int fd, __u64 thread, __u64 chan, __u32 idx, __u32 tmo)
+{
+	struct drm_hcclt_task t = ctask(HCCLT_TASK_CHANNEL_WAIT, chan, idx, tmo);
+
+	return hcclt_submit(fd, thread, &t, 1);
+}
+
+/* One rank: its file, communicator and a CPU thread. */
+struct rank {
+	const __u8 *key;
+	int dev, fd;
+	__u32 rank, nranks;
+	__u64 comm, thread;
+	int ret;
+	pthread_t tid;
+};
+
+static int rank_join(struct rank *r)
+{
+	struct drm_hcclt_group_join j;
+	int ret;
+
+	r->fd = open_dev(r->dev);
+	if (r->fd < 0)
+		return -errno;
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, r->key, sizeof(j.key));
+	j.rank = r->rank;
+	j.nranks = r->nranks;
+	j.timeout_ms = 20000;
+	ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
+	if (ret)
+		return ret;
+	r->comm = j.comm_id;
+	return hcclt_acquire(r->fd, r->comm, HCCLT_ENGINE_CPU, 1, 0,
+			     &r->thread);
+}
+
+static void *join_thread(void *p)
+{
+	struct rank *r = p;
+
+	r->ret = rank_join(r);
+	return NULL;
+}
+
+/* Join @n ranks on devices 0..n-1 (threads of this process). */
+static int join_all(int fd0, struct rank *r, __u32 n,
+		    struct drm_hcclt_group_create *g)
+{
+	__u32 i;
+	int ret = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (hcclt_ioctl(fd0, DRM_IOCTL_HCCLT_GROUP_CREATE, g))
+		return -1;
+	for (i = 0; i < n; i++) {
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].key = g->key;
+		r[i].dev = i;
+		r[i].rank = i;
+		r[i].nranks = n;
+		r[i].fd = -1;
+		pthread_create(&r[i].tid, NULL, join_thread, &r[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(r[i].tid, NULL);
+		if (r[i].ret)
+			ret = r[i].ret;
+	}
+	return ret;
+}
+
+static void close_all(struct rank *r, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].fd >= 0) {
+			close(r[i].fd);
+			r[i].fd = -1;
+		}
+}
+
+/* A two-rank pair with channels, acquired concurrently. */
+struct acq {
+	struct rank *r;
+	__u32 engine;
+	struct drm_hcclt_channel_desc d[4];
+	__u32 n;
+	__s64 deadline;
+	int ret;
+	pthread_t tid;
+};
+
+static void *acq_thread(void *p)
+{
+	struct acq *a = p;
+
+	a->ret = chan_acquire_ex(a->r->fd, a->r->comm, a->engine, a->d, a->n,
+				 a->deadline);
+	return NULL;
+}
+
+static void acq_start_p(struct acq *a, struct rank *r, __u32 engine,
+			__u32 remote, __u32 proto, __u32 notify_num)
+{
+	memset(a, 0, sizeof(*a));
+	a->r = r;
+	a->engine = engine;
+	a->d[0] = desc(remote, proto, notify_num);
+	a->n = 1;
+	a->deadline = now_ns() + 10000000000LL;
+	pthread_create(&a->tid, NULL, acq_thread, a);
+}
+
+static void acq_start(struct acq *a, struct rank *r, __u32 engine,
+		      __u32 remote, __u32 notify_num)
+{
+	acq_start_p(a, r, engine, remote, HCCLT_PROTOCOL_HCCS, notify_num);
+}
+
+/* Acquire the channel between ranks 0 and 1 with @n0 and @n1 notifies. */
+static int pair_proto(struct rank *r, __u32 proto, __u32 n0, __u32 n1,
+		      __u64 *c0, __u64 *c1, int *e1)
+{
+	struct acq a0, a1;
+
+	acq_start_p(&a0, &r[0], HCCLT_ENGINE_CPU, 1, proto, n0);
+	acq_start_p(&a1, &r[1], HCCLT_ENGINE_CPU_TS, 0, proto, n1);
+	pthread_join(a0.tid, NULL);
+	pthread_join(a1.tid, NULL);
+	*c0 = a0.d[0].channel_id;
+	*c1 = a1.d[0].channel_id;
+	*e1 = a1.ret;
+	return a0.ret;
+}
+
+static int pair(struct rank *r, __u32 n0, __u32 n1, __u64 *c0, __u64 *c1,
+		int *e1)
+{
+	return pair_proto(r, HCCLT_PROTOCOL_HCCS, n0, n1, c0, c1, e1);
+}
+
+FIXTURE(chan) {
+	int fd;
+	__u32 used0[MAX_DEVS];
+};
+
+FIXTURE_SETUP(chan)
+{
+	int i;
+
+	if (find_devices() < 2)
+		SKIP(return, "needs 2 hcclthread devices (sim_devices >= 2)");
+	self->fd = open_dev(0);
+	ASSERT_GE(self->fd, 0);
+	for (i = 0; i < ndevs; i++)
+		self->used0[i] = notifies_used(i);
+}
+
+FIXTURE_TEARDOWN(chan)
+{
+	int i;
+
+	if (self->fd >= 0)
+		close(self->fd);
+	/* Every test leaves the pools as it found them. */
+	for (i = 0; i < ndevs; i++)
+		EXPECT_EQ(0, wait_notifies(i, self->used0[i]));
+}
+
+TEST_F(chan, query_reports_channels)
+{
+	struct drm_hcclt_query q;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_TRUE(q.features & HCCLT_FEATURE_CHANNELS);
+	EXPECT_LE(3, q.uapi_minor);
+}
+
+/* Every validation of CHANNEL_ACQUIRE, with nothing taken from the pool. */
+TEST_F(chan, acquire_einval)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_channel_acquire a;
+	struct drm_hcclt_channel_desc d[3];
+	struct rank r[2];
+	__u64 plain;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	d[0] = desc(1, HCCLT_PROTOCOL_HCCS, 1);
+	memset(&a, 0, sizeof(a));
+	a.comm_id = r[0].comm;
+	a.desc_count = 1;
+	a.desc_size = sizeof(d[0]);
+	a.deadline_ns = now_ns();
+	a.descs_ptr = (__u64)(uintptr_t)d;
+#define TRY(field, val, err) do {					\
+		struct drm_hcclt_channel_acquire b = a;			\
+		b.field = val;						\
+		EXPECT_EQ(err, hcclt_ioctl(r[0].fd,			\
+			  DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE, &b));	\
+	} while (0)
+	TRY(flags, 1, -EINVAL);
+	TRY(desc_count, 0, -EINVAL);
+	TRY(desc_count, HCCLT_MAX_CHANNEL_DESCS + 1, -EINVAL);
+	TRY(desc_size, sizeof(d[0]) - 8, -EINVAL);
+	TRY(deadline_ns, -1, -EINVAL);
+	TRY(engine, HCCLT_ENGINE_AIV, -EINVAL);
+	TRY(engine, HCCLT_ENGINE_CCU, -EINVAL);
+	TRY(engine, 99, -EINVAL);
+	TRY(descs_ptr, 8, -EFAULT);
+	TRY(comm_id, HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM), -ENOENT);
+	TRY(comm_id, r[0].thread, -ENOENT);
+	/* Another file's communicator is unknown here. */
+	TRY(comm_id, r[1].comm + 1, -ENOENT);
+#undef TRY
+	d[0].pad = 1;
+	EXPECT_EQ(-EINVAL, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	d[0] = desc(1, 2, 1);	/* PCIE: not on A2/A3 */
+	EXPECT_EQ(-EINVAL, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	d[0] = desc(1, HCCLT_PROTOCOL_HCCS, HCCLT_MAX_NOTIFIES_PER_CHANNEL + 1);
+	EXPECT_EQ(-EINVAL, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	d[0] = desc(1, HCCLT_PROTOCOL_HCCS, 1);
+	d[1] = desc(1, HCCLT_PROTOCOL_HCCS, 2);
+	EXPECT_EQ(-EINVAL, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 2, FAR));
+	d[0] = desc(0, HCCLT_PROTOCOL_HCCS, 1);
+	EXPECT_EQ(-EINVAL, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	d[0] = desc(2, HCCLT_PROTOCOL_HCCS, 1);
+	EXPECT_EQ(-ERANGE, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	/* A communicator of COMM_CREATE has one rank. */
+	ASSERT_EQ(0, hcclt_comm_create(r[0].fd, &plain));
+	d[0] = desc(1, HCCLT_PROTOCOL_HCCS, 1);
+	EXPECT_EQ(-ERANGE, chan_acquire_ex(r[0].fd, plain, 0, d, 1, FAR));
+	/* The peer never comes: -ETIME at the (past) deadline. */
+	EXPECT_EQ(-ETIME, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1,
+					  now_ns() + 50000000));
+	EXPECT_EQ(self->used0[0], notifies_used(0));
+	close_all(r, 2);
+}
+
+/* Match, the same id again, mismatch, and channel task validation. */
+TEST_F(chan, rendezvous_and_tasks)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_task t;
+	struct rank r[2];
+	__u64 c0, c1, again, c0b, c1b, aic[1], s;
+	struct acq a0, a1;
+	int e1;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 3, 3, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	EXPECT_EQ(HCCLT_ID_KIND_CHANNEL, HCCLT_ID_KIND(c0));
+	EXPECT_NE(0, c1);
+	/* Each side's 3 notifies come from its own device's pool. */
+	EXPECT_EQ(self->used0[0] + 3, notifies_used(0));
+	EXPECT_EQ(self->used0[1] + 3, notifies_used(1));
+	/* Again: the same id, no rendezvous, whatever notify_num says. */
+	ASSERT_EQ(0, chan_acquire1(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU_TS, 1,
+				   7, now_ns(), &again));
+	EXPECT_EQ(c0, again);
+	EXPECT_EQ(self->used0[0] + 3, notifies_used(0));
+
+	/* Record 0 -> 1 and wait on 1, then back. */
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 2));
+	ASSERT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 2, 5));
+	EXPECT_EQ(0, hcclt_sync(r[1].fd, r[1].thread, 5000));
+	/* Wait first, then the record releases it. */
+	ASSERT_EQ(0, cwait(r[0].fd, r[0].thread, c0, 0, 5));
+	ASSERT_EQ(0, crecord(r[1].fd, r[1].thread, c1, 0));
+	EXPECT_EQ(0, hcclt_sync(r[0].fd, r[0].thread, 5000));
+	/* Binary and reset by the wait: one wait consumed it. */
+	ASSERT_EQ(0, cwait(r[0].fd, r[0].thread, c0, 0, 1));
+	EXPECT_EQ(-ETIME, hcclt_sync(r[0].fd, r[0].thread, 5000));
+	EXPECT_EQ(0, hcclt_sync(r[0].fd, r[0].thread, 5000));
+	/* Index 1 of rank 1 is not index 2: a record of 2 does not wake 1. */
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 2));
+	ASSERT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 1, 1));
+	EXPECT_EQ(-ETIME, hcclt_sync(r[1].fd, r[1].thread, 5000));
+
+	/* Submit-time validation. */
+	EXPECT_EQ(-EINVAL, crecord(r[0].fd, r[0].thread, c0, 3));
+	EXPECT_EQ(-EINVAL, cwait(r[0].fd, r[0].thread, c0, 3, 0));
+	t = ctask(HCCLT_TASK_CHANNEL_RECORD, c0, 0, 1);
+	EXPECT_EQ(-EINVAL, hcclt_submit(r[0].fd, r[0].thread, &t, 1));
+	/* Stale, foreign (the peer's id, another file) and bogus ids. */
+	EXPECT_EQ(-ENOENT, crecord(r[0].fd, r[0].thread, c0 ^ (1ULL << 20), 0));
+	EXPECT_EQ(-ENOENT, crecord(r[0].fd, r[0].thread,
+				   HCCLT_BOGUS_ID(HCCLT_ID_KIND_CHANNEL), 0));
+	if (c1 != c0) {
+		EXPECT_EQ(-ENOENT, crecord(r[0].fd, r[0].thread, c1, 0));
+	}
+	EXPECT_EQ(-ENOENT, crecord(r[0].fd, r[0].thread, r[0].thread, 0));
+	/* A thread of the other engine family. */
+	ASSERT_EQ(0, hcclt_acquire(r[0].fd, r[0].comm, HCCLT_ENGINE_AICPU, 1,
+				   0, aic));
+	EXPECT_EQ(-EINVAL, crecord(r[0].fd, aic[0], c0, 0));
+	/* A channel task needs a thread handle. */
+	ASSERT_EQ(0, hcclt_stream_create(r[0].fd, &s));
+	EXPECT_EQ(-EINVAL, crecord(r[0].fd, s, c0, 0));
+	EXPECT_EQ(0, hcclt_stream_destroy(r[0].fd, s));
+
+	/* A mismatch fails both sides; nothing is kept. */
+	EXPECT_EQ(-EPROTO, pair_proto(r, HCCLT_PROTOCOL_ROCE, 1, 2, &c0b, &c1b,
+				       &e1));
+	EXPECT_EQ(-EPROTO, e1);
+	/* That was the CPU family: AICPU is a new channel, with 1 each. */
+	if (1) {
+		acq_start(&a0, &r[0], HCCLT_ENGINE_AICPU, 1, 1);
+		acq_start(&a1, &r[1], HCCLT_ENGINE_AICPU_TS, 0, 1);
+		pthread_join(a0.tid, NULL);
+		pthread_join(a1.tid, NULL);
+		EXPECT_EQ(0, a0.ret);
+		EXPECT_EQ(0, a1.ret);
+		EXPECT_NE(c0, a0.d[0].channel_id);
+		EXPECT_EQ(-EINVAL, crecord(r[0].fd, r[0].thread,
+					   a0.d[0].channel_id, 0));
+		EXPECT_EQ(0, crecord(r[0].fd, aic[0], a0.d[0].channel_id, 0));
+	}
+	EXPECT_EQ(self->used0[0] + 4, notifies_used(0));
+	/* Destroying the communicators gives every notify back. */
+	EXPECT_EQ(0, hcclt_comm_destroy(r[0].fd, r[0].comm));
+	EXPECT_EQ(self->used0[0], notifies_used(0));
+	/* The peer's channel is broken: refused at submit. */
+	EXPECT_EQ(-ECONNRESET, crecord(r[1].fd, r[1].thread, c1, 0));
+	EXPECT_EQ(-ECONNRESET, cwait(r[1].fd, r[1].thread, c1, 0, 0));
+	close_all(r, 2);
+}
+
+/*
+ * The ring barrier: every rank records to its right neighbour and waits on
+ * its left, @rounds times. With more than 2 ranks it also records left and
+ * waits right, as a one-way ring does not hold a rank back from its right
+ * neighbour; and the rounds alternate between notify 0 and 1: the waits of
+ * a round run one after the other, so a neighbour may record the next
+ * round before the second wait of this one ran, and two records into one
+ * binary notify before its wait are one (contract section 8, item 3).
+ */
+static int ring_run(struct rank *r, __u64 left, __u64 right, int rounds,
+		    volatile int *round)
+{
+	struct drm_hcclt_task t[4];
+	__u32 l = (r->rank + r->nranks - 1) % r->nranks;
+	__u32 rt = (r->rank + 1) % r->nranks;
+	__u32 n = 2;
+	int i, ret;
+
+	for (i = 1; i <= rounds; i++) {
+		round[r->rank] = i;
+		__sync_synchronize();
+		t[0] = ctask(HCCLT_TASK_CHANNEL_RECORD, right, i & 1, 0);
+		t[1] = ctask(HCCLT_TASK_CHANNEL_WAIT, left, i & 1, 30);
+		if (l != rt) {
+			t[1] = ctask(HCCLT_TASK_CHANNEL_RECORD, left, i & 1, 0);
+			t[2] = ctask(HCCLT_TASK_CHANNEL_WAIT, left, i & 1, 30);
+			t[3] = ctask(HCCLT_TASK_CHANNEL_WAIT, right, i & 1, 30);
+			n = 4;
+		}
+		ret = hcclt_submit(r->fd, r->thread, t, n);
+		if (!ret)
+			ret = hcclt_sync(r->fd, r->thread, 60000);
+		if (ret)
+			return ret;
+		__sync_synchronize();
+		/* A spurious wake would let us pass before a neighbour came. */
+		if (round[l] < i || round[rt] < i)
+			return -EILSEQ;
+	}
+	return 0;
+}
+
+/* Acquire left and right in one call (one desc with 2 ranks). */
+static int ring_acquire(struct rank *r, __u64 *left, __u64 *right)
+{
+	struct drm_hcclt_channel_desc d[2];
+	__u32 l = (r->rank + r->nranks - 1) % r->nranks;
+	__u32 rt = (r->rank + 1) % r->nranks;
+	__u32 n = l == rt ? 1 : 2;
+	int ret;
+
+	d[0] = desc(rt, HCCLT_PROTOCOL_HCCS, 2);
+	d[1] = desc(l, HCCLT_PROTOCOL_HCCS, 2);
+	ret = chan_acquire_ex(r->fd, r->comm, HCCLT_ENGINE_CPU, d, n,
+			      now_ns() + 30000000000LL);
+	*right = d[0].channel_id;
+	*left = d[n - 1].channel_id;
+	return ret;
+}
+
+struct ring_arg {
+	struct rank *r;
+	int rounds;
+	volatile int *round;
+	int ret;
+	pthread_t tid;
+};
+
+static void *ring_thread(void *p)
+{
+	struct ring_arg *a = p;
+	__u64 left, right;
+
+	a->ret = ring_acquire(a->r, &left, &right);
+	if (a->ret)
+		a->ret -= 1000;	/* tell the rendezvous from the rounds */
+	else
+		a->ret = ring_run(a->r, left, right, a->rounds, a->round);
+	return NULL;
+}
+
+static void ring_threads(struct __test_metadata *_metadata, int fd0, int n,
+			 int rounds)
+{
+	struct drm_hcclt_group_create g;
+	struct ring_arg a[MAX_DEVS];
+	struct rank r[MAX_DEVS];
+	int round[MAX_DEVS] = { 0 }, i;
+
+	if (ndevs < n)
+		SKIP(return, "needs %d devices", n);
+	ASSERT_EQ(0, join_all(fd0, r, n, &g));
+	for (i = 0; i < n; i++) {
+		a[i].r = &r[i];
+		a[i].rounds = rounds;
+		a[i].round = round;
+		pthread_create(&a[i].tid, NULL, ring_thread, &a[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(a[i].tid, NULL);
+		EXPECT_EQ(0, a[i].ret) TH_LOG("rank %d round %d", i, round[i]);
+	}
+	close_all(r, n);
+}
+
+/* Ranks as processes: each joins, acquires and runs on its own. */
+static void ring_processes(struct __test_metadata *_metadata, int fd0, int n,
+			   int rounds)
+{
+	struct drm_hcclt_group_create g;
+	volatile int *round;
+	pid_t pids[MAX_DEVS];
+	int i, st;
+
+	if (ndevs < n)
+		SKIP(return, "needs %d devices", n);
+	round = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, round);
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(fd0, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		ASSERT_GE(pids[i], 0);
+		if (!pids[i]) {
+			struct rank r = { .key = g.key, .dev = i, .rank = i,
+					  .nranks = n };
+			__u64 left, right;
+			int ret = rank_join(&r);
+
+			if (!ret)
+				ret = ring_acquire(&r, &left, &right);
+			if (!ret)
+				ret = ring_run(&r, left, right, rounds, round);
+			_exit(ret ? 100 + (-ret & 0x7f) : 0);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("rank %d", i);
+	}
+	munmap((void *)round, 4096);
+}
+
+TEST_F_TIMEOUT(chan, ring2_threads, 300)
+{
+	ring_threads(_metadata, self->fd, 2, 1000);
+}
+
+TEST_F_TIMEOUT(chan, ring8_threads, 300)
+{
+	ring_threads(_metadata, self->fd, 8, 1000);
+}
+
+TEST_F_TIMEOUT(chan, ring2_processes, 300)
+{
+	ring_processes(_metadata, self->fd, 2, 1000);
+}
+
+TEST_F_TIMEOUT(chan, ring8_processes, 300)
+{
+	ring_processes(_metadata, self->fd, 8, 1000);
+}
+
+/*
+ * Rank 0 holds a channel to each of 7 peers, in its own process; the peers
+ * park a wait (no timeout) on it; SIGKILL rank 0: every wait fails with
+ * -ECONNRESET within a second, once, and the pools go back.
+ */
+TEST_F_TIMEOUT(chan, sigkill_fails_parked_peers, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct { int ready; int parked; __s64 killed; } *sh;
+	pid_t pids[8];
+	int n = 8, i, st;
+
+	if (ndevs < n)
+		SKIP(return, "needs 8 devices");
+	sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	memset((void *)sh, 0, sizeof(*sh));
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		ASSERT_GE(pids[i], 0);
+		if (!pids[i]) {
+			struct rank r = { .key = g.key, .dev = i, .rank = i,
+					  .nranks = n };
+			struct drm_hcclt_channel_desc d[8];
+			int ret = rank_join(&r), k;
+			__s64 t;
+
+			if (ret)
+				_exit(10);
+			if (i == 0) {
+				for (k = 1; k < n; k++)
+					d[k - 1] = desc(k, 0, 2);
+				if (chan_acquire_ex(r.fd, r.comm, 0, d, n - 1,
+						    FAR))
+					_exit(11);
+				__sync_fetch_and_add(&sh->ready, 1);
+				pause();
+				_exit(12);
+			}
+			d[0] = desc(0, 0, 2);
+			if (chan_acquire_ex(r.fd, r.comm, 0, d, 1, FAR))
+				_exit(13);
+			if (cwait(r.fd, r.thread, d[0].channel_id, 1, 0))
+				_exit(14);
+			__sync_fetch_and_add(&sh->parked, 1);
+			ret = hcclt_sync(r.fd, r.thread, 30000);
+			t = now_ns() - sh->killed;
+			if (ret != -ECONNRESET)
+				_exit(15);
+			if (t > 1000000000LL)
+				_exit(16);
+			/* Reported once; new tasks refused at submit. */
+			if (hcclt_sync(r.fd, r.thread, 1000))
+				_exit(17);
+			if (crecord(r.fd, r.thread, d[0].channel_id, 0) !=
+			    -ECONNRESET)
+				_exit(18);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 1000 && (sh->parked < n - 1 || !sh->ready); i++)
+		hcclt_msleep(10);
+	ASSERT_EQ(n - 1, sh->parked);
+	hcclt_msleep(50);	/* let the last submit park */
+	sh->killed = now_ns();
+	__sync_synchronize();
+	kill(pids[0], SIGKILL);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+		if (i == 0) {
+			EXPECT_TRUE(WIFSIGNALED(st));
+		} else {
+			EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("rank %d", i);
+		}
+	}
+	munmap((void *)sh, 4096);
+}
+
+/* A rank killed mid-rendezvous fails the peer waiting for it at once. */
+TEST_F_TIMEOUT(chan, sigkill_mid_rendezvous, 60)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	struct acq a;
+	pid_t pid;
+	__s64 t0;
+	int st;
+
+	if (ndevs < 3)
+		SKIP(return, "needs 3 devices");
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	/* Rank 1's file in a child that dies while rank 0 waits for it. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* Waits for a channel to rank 0 that rank 0 never offers. */
+		chan_acquire1(r[1].fd, r[1].comm, 0, 0, 5, FAR, NULL);
+		_exit(1);
+	}
+	close(r[1].fd);
+	r[1].fd = -1;
+	hcclt_msleep(100);
+	/* Rank 0 asks for another protocol: no match, it waits too. */
+	memset(&a, 0, sizeof(a));
+	a.r = &r[0];
+	a.d[0] = desc(1, HCCLT_PROTOCOL_ROCE, 1);
+	a.n = 1;
+	a.deadline = FAR;
+	pthread_create(&a.tid, NULL, acq_thread, &a);
+	hcclt_msleep(100);
+	t0 = now_ns();
+	kill(pid, SIGKILL);
+	pthread_join(a.tid, NULL);
+	EXPECT_EQ(-ECONNRESET, a.ret);
+	EXPECT_LT(now_ns() - t0, 1000000000LL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	/* A dead rank: refused at once. */
+	EXPECT_EQ(-ECONNRESET, chan_acquire1(r[0].fd, r[0].comm, 0, 1, 1, FAR,
+					     NULL));
+	close_all(r, 2);
+}
+
+/* An established pair stays when another descriptor of the call fails. */
+TEST_F(chan, partial_failure_keeps_pairs)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_channel_desc d[2];
+	struct rank r[3];
+	struct acq a1;
+	__u64 c;
+
+	if (ndevs < 3)
+		SKIP(return, "needs 3 devices");
+	ASSERT_EQ(0, join_all(self->fd, r, 3, &g));
+	acq_start(&a1, &r[1], 0, 0, 1);
+	d[0] = desc(1, 0, 1);
+	d[1] = desc(2, 0, 1);	/* rank 2 never acquires */
+	EXPECT_EQ(-ETIME, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 2,
+					  now_ns() + 300000000));
+	pthread_join(a1.tid, NULL);
+	EXPECT_EQ(0, a1.ret);
+	/* Rank 0 holds the pair with rank 1 only. */
+	EXPECT_EQ(self->used0[0] + 1, notifies_used(0));
+	ASSERT_EQ(0, chan_acquire1(r[0].fd, r[0].comm, 0, 1, 1, now_ns(), &c));
+	EXPECT_EQ(0, crecord(r[0].fd, r[0].thread, c, 0));
+	close_all(r, 3);
+}
+
+HCCLT_HARNESS_MAIN
