@@ -114,7 +114,7 @@ static void name_drop(int32_t dev, const char *name)
 }
 
 /* HCCL_CONNECT_TIMEOUT in ms, or -1 when it is not a number of seconds. */
-static int32_t connect_timeout_ms(void)
+int32_t hcclt_connect_timeout_ms(void)
 {
 	const char *e = getenv("HCCL_CONNECT_TIMEOUT");
 	unsigned long v;
@@ -265,7 +265,7 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 		return HCCL_E_PARA;
 	if (!comm || !rootInfo)
 		return HCCL_E_PTR;
-	timeout_ms = connect_timeout_ms();
+	timeout_ms = hcclt_connect_timeout_ms();
 	if (timeout_ms < 0)
 		return HCCL_E_PARA;
 	if (has_config) {
@@ -381,7 +381,7 @@ HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclCom
 		if (fd < 0)
 			return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
 	}
-	timeout_ms = connect_timeout_ms();
+	timeout_ms = hcclt_connect_timeout_ms();
 	if (timeout_ms < 0)
 		return HCCL_E_PARA;
 	memset(&gc, 0, sizeof(gc));

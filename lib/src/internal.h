@@ -66,6 +66,9 @@ uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);
 void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* HCCL_CONNECT_TIMEOUT in ms, or -1 when it is not a number of seconds. */
+int32_t hcclt_connect_timeout_ms(void);
+
 /* Communicator names per device of this process (group.c). */
 void hcclt_names_atfork_prepare(void);
 void hcclt_names_atfork_release(void);
@@ -129,6 +132,8 @@ enum hcclt_op {
 	HCCLT_OP_GROUP_CREATE,	/* HcclGetRootInfo */
 	HCCLT_OP_GROUP_JOIN,	/* HcclCommInitRootInfo[Config] */
 	HCCLT_OP_MEM_CREATE,	/* aclrtMalloc: MEM_CREATE and its mmap() */
+	HCCLT_OP_CHANNEL_ACQUIRE,	/* HcclChannelAcquire */
+	HCCLT_OP_CHANNEL_TASK,	/* HcommChannelNotify{Record,Wait}OnThread */
 	HCCLT_OP_COUNT
 };
 

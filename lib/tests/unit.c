@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 #include <xf86drm.h>
 
 #include "internal.h"
+#include "hccl/hccl_res.h"
+#include "hccl/hcomm_primitives.h"
 #include "tap.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aULL
@@ -300,6 +303,110 @@ static void test_primitive_checks(void)
 	TAP_EQ(HcommThreadNotifyWaitOnThread(0, 0, 1), HCCL_E_PTR, "wait: thread 0 -> HCCL_E_PTR");
 	TAP_EQ(HcommThreadNotifyWaitOnThread(0xffffffffffffffffULL, 0, 1), HCCL_E_PTR, "wait: all-ones handle -> HCCL_E_PTR");
 	TAP_EQ(HcommThreadNotifyWaitOnThread(a, 0, 1), HCCL_E_PTR, "wait: handle on an unopened device -> HCCL_E_PTR");
+}
+
+static void test_channel_checks(void)
+{
+	struct hcclt_comm c = fake_comm(0), bad = fake_comm(0);
+	HcclChannelDesc d[3], *p;
+	ChannelHandle ch[3];
+	unsigned char *b;
+	ThreadHandle th = hcclt_handle_make(0, ((uint64_t)HCCLT_ID_KIND_THREAD <<
+						 HCCLT_ID_KIND_SHIFT) | 5);
+	ChannelHandle cth = hcclt_handle_make(0, ((uint64_t)HCCLT_ID_KIND_CHANNEL <<
+						  HCCLT_ID_KIND_SHIFT) | 5);
+	size_t i;
+	int ok = 1;
+
+	c.rank = 1;
+	c.nranks = 4;
+	bad.magic = 0x12345678;
+	/* HcclChannelDescInit: CANN's fill. */
+	TAP_EQ(HcclChannelDescInit(NULL, 1), HCCL_E_PTR, "HcclChannelDescInit(NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclChannelDescInit(d, 3), HCCL_SUCCESS, "HcclChannelDescInit");
+	tap_ok(sizeof(HcclChannelDesc) == 496, "HcclChannelDesc is 496 bytes");
+	tap_ok(d[2].header.version == 1 && d[2].header.magicWord == 0x0f0f0f0fU &&
+	       d[2].header.size == 496 && d[2].header.reserved == 0,
+	       "desc init: header version 1, magic 0x0f0f0f0f, size 496");
+	tap_ok(d[1].remoteRank == ~0U && d[1].channelProtocol == COMM_PROTOCOL_RESERVED &&
+	       d[1].notifyNum == 0 && !d[1].memHandles && !d[1].memHandleNum,
+	       "desc init: remoteRank ~0, protocol RESERVED, no notifies or memory");
+	tap_ok(d[0].localEndpoint.protocol == COMM_PROTOCOL_RESERVED &&
+	       d[0].remoteEndpoint.loc.locType == ENDPOINT_LOC_TYPE_RESERVED &&
+	       d[0].localEndpoint.commAddr.type == COMM_ADDR_TYPE_RESERVED,
+	       "desc init: both endpoints reserved");
+	b = (unsigned char *)&d[0];
+	for (i = offsetof(HcclChannelDesc, roceAttr); i < sizeof(d[0]); i++)
+		if (b[i] != 0xFF)
+			ok = 0;
+	tap_ok(ok && d[0].roceAttr.queueNum == 0xFFFFFFFFU && d[0].roceAttr.tc == 0xFF,
+	       "desc init: the rest (roceAttr, padding) is 0xFF");
+
+	HcclChannelDescInit(d, 3);
+	for (i = 0; i < 3; i++) {
+		d[i].remoteRank = (uint32_t)(i + 2) % 4;	/* 2, 3, 0 */
+		d[i].channelProtocol = COMM_PROTOCOL_HCCS;
+		d[i].notifyNum = 2;
+	}
+	/* 1. pointers, then the count */
+	TAP_EQ(HcclChannelAcquire(NULL, COMM_ENGINE_CPU, d, 1, ch), HCCL_E_PTR, "channel: comm NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, NULL, 1, ch), HCCL_E_PTR, "channel: descs NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 1, NULL), HCCL_E_PTR, "channel: channels NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclChannelAcquire(&bad, COMM_ENGINE_CPU, d, 1, ch), HCCL_E_PTR, "channel: garbage comm -> HCCL_E_PTR");
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_AIV, d, 0, ch), HCCL_E_PARA, "channel: count 0 -> HCCL_E_PARA");
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 1024 * 1024 + 1, ch), HCCL_E_PARA,
+	       "channel: count above 1048576 -> HCCL_E_PARA");
+	/* 2. every descriptor's magic and protocol before any 3. check */
+	d[2].header.magicWord = 0;
+	d[0].notifyNum = 65;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: bad magic -> HCCL_E_PARA");
+	d[2].header.magicWord = HCCL_CHANNEL_DESC_MAGIC_WORD;
+	d[0].notifyNum = 2;
+	d[1].channelProtocol = COMM_PROTOCOL_UBC_TP;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: UBC_TP -> HCCL_E_PARA");
+	d[1].channelProtocol = COMM_PROTOCOL_RESERVED;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: RESERVED protocol -> HCCL_E_PARA");
+	d[1].channelProtocol = COMM_PROTOCOL_HCCS;
+	/* 3. per descriptor: notifyNum, duplicate, self, range, protocol, engine */
+	p = &d[0];
+	p->notifyNum = 65;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: notifyNum 65 -> HCCL_E_PARA");
+	p->notifyNum = 64;
+	d[1].remoteRank = 2;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA,
+	       "channel: duplicate (remoteRank, protocol) -> HCCL_E_PARA");
+	d[1].channelProtocol = COMM_PROTOCOL_ROCE;
+	d[2].remoteRank = 1;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: remoteRank == myRank -> HCCL_E_PARA");
+	d[2].remoteRank = 4;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: remoteRank >= rankSize -> HCCL_E_PARA");
+	d[2].remoteRank = 0;
+	d[2].channelProtocol = COMM_PROTOCOL_PCIE;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CPU, d, 3, ch), HCCL_E_PARA, "channel: PCIE (not on A2/A3) -> HCCL_E_PARA");
+	d[2].channelProtocol = COMM_PROTOCOL_HCCS;
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_CCU, d, 3, ch), HCCL_E_PARA, "channel: engine CCU -> HCCL_E_PARA");
+	TAP_EQ(HcclChannelAcquire(&c, COMM_ENGINE_AIV, d, 3, ch), HCCL_E_PARA, "channel: engine AIV -> HCCL_E_PARA");
+	TAP_EQ(HcclChannelAcquire(&c, (CommEngine)9, d, 3, ch), HCCL_E_PARA, "channel: engine 9 -> HCCL_E_PARA");
+
+	/* the primitives: handles before anything else */
+	TAP_EQ(HcommChannelNotifyRecordOnThread(0, cth, 0), HCCL_E_PTR, "channel record: thread 0 -> HCCL_E_PTR");
+	TAP_EQ(HcommChannelNotifyRecordOnThread(th, 0, 0), HCCL_E_PTR, "channel record: channel 0 -> HCCL_E_PTR");
+	TAP_EQ(HcommChannelNotifyRecordOnThread(th, th, 0), HCCL_E_PTR, "channel record: a thread handle as channel -> HCCL_E_PTR");
+	TAP_EQ(HcommChannelNotifyRecordOnThread(th, hcclt_handle_make(1, cth), 0), HCCL_E_PTR,
+	       "channel record: channel of another device -> HCCL_E_PTR");
+	TAP_EQ(HcommChannelNotifyWaitOnThread(0, cth, 0, 0), HCCL_E_PTR, "channel wait: thread 0 -> HCCL_E_PTR");
+	TAP_EQ(HcommChannelNotifyWaitOnThread(th, 0, 0, 0), HCCL_E_PTR, "channel wait: channel 0 -> HCCL_E_PTR");
+	TAP_EQ(HcommChannelNotifyWaitOnThread(th, cth | (UINT64_C(1) << 60), 0, 0), HCCL_E_PTR,
+	       "channel wait: channel of another fork generation -> HCCL_E_PTR");
+
+	/* the errno table */
+	TAP_EQ(hcclt_map_errno(HCCLT_OP_CHANNEL_ACQUIRE, -EPROTO), HCCL_E_INTERNAL, "acquire EPROTO (mismatch) -> HCCL_E_INTERNAL");
+	TAP_EQ(hcclt_map_errno(HCCLT_OP_CHANNEL_ACQUIRE, -ECONNRESET), HCCL_E_REMOTE, "acquire ECONNRESET -> HCCL_E_REMOTE");
+	TAP_EQ(hcclt_map_errno(HCCLT_OP_CHANNEL_ACQUIRE, -ETIME), HCCL_E_TIMEOUT, "acquire ETIME -> HCCL_E_TIMEOUT");
+	TAP_EQ(hcclt_map_errno(HCCLT_OP_CHANNEL_TASK, -EINVAL), HCCL_E_INTERNAL, "channel task EINVAL (index) -> HCCL_E_INTERNAL");
+	TAP_EQ(hcclt_map_errno(HCCLT_OP_CHANNEL_TASK, -ECONNRESET), HCCL_E_REMOTE, "channel task ECONNRESET -> HCCL_E_REMOTE");
+	TAP_EQ(hcclt_map_errno(HCCLT_OP_STREAM_SYNC, -ECONNRESET), ACL_ERROR_RT_STREAM_ABORT,
+	       "sync ECONNRESET (peer gone) -> ACL_ERROR_RT_STREAM_ABORT");
 }
 
 static void test_acl_checks(void)
@@ -901,6 +1008,7 @@ int main(int argc, char **argv)
 	test_with_stream_checks();
 	test_export_checks();
 	test_primitive_checks();
+	test_channel_checks();
 	test_acl_checks();
 	test_comm_checks();
 	test_group_checks();

@@ -12,6 +12,7 @@
 #define HCCL_RES_H
 
 #include <stdint.h>
+#include <string.h>
 #include "hccl/hccl_types.h"
 #include "acl/acl_rt.h"
 #include "hcomm/hcomm_res_defs.h"
@@ -97,6 +98,90 @@ HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine engine, aclrtSt
 HcclResult HcclThreadExportToCommEngine(HcclComm comm, uint32_t threadNum,
 					const ThreadHandle *threads, CommEngine dstCommEngine,
 					ThreadHandle *exportedThreads);
+
+/* EndpointDescInit() - CANN's initialiser of an EndpointDesc array. */
+static inline HcclResult EndpointDescInit(EndpointDesc *endpointDesc, uint32_t descNum)
+{
+	uint32_t i;
+
+	if (!endpointDesc)
+		return HCCL_E_PTR;
+	for (i = 0; i < descNum; i++) {
+		memset(&endpointDesc[i], 0xFF, sizeof(EndpointDesc));
+		endpointDesc[i].protocol = COMM_PROTOCOL_RESERVED;
+		endpointDesc[i].commAddr.type = COMM_ADDR_TYPE_RESERVED;
+		endpointDesc[i].loc.locType = ENDPOINT_LOC_TYPE_RESERVED;
+	}
+	return HCCL_SUCCESS;
+}
+
+/**
+ * HcclChannelDescInit() - initialise @descNum channel descriptors as CANN's
+ * inline function does: every byte 0xFF, then the header (version 1, magic
+ * 0x0f0f0f0f, size sizeof(HcclChannelDesc)), remoteRank ~0, protocol
+ * RESERVED, notifyNum 0, no memory handles, both endpoints reserved.
+ * Return: HCCL_SUCCESS, HCCL_E_PTR when @channelDesc is NULL.
+ */
+static inline HcclResult HcclChannelDescInit(HcclChannelDesc *channelDesc, uint32_t descNum)
+{
+	uint32_t i;
+
+	if (!channelDesc)
+		return HCCL_E_PTR;
+	for (i = 0; i < descNum; i++) {
+		HcclChannelDesc *d = &channelDesc[i];
+
+		memset(d, 0xFF, sizeof(*d));
+		d->header.version = HCCL_CHANNEL_DESC_VERSION;
+		d->header.magicWord = HCCL_CHANNEL_DESC_MAGIC_WORD;
+		d->header.size = sizeof(*d);
+		d->header.reserved = 0;
+		d->remoteRank = ~0U;
+		d->channelProtocol = COMM_PROTOCOL_RESERVED;
+		d->notifyNum = 0;
+		d->memHandles = NULL;
+		d->memHandleNum = 0;
+		(void)EndpointDescInit(&d->localEndpoint, 1);
+		(void)EndpointDescInit(&d->remoteEndpoint, 1);
+	}
+	return HCCL_SUCCESS;
+}
+
+/**
+ * HcclChannelAcquire() - acquire channels to other ranks of a communicator.
+ * @comm: communicator of a group (HcclCommInitRootInfo()).
+ * @engine: COMM_ENGINE_CPU or CPU_TS (one family), AICPU or AICPU_TS (the
+ *	other): a channel serves threads of its engine's family.
+ * @channelDescs: @channelNum descriptors (HcclChannelDescInit(), then
+ *	remoteRank, channelProtocol, notifyNum set).
+ * @channelNum: number of descriptors.
+ * @channels: out, @channelNum handles.
+ *
+ * A pairwise rendezvous in the kernel: both ranks acquire the channel (same
+ * engine family and protocol; the same notifyNum, else both fail with
+ * HCCL_E_INTERNAL). All descriptors of the call are offered at once, so
+ * that ranks acquiring their left and right neighbours do not deadlock.
+ * Bounded by HCCL_CONNECT_TIMEOUT (seconds, default 120). Acquiring an
+ * existing (engine family, remoteRank, protocol) again returns the same
+ * handle. Each side's notifies come from its own device's pool and do not
+ * count against the communicator's 64 thread notifies. When another
+ * descriptor fails, pairs already established stay (a retry returns them).
+ *
+ * Checks, in this order: @comm, @channelDescs or @channels NULL (or @comm
+ * not live) -> HCCL_E_PTR; @channelNum 0 or above 1048576 -> HCCL_E_PARA;
+ * per descriptor, a bad magic word or an unknown protocol -> HCCL_E_PARA;
+ * then per descriptor notifyNum above 64, a (remoteRank, channelProtocol)
+ * repeated, remoteRank the caller's rank, remoteRank >= the rank count,
+ * protocol not HCCS or ROCE, @engine not CPU, CPU_TS, AICPU or AICPU_TS ->
+ * HCCL_E_PARA. Then: HCCL_CONNECT_TIMEOUT not a number of seconds ->
+ * HCCL_E_PARA; the peer gone -> HCCL_E_REMOTE; notifyNum mismatch ->
+ * HCCL_E_INTERNAL; timeout -> HCCL_E_TIMEOUT; device notify pool exhausted
+ * -> HCCL_E_RUNTIME; HCCL_E_MEMORY; HCCL_E_DRV.
+ *
+ * Return: HCCL_SUCCESS or the error above.
+ */
+HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChannelDesc *channelDescs,
+			      uint32_t channelNum, ChannelHandle *channels);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include "hccl/hccl_types.h"
+#include "hcomm/hcomm_res_defs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +56,40 @@ int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, ThreadHandle dstThr
  * HCCL_E_MEMORY; HCCL_E_DRV.
  */
 int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t notifyIdx, uint32_t timeOut);
+
+/**
+ * HcommChannelNotifyRecordOnThread() - queue, on @thread's stream, a record
+ * of the peer's notify @remoteNotifyIdx of @channel (the notify the peer's
+ * HcommChannelNotifyWaitOnThread() of that index waits on).
+ * @thread: thread of the channel's communicator, of the channel's engine
+ *	family.
+ * @channel: handle from HcclChannelAcquire().
+ * @remoteNotifyIdx: index below the channel's notifyNum.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR when @thread or @channel is 0 or not a
+ * live handle of this process and communicator; HCCL_E_INTERNAL when the
+ * index is out of range or the thread is of another engine family (as
+ * hcomm's index check); HCCL_E_REMOTE when the peer rank is gone;
+ * HCCL_E_AGAIN (queue full); HCCL_E_MEMORY; HCCL_E_DRV.
+ */
+int32_t HcommChannelNotifyRecordOnThread(ThreadHandle thread, ChannelHandle channel,
+					 uint32_t remoteNotifyIdx);
+
+/**
+ * HcommChannelNotifyWaitOnThread() - queue, on @thread's stream, a wait on
+ * this side's notify @localNotifyIdx of @channel, then reset it.
+ * @thread: as for HcommChannelNotifyRecordOnThread().
+ * @channel: handle from HcclChannelAcquire().
+ * @localNotifyIdx: index below the channel's notifyNum.
+ * @timeout: seconds, 0 = no limit. A timeout is reported by the next
+ *	synchronize of the stream (ACL_ERROR_RT_WAIT_TIMEOUT); a peer rank
+ *	that dies fails the wait at once (ACL_ERROR_RT_STREAM_ABORT from that
+ *	synchronize, once).
+ *
+ * Return: as HcommChannelNotifyRecordOnThread().
+ */
+int32_t HcommChannelNotifyWaitOnThread(ThreadHandle thread, ChannelHandle channel,
+				       uint32_t localNotifyIdx, uint32_t timeout);
 
 #ifdef __cplusplus
 }
