@@ -392,6 +392,8 @@ u32 hcclt_group_nranks(const struct hcclt_group *group)
  * hcclt_chan_lock, under which comm->chan_gone is read; the rank's
  * communicator cannot finish its teardown meanwhile, as that takes
  * hcclt_chan_lock before it leaves the group.
+ *
+ * Return: true if the rank is there and its channels are not torn down.
  */
 bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank)
 {
