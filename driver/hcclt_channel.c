@@ -201,6 +201,9 @@ hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 			hcclt_channel_put(c);
 			return ERR_CAST(n);
 		}
+		n->chan = true;
+		n->rank = comm->rank;
+		n->peer = d->remote_rank;
 		c->notifies[i] = n;
 	}
 	return c;
@@ -234,7 +237,7 @@ static void hcclt_channel_fail(struct hcclt_channel *c, int err)
 static int hcclt_channel_enter(struct hcclt_channel *c)
 {
 	struct hcclt_comm *comm = c->comm;
-	u32 idx, seq;
+	u32 idx, seq, i;
 	int ret;
 
 	ret = xa_alloc(&comm->channels, &idx, c,
@@ -244,6 +247,9 @@ static int hcclt_channel_enter(struct hcclt_channel *c)
 	seq = comm->chan_seq++ & HCCLT_ID_SEQ_MASK;
 	c->id = ((u64)HCCLT_ID_KIND_CHANNEL << HCCLT_ID_KIND_SHIFT) |
 		((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx;
+	/* For tracing and the log: no task names them before this. */
+	for (i = 0; i < c->notify_num; i++)
+		c->notifies[i]->owner_id = c->id;
 	kref_get(&c->ref);
 	return 0;
 }

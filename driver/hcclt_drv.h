@@ -119,7 +119,8 @@ struct hcclt_group;
  * @debugfs: the device's debugfs directory.
  * @xrec_lock: protects @xrecs, @xrec_stopped and the xnode and xcount of
  *	every notify of the device; a leaf lock (taken under any device's
- *	sched_lock, never the other way round; hcclt_sched.c).
+ *	sched_lock, never the other way round; hcclt_sched.c), with
+ *	spin_lock_bh() where no sched_lock is held.
  * @xrecs: notifies of this device that another device's executor recorded
  *	(channel records), to be set by @xrec_work.
  * @xrec_stopped: unplugged: no more hand-offs.
@@ -233,6 +234,10 @@ struct hcclt_file {
  *	(records handed over from another device, hcclt_sched.c);
  *	hdev->xrec_lock.
  * @xcount: records handed over and not applied yet; hdev->xrec_lock.
+ * @rank: of a channel notify, the rank of its side; immutable.
+ * @peer: of a channel notify, the peer's rank (who records it); immutable.
+ * @chan: a channel notify (@owner_id is then the channel id, set when
+ *	the channel is established); immutable.
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -246,6 +251,9 @@ struct hcclt_notify {
 	int err;
 	struct list_head xnode;
 	u32 xcount;
+	u32 rank;
+	u32 peer;
+	bool chan;
 };
 
 struct hcclt_batch;

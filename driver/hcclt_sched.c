@@ -310,6 +310,18 @@ static void hcclt_xrecord(struct hcclt_notify *n)
 	spin_unlock(&b->xrec_lock);
 }
 
+/*
+ * One rate-limited line for a channel wait that failed: the stream, the
+ * notify and the rank that should have recorded it.
+ */
+static void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
+				const char *why)
+{
+	pr_info_ratelimited("hcclthread: device %u rank %u stream 0x%llx: wait on channel 0x%llx notify %u from rank %u %s\n",
+			    s->hdev->index, n->rank, s->id, n->owner_id,
+			    n->idx, n->peer, why);
+}
+
 /* Run tasks of @s until it parks, empties or @budget runs out. */
 static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			    int budget)
@@ -343,6 +355,8 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 		} else if (n->dead) {
 			int err = n->err ?: -ECANCELED;
 
+			if (err == -ECONNRESET)
+				hcclt_chan_wait_log(s, n, "its peer is gone");
 			WRITE_ONCE(s->error, err);
 			hcclt_stream_flush(s, err);
 		} else {
@@ -404,9 +418,10 @@ static void hcclt_xrec_work(struct work_struct *work)
 	LIST_HEAD(list);
 	u32 count;
 
-	spin_lock(&hdev->xrec_lock);
+	/* _bh: also taken under sched_lock, which the timer takes. */
+	spin_lock_bh(&hdev->xrec_lock);
 	list_splice_init(&hdev->xrecs, &list);
-	spin_unlock(&hdev->xrec_lock);
+	spin_unlock_bh(&hdev->xrec_lock);
 
 	spin_lock_bh(&hdev->sched_lock);
 	list_for_each_entry_safe(n, tmp, &list, xnode) {
@@ -421,6 +436,8 @@ static void hcclt_xrec_work(struct work_struct *work)
 		 * may be consumed by a parked wait, the second sets the flag,
 		 * any more find it set.
 		 */
+		trace_hcclt_channel_record(hdev->index, n->owner_id, n->idx,
+					   n->rank, n->peer, count);
 		hcclt_notify_record(hdev, n);
 		if (count > 1)
 			hcclt_notify_record(hdev, n);
@@ -445,6 +462,8 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
 					 task->seqno, task->op, n->owner_id,
 					 n->idx, n->slot, -ETIME);
+		if (task->op == HCCLT_TASK_CHANNEL_WAIT)
+			hcclt_chan_wait_log(s, n, "timed out");
 		WRITE_ONCE(s->error, -ETIME);
 		hcclt_stream_flush(s, -ETIME);
 		hcclt_stream_wake(s);
@@ -679,9 +698,9 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	}
 	spin_unlock_bh(&hdev->sched_lock);
 
-	spin_lock(&hdev->xrec_lock);
+	spin_lock_bh(&hdev->xrec_lock);
 	hdev->xrec_stopped = true;
-	spin_unlock(&hdev->xrec_lock);
+	spin_unlock_bh(&hdev->xrec_lock);
 	cancel_work_sync(&hdev->xrec_work);
 	/* Records never handed over: drop their references. */
 	while (!list_empty(&hdev->xrecs)) {

@@ -66,6 +66,8 @@ TRACE_EVENT(hcclt_submit,
 /* The task ops by value in the format file, for parsers of raw records. */
 TRACE_DEFINE_ENUM(HCCLT_TASK_NOTIFY_RECORD);
 TRACE_DEFINE_ENUM(HCCLT_TASK_NOTIFY_WAIT);
+TRACE_DEFINE_ENUM(HCCLT_TASK_CHANNEL_RECORD);
+TRACE_DEFINE_ENUM(HCCLT_TASK_CHANNEL_WAIT);
 
 DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
@@ -114,6 +116,34 @@ DEFINE_EVENT(hcclt_task, hcclt_wait_timeout,
 	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
 		      u64 owner, u32 idx, u32 nslot, int err),
 	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+);
+
+/*
+ * A channel record lands on the peer's device: notify @idx of channel
+ * @chan (the receiving side's id) of rank @rank on device @dev is set by
+ * @count records of rank @peer (more than one: made before this device
+ * applied the first). The record's own task_complete on the recording
+ * rank's device and the wait's task_complete here bracket the hand-off.
+ */
+TRACE_EVENT(hcclt_channel_record,
+	    TP_PROTO(u32 dev, u64 chan, u32 idx, u32 rank, u32 peer,
+		     u32 count),
+	    TP_ARGS(dev, chan, idx, rank, peer, count),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(u64, chan)
+			     __field(u32, idx)
+			     __field(u32, rank)
+			     __field(u32, peer)
+			     __field(u32, count)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->chan = chan;
+			   __entry->idx = idx;
+			   __entry->rank = rank;
+			   __entry->peer = peer;
+			   __entry->count = count;),
+	    TP_printk("dev=%u chan=0x%llx idx=%u rank=%u peer=%u count=%u",
+		      __entry->dev, __entry->chan, __entry->idx,
+		      __entry->rank, __entry->peer, __entry->count)
 );
 
 #endif /* _HCCLT_TRACE_H_ */

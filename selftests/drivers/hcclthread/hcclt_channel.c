@@ -348,6 +348,60 @@ TEST_F(chan, query_reports_channels)
 	EXPECT_LE(3, q.uapi_minor);
 }
 
+/* Does /dev/kmsg, from @fd's position on, have a line containing @what? */
+static int kmsg_count(int fd, const char *what)
+{
+	char buf[2048];
+	int n = 0;
+	ssize_t r;
+
+	for (;;) {
+		r = read(fd, buf, sizeof(buf) - 1);
+		if (r < 0) {
+			if (errno == EPIPE)
+				continue;	/* overwritten: read on */
+			break;
+		}
+		buf[r] = '\0';
+		if (strstr(buf, what))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * A channel wait that times out writes one kernel log line naming the
+ * rank, the stream, the notify and the rank that never recorded it.
+ */
+TEST_F(chan, timeout_log_line)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	__u64 c0, c1;
+	char what[160];
+	int e1, kfd;
+
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kfd < 0)
+		SKIP(return, "no /dev/kmsg");
+	lseek(kfd, 0, SEEK_END);
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 2, 2, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	ASSERT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 1, 1));
+	EXPECT_EQ(-ETIME, hcclt_sync(r[1].fd, r[1].thread, 10000));
+	snprintf(what, sizeof(what),
+		 "rank 1 stream 0x%llx: wait on channel 0x%llx notify 1 from rank 0 timed out",
+		 (unsigned long long)(r[1].thread & ~0ULL), (unsigned long long)c1);
+	/* The stream id is the thread's own stream: match from "wait on". */
+	snprintf(what, sizeof(what),
+		 "wait on channel 0x%llx notify 1 from rank 0 timed out",
+		 (unsigned long long)c1);
+	EXPECT_EQ(1, kmsg_count(kfd, what));
+	close(kfd);
+	close_all(r, 2);
+}
+
 /* Every validation of CHANNEL_ACQUIRE, with nothing taken from the pool. */
 TEST_F(chan, acquire_einval)
 {
