@@ -521,7 +521,7 @@ static void hcclt_test_validator(struct kunit *test)
 
 	pp.thread = t1;
 	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, 0, 0, 0, 0, 0));
-	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, 3, 0, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_test_prepare(&pp, 5, 0, 0, 0, 0));
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			hcclt_test_prepare(&pp, wait, 0, 0, 0, 1));
 	KUNIT_EXPECT_EQ(test, -EINVAL,
