@@ -1231,6 +1231,116 @@ static void test_acl_basics(uint32_t ndev)
 	TAP_EQ(aclFinalize(), ACL_SUCCESS, "aclFinalize");
 }
 
+/* One rank's HcclChannelAcquire, in its own thread (the rendezvous blocks). */
+struct chan_job {
+	HcclComm comm;
+	int32_t dev;
+	uint32_t remote, notify_num;
+	HcclResult ret;
+	ChannelHandle ch;
+};
+
+static void *chan_job_run(void *p)
+{
+	struct chan_job *j = p;
+	HcclChannelDesc d;
+
+	aclrtSetDevice(j->dev);
+	HcclChannelDescInit(&d, 1);
+	d.remoteRank = j->remote;
+	d.channelProtocol = COMM_PROTOCOL_HCCS;
+	d.notifyNum = j->notify_num;
+	j->ret = HcclChannelAcquire(j->comm, COMM_ENGINE_CPU, &d, 1, &j->ch);
+	return NULL;
+}
+
+/* Two ranks, one channel: acquire, record/wait, codes, a rank destroyed. */
+static void test_channels(void)
+{
+	struct rank_job r[2];
+	struct chan_job c[2];
+	pthread_t tid[2];
+	HcclRootInfo root;
+	ThreadHandle th[2];
+	ChannelHandle again;
+	HcclChannelDesc d;
+	uint32_t i;
+
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "channels: HcclGetRootInfo");
+	for (i = 0; i < 2; i++) {
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].root = &root;
+		r[i].dev = (int32_t)i;
+		r[i].rank = i;
+		r[i].nranks = 2;
+		pthread_create(&tid[i], NULL, rank_job_run, &r[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	TAP_EQ(r[0].ret | r[1].ret, HCCL_SUCCESS, "channels: two ranks");
+	for (i = 0; i < 2; i++) {
+		aclrtSetDevice((int32_t)i);
+		CHECK_HCCL(HcclThreadAcquire(r[i].comm, COMM_ENGINE_CPU, 1, 0, &th[i]), HCCL_SUCCESS,
+			   "channels: a thread on rank %u", i);
+		c[i].comm = r[i].comm;
+		c[i].dev = (int32_t)i;
+		c[i].remote = 1 - i;
+		c[i].notify_num = 2;
+		pthread_create(&tid[i], NULL, chan_job_run, &c[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	TAP_EQ(c[0].ret, HCCL_SUCCESS, "HcclChannelAcquire on rank 0");
+	TAP_EQ(c[1].ret, HCCL_SUCCESS, "HcclChannelAcquire on rank 1");
+	aclrtSetDevice(0);
+	HcclChannelDescInit(&d, 1);
+	d.remoteRank = 1;
+	d.channelProtocol = COMM_PROTOCOL_HCCS;
+	d.notifyNum = 9;
+	CHECK_HCCL(HcclChannelAcquire(r[0].comm, COMM_ENGINE_CPU_TS, &d, 1, &again), HCCL_SUCCESS,
+		   "acquiring it again (CPU_TS, other notifyNum): no rendezvous");
+	tap_ok(again == c[0].ch, "the same handle again");
+	/* A mismatch fails both sides with HCCL_E_INTERNAL (ROCE: a new channel). */
+	c[0].notify_num = 1;
+	c[1].notify_num = 2;
+	c[0].ret = c[1].ret = HCCL_SUCCESS;
+	{
+		struct chan_job m[2] = { c[0], c[1] };
+
+		for (i = 0; i < 2; i++)
+			pthread_create(&tid[i], NULL, chan_job_run, &m[i]);
+		for (i = 0; i < 2; i++)
+			pthread_join(tid[i], NULL);
+		/* HCCS exists: both get it back; the mismatch needs a new key. */
+		TAP_EQ(m[0].ret | m[1].ret, HCCL_SUCCESS, "existing channel returned whatever notifyNum says");
+	}
+	CHECK_HCCL(HcommChannelNotifyRecordOnThread(th[0], c[0].ch, 1), HCCL_SUCCESS, "channel record 0 -> 1");
+	CHECK_HCCL(HcommChannelNotifyWaitOnThread(th[1], c[1].ch, 1, 10), HCCL_SUCCESS, "channel wait on rank 1");
+	TAP_EQ(hccltThreadSynchronize(th[1], 10000), ACL_SUCCESS, "the wait is released by the record");
+	CHECK_HCCL(HcommChannelNotifyRecordOnThread(th[0], c[0].ch, 2), HCCL_E_INTERNAL,
+		   "channel index out of range -> HCCL_E_INTERNAL (hcomm's code)");
+	CHECK_HCCL(HcommChannelNotifyRecordOnThread(th[0], c[1].ch, 0), HCCL_E_PTR,
+		   "the peer's handle -> HCCL_E_PTR");
+	/* Rank 1 parks, rank 0 goes: the wait fails at once, once. */
+	CHECK_HCCL(HcommChannelNotifyWaitOnThread(th[1], c[1].ch, 0, 0), HCCL_SUCCESS, "rank 1 parks (no timeout)");
+	CHECK_HCCL(HcclCommDestroy(r[0].comm), HCCL_SUCCESS, "rank 0 destroys its communicator");
+	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_ERROR_RT_STREAM_ABORT,
+	       "the parked wait fails: ACL_ERROR_RT_STREAM_ABORT");
+	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "reported once");
+	CHECK_HCCL(HcommChannelNotifyRecordOnThread(th[1], c[1].ch, 0), HCCL_E_REMOTE,
+		   "a record on the broken channel -> HCCL_E_REMOTE");
+	aclrtSetDevice(1);
+	d.remoteRank = 0;
+	CHECK_HCCL(HcclChannelAcquire(r[1].comm, COMM_ENGINE_CPU, &d, 1, &again), HCCL_SUCCESS,
+		   "the broken channel is still the rank's (same key)");
+	d.channelProtocol = COMM_PROTOCOL_ROCE;
+	CHECK_HCCL(HcclChannelAcquire(r[1].comm, COMM_ENGINE_CPU, &d, 1, &again), HCCL_E_REMOTE,
+		   "a new channel to the gone rank -> HCCL_E_REMOTE");
+	HcclCommDestroy(r[1].comm);
+	aclrtSetDevice(0);
+}
+
 static void test_ranks(uint32_t ndev)
 {
 	test_acl_basics(ndev);
@@ -1241,6 +1351,7 @@ static void test_ranks(uint32_t ndev)
 	}
 	test_ranks_threads(ndev);
 	test_ranks_conflicts();
+	test_channels();
 	if (ndev >= 3)
 		test_ranks_processes();
 	test_init_all_group(ndev);
