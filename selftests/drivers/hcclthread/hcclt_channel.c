@@ -869,4 +869,86 @@ TEST_F(chan, partial_failure_keeps_pairs)
 	close_all(r, 3);
 }
 
+struct hammer {
+	struct rank *r;
+	__u64 chan;
+	__u32 rec, wait;
+	volatile int stop;
+	int last;
+	pthread_t tid;
+};
+
+/* Record and wait on the channel until refused. */
+static void *hammer_run(void *p)
+{
+	struct hammer *h = p;
+	struct drm_hcclt_task t[2];
+	int ret = 0;
+
+	while (!h->stop && !ret) {
+		t[0] = ctask(HCCLT_TASK_CHANNEL_RECORD, h->chan, h->rec, 0);
+		t[1] = ctask(HCCLT_TASK_CHANNEL_WAIT, h->chan, h->wait, 0);
+		ret = hcclt_submit(h->r->fd, h->r->thread, t, 2);
+		if (!ret)
+			ret = hcclt_sync(h->r->fd, h->r->thread, 5000);
+	}
+	h->last = ret;
+	return NULL;
+}
+
+/*
+ * Races: records and parked waits while the peer's communicator is
+ * destroyed, and an acquire while the peer dies. Each ends with the
+ * channel broken or never made, nothing left (the fixture checks the
+ * pools), no kernel report (the debug kernels).
+ */
+TEST_F_TIMEOUT(chan, races_with_destroy, 300)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	struct hammer h, h1;
+	struct acq a;
+	__u64 c0, c1;
+	int i, e1;
+
+	for (i = 0; i < 30; i++) {
+		ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+		ASSERT_EQ(0, pair(r, 2, 2, &c0, &c1, &e1));
+		ASSERT_EQ(0, e1);
+		memset(&h, 0, sizeof(h));
+		h.r = &r[0];
+		h.chan = c0;
+		h.wait = 1;
+		pthread_create(&h.tid, NULL, hammer_run, &h);
+		/* Rank 1 records 1 and waits on 0: traffic both ways. */
+		memset(&h1, 0, sizeof(h1));
+		h1.r = &r[1];
+		h1.chan = c1;
+		h1.rec = 1;
+		pthread_create(&h1.tid, NULL, hammer_run, &h1);
+		usleep(i * 300);
+		EXPECT_EQ(0, hcclt_comm_destroy(r[1].fd, r[1].comm));
+		pthread_join(h.tid, NULL);
+		pthread_join(h1.tid, NULL);
+		/* The parked wait failed, or the next submit was refused. */
+		EXPECT_EQ(-ECONNRESET, h.last) TH_LOG("round %d", i);
+		close_all(r, 2);
+
+		ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+		acq_start(&a, &r[0], HCCLT_ENGINE_CPU, 1, 3);
+		if (i & 1)
+			chan_acquire1(r[1].fd, r[1].comm, 0, 0, 3, now_ns() + 1000000000LL, NULL);
+		usleep(i * 200);
+		close(r[1].fd);
+		r[1].fd = -1;
+		pthread_join(a.tid, NULL);
+		if (a.ret) {
+			EXPECT_EQ(-ECONNRESET, a.ret) TH_LOG("round %d", i);
+		} else {
+			EXPECT_EQ(-ECONNRESET, crecord(r[0].fd, r[0].thread, a.d[0].channel_id, 0));
+		}
+		close_all(r, 2);
+	}
+}
+
 HCCLT_HARNESS_MAIN
