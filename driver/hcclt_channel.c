@@ -348,7 +348,7 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 	u32 i, j;
 
 	for (i = 0; i < n; i++) {
-		if (d[i].pad || d[i].channel_id ||
+		if (d[i].pad ||
 		    (d[i].protocol != HCCLT_PROTOCOL_HCCS &&
 		     d[i].protocol != HCCLT_PROTOCOL_ROCE) ||
 		    d[i].notify_num > HCCLT_MAX_NOTIFIES_PER_CHANNEL)
@@ -511,6 +511,9 @@ int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
 		ret = -EFAULT;
 		goto out;
 	}
+	/* Out only: a retry may pass the array of an earlier call. */
+	for (i = 0; i < n; i++)
+		d[i].channel_id = 0;
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm) {
 		ret = -ENOENT;

@@ -877,7 +877,10 @@ struct drm_hcclt_channel_desc {
 	__u32 notify_num;
 	/** @pad: in, must be zero. */
 	__u32 pad;
-	/** @channel_id: out, the channel's id, on success. */
+	/**
+	 * @channel_id: out, the channel's id, written on success only; its
+	 * value in is ignored.
+	 */
 	__u64 channel_id;
 };
 

@@ -470,6 +470,7 @@ TEST_F(chan, rendezvous_and_tasks)
 	struct drm_hcclt_task t;
 	struct rank r[2];
 	__u64 c0, c1, again, c0b, c1b, aic[1], s;
+	struct drm_hcclt_channel_desc dd;
 	struct acq a0, a1;
 	int e1;
 
@@ -481,6 +482,11 @@ TEST_F(chan, rendezvous_and_tasks)
 	/* Each side's 3 notifies come from its own device's pool. */
 	EXPECT_EQ(self->used0[0] + 3, notifies_used(0));
 	EXPECT_EQ(self->used0[1] + 3, notifies_used(1));
+	/* Again with the filled descriptor: the id is out only. */
+	dd = desc(1, HCCLT_PROTOCOL_HCCS, 3);
+	dd.channel_id = c0 ^ 1;
+	EXPECT_EQ(0, chan_acquire_ex(r[0].fd, r[0].comm, 0, &dd, 1, now_ns()));
+	EXPECT_EQ(c0, dd.channel_id);
 	/* Again: the same id, no rendezvous, whatever notify_num says. */
 	ASSERT_EQ(0, chan_acquire1(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU_TS, 1,
 				   7, now_ns(), &again));
