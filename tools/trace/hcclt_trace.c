@@ -871,7 +871,10 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 		if (!strcmp(f->name, "op") && !strcmp(e.name, "acquire"))
 			snprintf(e.f[e.nf].v, VALLEN, "%llu", val);
 		else if (!strcmp(f->name, "op"))
-			scpy(e.f[e.nf].v, VALLEN, val == 1 ? "record" : "wait");
+			/* Channel ops (3, 4) draw no thread-notify arrows. */
+			scpy(e.f[e.nf].v, VALLEN, val == 1 ? "record" :
+			     val == 2 ? "wait" : val == 3 ? "channel_record" :
+			     val == 4 ? "channel_wait" : "other");
 		else if (in_list(HEX_FIELDS, f->name))
 			snprintf(e.f[e.nf].v, VALLEN, "0x%llx", val);
 		else if (f->flags & TEP_FIELD_IS_SIGNED)
