@@ -98,8 +98,12 @@ struct hcclt_group;
  * @notifies_used: notify slots in use.
  * @mem_total: device memory capacity in bytes; immutable after probe.
  * @mem_used: bytes of it held by memory objects (hcclt_mem.c).
- * @files_lock: protects @files.
- * @files: every open hcclt_file of the device.
+ * @files_lock: protects @files and @file_serial. Held only to add,
+ *	remove or find one file (hcclt_file_next()), never across a walk of
+ *	a file's objects.
+ * @files: every open hcclt_file of the device, in @serial order.
+ * @file_serial: the serial of the last file opened; written under
+ *	@files_lock, READ_ONCE() elsewhere.
  * @nfiles: open files (for QUERY without the lock).
  * @ncomms: live communicators, all files.
  * @sched_lock: the scheduler lock. Protects, for every stream of the
@@ -133,9 +137,10 @@ struct hcclt_device {
 	u64 mem_total;
 	u64 mem_used;
 
-	/* protects files */
+	/* protects files, file_serial */
 	struct mutex files_lock;
 	struct list_head files;
+	u64 file_serial;
 	atomic_t nfiles;
 	atomic_t ncomms;
 
@@ -181,6 +186,10 @@ struct hcclt_ids {
  * @hdev: the device.
  * @pid: process that opened the file (reference held).
  * @euid: effective uid of the opener (INFO with HCCLT_INFO_SCOPE_USER).
+ * @ref: held by the DRM file (until postclose) and by INFO and debugfs
+ *	walks between their steps (hcclt_file_next()); the last put frees it.
+ * @serial: its place in hdev->files: 1 for the device's first open, one
+ *	more for each; immutable. INFO cursors name files by it.
  * @node: entry in hdev->files, protected by hdev->files_lock.
  * @lock: serialises communicator publication (comm->live) and
  *	communicator and stream destruction with the INFO and debugfs walks
@@ -194,6 +203,8 @@ struct hcclt_file {
 	struct hcclt_device *hdev;
 	struct pid *pid;
 	kuid_t euid;
+	struct kref ref;
+	u64 serial;
 	struct list_head node;
 	/* serialises destruction with the INFO/debugfs walks and postclose */
 	struct mutex lock;
@@ -587,6 +598,19 @@ void hcclt_id_remove(struct hcclt_ids *ids, u64 id);
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);
 int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
+
+struct hcclt_file *hcclt_file_next(struct hcclt_device *hdev, u64 serial);
+void hcclt_file_put(struct hcclt_file *file);
+
+/* hcclt_info.c */
+bool hcclt_file_visible(const struct hcclt_file *self,
+			struct hcclt_file *file, bool admin);
+void hcclt_info_comm(struct drm_hcclt_comm_info *ci, struct hcclt_comm *comm);
+void hcclt_info_thread(struct drm_hcclt_thread_info *ti,
+		       struct hcclt_thread *t);
+int hcclt_info_ioctl(struct drm_device *drm, void *data, struct drm_file *df);
+int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df);
 
 /* hcclt_stream.c */
 struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,

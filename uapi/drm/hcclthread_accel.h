@@ -177,6 +177,11 @@ struct drm_hcclt_query {
  * older driver those two fields stay as userspace set them (zero).
  */
 #define HCCLT_FEATURE_MEMORY		0x8ULL
+/*
+ * DRM_IOCTL_HCCLT_INFO_ARRAY (uAPI 1.3): paged lists with an element size
+ * and a cursor.
+ */
+#define HCCLT_FEATURE_INFO_ARRAY	0x1000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -818,6 +823,108 @@ struct drm_hcclt_mem_create {
 #define DRM_IOCTL_HCCLT_MEM_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_MEM_CREATE, \
 		 struct drm_hcclt_mem_create)
+
+#define DRM_HCCLT_INFO_ARRAY		0x16
+
+/* drm_hcclt_info_array.type */
+#define HCCLT_INFO_TYPE_COMMS		1 /* struct drm_hcclt_info_comm */
+#define HCCLT_INFO_TYPE_THREADS		2 /* struct drm_hcclt_info_thread */
+
+/*
+ * Smallest @element_size of struct drm_hcclt_info_array: the size of the
+ * first version of each entry. Entries may grow; they never shrink.
+ */
+#define HCCLT_INFO_COMM_SIZE_V1		32
+#define HCCLT_INFO_THREAD_SIZE_V1	56
+
+/**
+ * struct drm_hcclt_info_comm - one communicator, as
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists it. May grow at its end.
+ */
+struct drm_hcclt_info_comm {
+	/** @comm: what DRM_IOCTL_HCCLT_INFO says of it. */
+	struct drm_hcclt_comm_info comm;
+	/**
+	 * @file_id: non-zero number of the open file holding it, the same in
+	 * every entry of that file and in no entry of another file of the
+	 * device open at the same time.
+	 */
+	__u64 file_id;
+};
+
+/**
+ * struct drm_hcclt_info_thread - one thread or exported view, as
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists it. May grow at its end.
+ */
+struct drm_hcclt_info_thread {
+	/** @thread: what DRM_IOCTL_HCCLT_INFO says of it. */
+	struct drm_hcclt_thread_info thread;
+	/** @file_id: the file holding it, as in struct drm_hcclt_info_comm. */
+	__u64 file_id;
+};
+
+/* Largest @element_size. */
+#define HCCLT_INFO_MAX_ELEMENT_SIZE	4096
+
+/**
+ * struct drm_hcclt_info_array - list communicators or threads, a page at a
+ * time (uAPI 1.3).
+ *
+ * Fills @buffer with up to @num_element entries of @type, each
+ * @element_size bytes apart, and returns in @cursor where the next call
+ * goes on; a list of any length is read by calling again with the cursor
+ * returned until it is zero. A call may return fewer entries than fit, and
+ * also none with a non-zero cursor (it bounds the work it does, whatever
+ * the number of objects); only a zero cursor ends the list. Objects
+ * created or destroyed between two calls may or may not be listed; an
+ * object is never listed twice by one walk.
+ *
+ * An entry of @element_size bytes receives the first @element_size bytes
+ * of the driver's entry, and zeros past its end: a larger entry of a
+ * newer uAPI is zero where this driver has no field.
+ *
+ * Which files are listed: with HCCLT_INFO_SCOPE_FILE the calling file;
+ * with HCCLT_INFO_SCOPE_USER also every other file of the device that was
+ * opened by a process of the caller's effective uid and whose opening
+ * process the caller may inspect as /proc/<pid>/fdinfo allows it (same
+ * credentials and a dumpable process, or CAP_SYS_PTRACE), or, for a
+ * caller with CAP_SYS_ADMIN, every file. DRM_IOCTL_HCCLT_INFO's
+ * HCCLT_INFO_SCOPE_USER lists the same files.
+ *
+ * Entries come file after file, the same files in the same order for both
+ * types; a thread's entry names its communicator (@comm_id and @file_id:
+ * communicator ids are per file); exported views are entries of their
+ * own (HCCLT_THREAD_VIEW).
+ *
+ * Errors: -EINVAL: unknown @scope or @type, non-zero @flags, @pad or
+ * @reserved, @element_size below the first version's size of @type or
+ * above HCCLT_INFO_MAX_ELEMENT_SIZE, @num_element zero, a @cursor this
+ * device never returned for @scope; -EFAULT; -ENOMEM.
+ */
+struct drm_hcclt_info_array {
+	/** @scope: in, HCCLT_INFO_SCOPE_*. */
+	__u32 scope;
+	/** @type: in, HCCLT_INFO_TYPE_*. */
+	__u32 type;
+	/** @element_size: in, bytes of one entry of @buffer. */
+	__u32 element_size;
+	/** @num_element: in, entries @buffer holds; out, entries written. */
+	__u32 num_element;
+	/** @cursor: in, 0 to start, else the last call's; out, 0 at the end. */
+	__u64 cursor;
+	/** @buffer: in, user pointer to @num_element entries. */
+	__u64 buffer;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @reserved: in, must be zero. */
+	__u64 reserved;
+};
+
+#define DRM_IOCTL_HCCLT_INFO_ARRAY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_INFO_ARRAY, \
+		 struct drm_hcclt_info_array)
 
 #if defined(__cplusplus)
 }
