@@ -579,7 +579,7 @@ struct drm_hcclt_thread_info {
 
 /* drm_hcclt_info.scope */
 #define HCCLT_INFO_SCOPE_FILE		0 /* the calling file only */
-#define HCCLT_INFO_SCOPE_USER		1 /* files opened by the caller's uid */
+#define HCCLT_INFO_SCOPE_USER		1 /* and the files the caller may inspect */
 
 /**
  * struct drm_hcclt_info - list communicators and threads.
@@ -590,11 +590,12 @@ struct drm_hcclt_thread_info {
  * smaller of the two numbers and 65536 are not written). Threads come
  * grouped by communicator, in the order of the communicator entries, each
  * exported view right after the thread it views. With
- * HCCLT_INFO_SCOPE_USER it lists the communicators of every file of the
- * device opened by a process of the caller's effective uid (all files for
- * root).
+ * HCCLT_INFO_SCOPE_USER it lists the communicators of the files
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists with that scope: the caller's, those of
+ * its effective uid it may inspect, or all with CAP_SYS_ADMIN. New code
+ * uses DRM_IOCTL_HCCLT_INFO_ARRAY, which lists any number of entries.
  *
- * Errors: -EINVAL unknown @scope, non-zero @flags; -EFAULT.
+ * Errors: -EINVAL unknown @scope, non-zero @flags; -EFAULT; -ENOMEM.
  */
 struct drm_hcclt_info {
 	/** @scope: in, HCCLT_INFO_SCOPE_*. */
