@@ -372,6 +372,7 @@ void hcclt_comm_publish(struct hcclt_comm *comm)
 	mutex_lock(&file->lock);
 	hcclt_obj_publish(&comm->live);
 	atomic_inc(&file->hdev->ncomms);
+	atomic_inc(&file->ncomms);
 	mutex_unlock(&file->lock);
 }
 
@@ -411,6 +412,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	if (comm->group)
 		hcclt_group_comm_gone(comm);
 	atomic_dec(&comm->file->hdev->ncomms);
+	atomic_dec(&comm->file->ncomms);
 }
 
 int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,

@@ -4,6 +4,7 @@
  * QUERY ioctl, ids and device pools (INFO: hcclt_info.c).
  */
 
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/error-injection.h>
 #include <linux/module.h>
@@ -235,10 +236,14 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_query *args = data;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x\n", args->flags,
+			       args->pad);
 		return -EINVAL;
+	}
 
 	args->uapi_major = HCCLT_UAPI_MAJOR;
 	args->uapi_minor = HCCLT_UAPI_MINOR;
@@ -254,8 +259,18 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->stream_engines = HCCLT_STREAM_ENGINES;
 	args->max_batch = HCCLT_MAX_BATCH;
 	args->max_queue_depth = HCCLT_MAX_QUEUE_DEPTH;
-	args->comms = atomic_read(&hdev->ncomms);
-	args->files = atomic_read(&hdev->nfiles);
+	/*
+	 * How many files and communicators others have is theirs: the
+	 * device's counts for CAP_SYS_ADMIN (not audited: QUERY is the
+	 * cheapest call, made by everyone), the caller's own otherwise.
+	 */
+	if (ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN)) {
+		args->comms = atomic_read(&hdev->ncomms);
+		args->files = atomic_read(&hdev->nfiles);
+	} else {
+		args->comms = atomic_read(&file->ncomms);
+		args->files = 1;
+	}
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
 			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_INFO_ARRAY |
 			 hdev->hw->features;

@@ -198,6 +198,7 @@ struct hcclt_ids {
  * @streams: stream ids (created streams and streams owned by threads).
  * @threads: thread ids (threads and exported views).
  * @usage: fdinfo statistics (hcclt_fdinfo.c); reference held.
+ * @ncomms: its live communicators (QUERY without CAP_SYS_ADMIN).
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -212,6 +213,7 @@ struct hcclt_file {
 	struct hcclt_ids streams;
 	struct hcclt_ids threads;
 	struct hcclt_usage *usage;
+	atomic_t ncomms;
 };
 
 /**

@@ -78,8 +78,9 @@ typedef struct {
 	uint32_t streamsUsed;		/* streams in use, all processes */
 	uint32_t notifiesTotal;		/* device notify pool size */
 	uint32_t notifiesUsed;		/* notifies in use, all processes */
-	uint32_t comms;			/* communicators alive, all processes */
-	uint32_t files;			/* open files of the device */
+	uint32_t comms;			/* communicators alive, all processes (CAP_SYS_ADMIN),
+					 * else those of this process's file of the device */
+	uint32_t files;			/* open files of the device (CAP_SYS_ADMIN), else 1 */
 	uint32_t engines;		/* bit N: threads acquirable on engine N */
 	uint32_t streamEngines;		/* bit N: streams wrappable on engine N */
 	uint64_t features;		/* HCCLT_FEATURE_* bits of the driver */

@@ -144,9 +144,15 @@ struct drm_hcclt_query {
 	__u32 max_batch;
 	/** @max_queue_depth: out, most tasks pending on one stream. */
 	__u32 max_queue_depth;
-	/** @comms: out, communicators alive on the device, all files. */
+	/**
+	 * @comms: out, communicators alive on the device, all files, for a
+	 * caller with CAP_SYS_ADMIN; those of the calling file for others.
+	 */
 	__u32 comms;
-	/** @files: out, open files of the device. */
+	/**
+	 * @files: out, open files of the device for a caller with
+	 * CAP_SYS_ADMIN; 1 (the calling file) for others.
+	 */
 	__u32 files;
 	/** @features: out, HCCLT_FEATURE_* bits. */
 	__u64 features;

@@ -485,6 +485,41 @@ TEST_F(privacy, own_file_always)
 	close(fd);
 }
 
+/*
+ * QUERY's device-wide file and communicator counts are for CAP_SYS_ADMIN;
+ * others get their own file's (two communicators made here) and 1.
+ */
+static int query_own_counts(int fd, const struct holder *h)
+{
+	struct drm_hcclt_query q;
+	__u64 comm;
+
+	if (hcclt_comm_create(fd, &comm) || hcclt_comm_create(fd, &comm))
+		return 70;
+	if (hcclt_query(fd, &q))
+		return 71;
+	if (q.files != 1)
+		return 72;
+	return q.comms == 2 ? 0 : 73;
+}
+
+TEST_F(privacy, query_counts_own_without_cap_sys_admin)
+{
+	struct drm_hcclt_query q;
+	int fd = hcclt_open(), other = hcclt_open();
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, other);
+	EXPECT_EQ(0, as_child(1001, 0, query_own_counts, fd, &self->h));
+	EXPECT_EQ(0, as_child(0, 1, query_own_counts, other, &self->h));
+	/* CAP_SYS_ADMIN: the holder's file and these three at least. */
+	ASSERT_EQ(0, hcclt_query(fd, &q));
+	EXPECT_LE(4, q.files);
+	EXPECT_LE(5, q.comms);
+	close(other);
+	close(fd);
+}
+
 /* ---- a walk does not hold up other files ---- */
 
 static int read_int(const char *path)
