@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hcclthread: debugfs, /sys/kernel/debug/hcclthread/dev<N>/state.
+ * hcclthread: debugfs, the state file in the DRM device's directory:
+ * /sys/kernel/debug/accel/<unique>/state (6.12, accel node),
+ * /sys/kernel/debug/dri/<render minor>/state (6.1).
  *
  * Device pools, then for every open file (pid) its communicators with
  * their quota use and threads (engine, stream, notifies, exported views,
@@ -15,9 +17,8 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 
+#include "hcclt_compat.h"
 #include "hcclt_drv.h"
-
-static struct dentry *hcclt_debugfs_root;
 
 static const char *const hcclt_engine_names[HCCLT_ENGINE_COUNT] = {
 	"cpu", "cpu_ts", "aicpu", "aicpu_ts", "aiv", "ccu",
@@ -198,29 +199,23 @@ static const struct file_operations hcclt_state_fops = {
 	.release = seq_release_private,
 };
 
-void hcclt_debugfs_module_init(void)
-{
-	hcclt_debugfs_root = debugfs_create_dir("hcclthread", NULL);
-}
-
-void hcclt_debugfs_module_exit(void)
-{
-	debugfs_remove_recursive(hcclt_debugfs_root);
-	hcclt_debugfs_root = NULL;
-}
-
+/*
+ * The state file goes into the DRM device's own debugfs directory
+ * (hcclt_compat.h), after drm_dev_register(), and is removed before the
+ * device is unplugged; nothing is created without that directory.
+ */
 void hcclt_debugfs_dev_init(struct hcclt_device *hdev)
 {
-	char name[16];
+	struct dentry *root = hcclt_drm_debugfs_root(&hdev->drm);
 
-	snprintf(name, sizeof(name), "dev%u", hdev->index);
-	hdev->debugfs = debugfs_create_dir(name, hcclt_debugfs_root);
-	debugfs_create_file("state", 0400, hdev->debugfs, hdev,
-			    &hcclt_state_fops);
+	if (IS_ERR_OR_NULL(root))
+		return;
+	hdev->debugfs = debugfs_create_file("state", 0400, root, hdev,
+					    &hcclt_state_fops);
 }
 
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev)
 {
-	debugfs_remove_recursive(hdev->debugfs);
+	debugfs_remove(hdev->debugfs);
 	hdev->debugfs = NULL;
 }

@@ -648,10 +648,9 @@ static int __init hcclt_init(void)
 	ret = hcclt_obj_caches_init();
 	if (ret)
 		return ret;
-	hcclt_debugfs_module_init();
 	ret = platform_driver_register(&hcclt_platform_driver);
 	if (ret)
-		goto err_debugfs;
+		goto err_caches;
 
 	for (i = 0; i < sim_devices; i++) {
 		pdev = platform_device_register_simple(HCCLT_DRV_NAME, i,
@@ -674,8 +673,7 @@ static int __init hcclt_init(void)
 err_devices:
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
-err_debugfs:
-	hcclt_debugfs_module_exit();
+err_caches:
 	hcclt_obj_caches_fini();
 	return ret;
 }
@@ -684,7 +682,6 @@ static void __exit hcclt_exit(void)
 {
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
-	hcclt_debugfs_module_exit();
 	hcclt_obj_caches_fini();
 	/* The last fences' RCU callbacks run module code after module_put(). */
 	rcu_barrier();

@@ -120,7 +120,7 @@ struct hcclt_group;
  * @sync_slept: STREAM_SYNC calls that found the stream busy and did not
  *	see it finish while spinning: they went on to wait (and slept unless
  *	it finished first or a signal was pending); for debugfs.
- * @debugfs: the device's debugfs directory.
+ * @debugfs: the state file in the DRM device's debugfs directory.
  */
 struct hcclt_device {
 	struct drm_device drm;
@@ -704,8 +704,6 @@ static inline void hcclt_usage_stream_idle(struct hcclt_stream *s)
 }
 
 /* hcclt_debugfs.c */
-void hcclt_debugfs_module_init(void);
-void hcclt_debugfs_module_exit(void);
 void hcclt_debugfs_dev_init(struct hcclt_device *hdev);
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
 

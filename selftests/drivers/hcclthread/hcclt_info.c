@@ -520,6 +520,52 @@ TEST_F(privacy, query_counts_own_without_cap_sys_admin)
 	close(fd);
 }
 
+/*
+ * debugfs: the state file is in the DRM device's own directory, and lists
+ * every file, also past seq_file's first buffer (300 communicators in one
+ * file, then a second file).
+ */
+TEST(debugfs_state_in_drm_device_dir)
+{
+	char path[300], line[256], want[2][64];
+	int fd[2], i, k, seen[2] = { 0, 0 }, found = 0;
+	__u64 comm[2];
+	FILE *f;
+
+	if (geteuid())
+		SKIP(return, "needs root (debugfs)");
+	if (access("/sys/kernel/debug/dri", F_OK) &&
+	    access("/sys/kernel/debug/accel", F_OK))
+		SKIP(return, "debugfs not mounted");
+	for (k = 0; k < 2; k++) {
+		fd[k] = hcclt_open();
+		ASSERT_LE(0, fd[k]);
+		for (i = 0; i < (k ? 1 : 300); i++)
+			ASSERT_EQ(0, hcclt_comm_create(fd[k], &comm[k]));
+		snprintf(want[k], sizeof(want[k]), "  comm 0x%llx ",
+			 (unsigned long long)comm[k]);
+	}
+	/* The device the fds are on is among those found. */
+	for (i = 0; !hcclt_debugfs_state(i, path, sizeof(path)); i++) {
+		f = fopen(path, "re");
+		ASSERT_NE(NULL, f);
+		found++;
+		EXPECT_NE(NULL, fgets(line, sizeof(line), f));
+		EXPECT_EQ(0, strncmp(line, "device ", 7));
+		while (fgets(line, sizeof(line), f))
+			for (k = 0; k < 2; k++)
+				seen[k] += !strncmp(line, want[k],
+						    strlen(want[k]));
+		fclose(f);
+	}
+	EXPECT_LE(1, found);
+	EXPECT_LE(1, seen[0]);
+	EXPECT_LE(1, seen[1]);
+	EXPECT_NE(0, access("/sys/kernel/debug/hcclthread", F_OK));
+	close(fd[0]);
+	close(fd[1]);
+}
+
 /* ---- a walk does not hold up other files ---- */
 
 static int read_int(const char *path)
