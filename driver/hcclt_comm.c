@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_print.h>
 
 #include "hcclt_drv.h"
 #include "hcclt_trace.h"
@@ -383,8 +384,11 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_comm_create *args = data;
 	struct hcclt_comm *comm;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "COMM_CREATE: flags %#x pad %#x\n",
+			       args->flags, args->pad);
 		return -EINVAL;
+	}
 
 	comm = hcclt_comm_new(file);
 	if (IS_ERR(comm))
@@ -423,8 +427,11 @@ int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_comm *comm;
 	void *old;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "COMM_DESTROY: flags %#x pad %#x\n",
+			       args->flags, args->pad);
 		return -EINVAL;
+	}
 
 	mutex_lock(&file->lock);
 	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, args->comm_id);
@@ -520,8 +527,16 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 	u32 n = args->thread_num, npt = args->notify_num_per_thread, i;
 	int ret;
 
-	if (args->engine >= HCCLT_ENGINE_COUNT || !n)
+	if (args->engine >= HCCLT_ENGINE_COUNT || !n) {
+		drm_dbg_driver(&hdev->drm, "ACQUIRE: engine %u thread_num %u\n",
+			       args->engine, n);
 		return -EINVAL;
+	}
+	/* An argument check: before the quota, which is state. */
+	if (args->engine == HCCLT_ENGINE_AIV) {
+		drm_dbg_driver(&hdev->drm, "ACQUIRE: engine AIV\n");
+		return -EOPNOTSUPP;
+	}
 
 	mutex_lock(&comm->lock);
 	if (comm->dead) {
@@ -532,10 +547,6 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 				npt);
 	if (ret)
 		goto out_unlock;
-	if (args->engine == HCCLT_ENGINE_AIV) {
-		ret = -EOPNOTSUPP;
-		goto out_unlock;
-	}
 	ret = hcclt_pool_reserve(hdev, n, n * npt);
 	if (ret)
 		goto out_unlock;
@@ -620,8 +631,10 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_acquire acq = { .made = LIST_HEAD_INIT(acq.made) };
 	int idx, ret;
 
-	if (args->flags)
+	if (args->flags) {
+		drm_dbg_driver(drm, "ACQUIRE: flags %#x\n", args->flags);
 		return -EINVAL;
+	}
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 	acq.comm = hcclt_comm_lookup(file, args->comm_id);
@@ -664,8 +677,11 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	u32 cur, add;
 	int ret;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "ACQUIRE_WITH_STREAM: flags %#x pad %#x\n",
+			       args->flags, args->pad);
 		return -EINVAL;
+	}
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
 		return -ENOENT;
@@ -676,6 +692,8 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	}
 	if (args->engine >= HCCLT_ENGINE_COUNT ||
 	    !(BIT(args->engine) & HCCLT_STREAM_ENGINES)) {
+		drm_dbg_driver(drm, "ACQUIRE_WITH_STREAM: engine %u\n",
+			       args->engine);
 		ret = -EINVAL;
 		goto out_put;
 	}
@@ -827,14 +845,25 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 	u32 n = args->thread_num, dst = args->dst_engine;
 	int idx, ret;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "EXPORT: flags %#x pad %#x\n", args->flags,
+			       args->pad);
 		return -EINVAL;
+	}
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
 		return -ENOENT;
-	if (dst >= HCCLT_ENGINE_COUNT || dst == HCCLT_ENGINE_AIV ||
-	    !n || n > HCCLT_MAX_THREADS_PER_COMM) {
+	if (dst >= HCCLT_ENGINE_COUNT || !n ||
+	    n > HCCLT_MAX_THREADS_PER_COMM) {
+		drm_dbg_driver(drm, "EXPORT: dst_engine %u thread_num %u\n",
+			       dst, n);
 		ret = -EINVAL;
+		goto out_put;
+	}
+	/* As ACQUIRE: no thread is ever on AIV. */
+	if (dst == HCCLT_ENGINE_AIV) {
+		drm_dbg_driver(drm, "EXPORT: engine AIV\n");
+		ret = -EOPNOTSUPP;
 		goto out_put;
 	}
 	dst = array_index_nospec(dst, HCCLT_ENGINE_COUNT);

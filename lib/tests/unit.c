@@ -139,6 +139,7 @@ static void test_errmap(void)
 		{ HCCLT_OP_ACQUIRE_STREAM, -ENOENT, HCCL_E_PTR, "with-stream -ENOENT (stream) -> HCCL_E_PTR" },
 		{ HCCLT_OP_EXPORT, -ENOENT, HCCL_E_PARA, "export -ENOENT (unknown handle) -> HCCL_E_PARA" },
 		{ HCCLT_OP_EXPORT, -EINVAL, HCCL_E_PARA, "export -EINVAL -> HCCL_E_PARA" },
+		{ HCCLT_OP_EXPORT, -EOPNOTSUPP, HCCL_E_PARA, "export -EOPNOTSUPP (AIV) -> HCCL_E_PARA" },
 		{ HCCLT_OP_RECORD, -ENOENT, HCCL_E_PTR, "record -ENOENT -> HCCL_E_PTR" },
 		{ HCCLT_OP_RECORD, -EINVAL, HCCL_E_PTR, "record -EINVAL (index) -> HCCL_E_PTR" },
 		{ HCCLT_OP_RECORD, -EBUSY, HCCL_E_AGAIN, "record -EBUSY (queue full) -> HCCL_E_AGAIN" },

@@ -280,11 +280,12 @@ struct drm_hcclt_stream_destroy {
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @engine not below HCCLT_ENGINE_COUNT.
  * - -EINVAL: @thread_num is zero.
+ * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV (an argument check, before
+ *   the quota; HCCL checks the quota first, libhcclthread keeps that).
  * - -EDQUOT: @thread_num exceeds the threads the communicator has left,
  *   @notify_num_per_thread exceeds HCCLT_MAX_NOTIFIES_PER_COMM, or
  *   @thread_num * @notify_num_per_thread exceeds the notifies it has left.
  *   Counted per communicator, over all earlier calls and all engines.
- * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV.
  * - -ENOSPC: the device's stream or notify pool is exhausted.
  * - -ENOMEM, -EFAULT (@threads_ptr not writable).
  */
@@ -359,8 +360,9 @@ struct drm_hcclt_thread_acquire_with_stream {
  *
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id.
- * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, or HCCLT_ENGINE_AIV.
- * - -EINVAL: @thread_num zero or above HCCLT_MAX_THREADS_PER_COMM.
+ * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, @thread_num zero or
+ *   above HCCLT_MAX_THREADS_PER_COMM.
+ * - -EOPNOTSUPP: @dst_engine is HCCLT_ENGINE_AIV (as THREAD_ACQUIRE).
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
  * - -ENOSPC: the file would hold more than 1,032,192 threads and views.
