@@ -29,6 +29,18 @@
 #define HOLD_MS		20000
 #define NOBODY		65534
 
+static int write_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 static int info_array(int fd, struct drm_hcclt_info_array *a)
 {
 	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_INFO_ARRAY, a);
@@ -255,6 +267,46 @@ TEST(bad_arguments_einval)
 		   (void *)8, sizeof(c[0]), 4);
 	EXPECT_EQ(-EFAULT, info_array(fd, &a));
 	close(other);
+	close(fd);
+}
+
+/*
+ * A refused argument is logged in the DRM_UT_DRIVER debug category
+ * (drm.debug bit 0x2), as ivpu does, and not without it.
+ */
+TEST(validation_logged_with_drm_debug_driver)
+{
+	static const char param[] = "/sys/module/drm/parameters/debug";
+	struct drm_hcclt_info_array a;
+	char old[32] = "", line[1024];
+	int fd = hcclt_open(), kmsg, pfd, hits[2] = { 0, 0 }, k;
+	ssize_t n;
+
+	ASSERT_LE(0, fd);
+	if (geteuid() || access(param, W_OK))
+		SKIP(return, "needs root and %s", param);
+	pfd = open(param, O_RDONLY);
+	ASSERT_LE(0, pfd);
+	ASSERT_LT(0, read(pfd, old, sizeof(old) - 1));
+	close(pfd);
+	for (k = 0; k < 2; k++) {
+		kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, kmsg);
+		lseek(kmsg, 0, SEEK_END);
+		ASSERT_EQ(0, write_param(param, k ? "0x2" : "0"));
+		array_args(&a, HCCLT_INFO_SCOPE_FILE, HCCLT_INFO_TYPE_COMMS, NULL,
+			   HCCLT_INFO_COMM_SIZE_V1, 1);
+		a.flags = 0x40;
+		EXPECT_EQ(-EINVAL, info_array(fd, &a));
+		while ((n = read(kmsg, line, sizeof(line) - 1)) > 0) {
+			line[n] = 0;
+			hits[k] += !!strstr(line, "INFO_ARRAY: flags 0x40");
+		}
+		close(kmsg);
+	}
+	write_param(param, old);
+	EXPECT_EQ(0, hits[0]);
+	EXPECT_EQ(1, hits[1]);
 	close(fd);
 }
 
