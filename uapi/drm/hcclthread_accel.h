@@ -31,8 +31,12 @@
  *   HCCLT_SUBMIT_FENCE_OUT is installed but cannot be learnt.)
  * - -ENOMEM: a kernel allocation failed; nothing changed.
  * - -ENOSPC: besides an exhausted device pool, a create, acquire or export
- *   that would give the file more than 1,032,192 communicators, streams or
- *   threads (views included) of one kind.
+ *   that would give the file more communicators, streams or threads (views
+ *   included) of one kind than its id table holds (a limit of the driver,
+ *   above a million, that may change: not part of the uAPI).
+ * - The uAPI only grows: new ioctls, new fields at the end of a struct,
+ *   new flags and feature bits (DRM_IOCTL_HCCLT_QUERY's @features and
+ *   @uapi_minor tell which); @uapi_major stays 1 and is no gate.
  */
 
 #ifndef _UAPI_DRM_HCCLTHREAD_ACCEL_H_
@@ -114,7 +118,10 @@ struct drm_hcclt_query {
 	__u32 flags;
 	/** @pad: in, must be zero. */
 	__u32 pad;
-	/** @uapi_major: out, HCCLT_UAPI_MAJOR of the driver. */
+	/**
+	 * @uapi_major: out, HCCLT_UAPI_MAJOR of the driver, always 1 (the
+	 * uAPI only grows); not a gate: test @features and @uapi_minor.
+	 */
 	__u32 uapi_major;
 	/** @uapi_minor: out, HCCLT_UAPI_MINOR of the driver. */
 	__u32 uapi_minor;
@@ -196,8 +203,8 @@ struct drm_hcclt_query {
  * quota. It lives until DRM_IOCTL_HCCLT_COMM_DESTROY or until the file is
  * closed.
  *
- * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file holds
- * 1,032,192 communicators; -ENOMEM.
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file's
+ * communicator table is full; -ENOMEM.
  */
 struct drm_hcclt_comm_create {
 	/** @flags: in, must be zero. */
@@ -365,7 +372,7 @@ struct drm_hcclt_thread_acquire_with_stream {
  * - -EOPNOTSUPP: @dst_engine is HCCLT_ENGINE_AIV (as THREAD_ACQUIRE).
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
- * - -ENOSPC: the file would hold more than 1,032,192 threads and views.
+ * - -ENOSPC: the file's thread table is full (views included).
  * - -ENOMEM, -EFAULT (@exported_ptr not writable).
  */
 struct drm_hcclt_thread_export {
