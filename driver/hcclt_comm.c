@@ -193,22 +193,44 @@ err_free:
 /*
  * Grow a primary's notifies to @want, taking units from @resv. Caller holds
  * comm->lock. On failure the thread is as before.
+ *
+ * Only a wrapping thread grows past its @notify_cap: it starts with the
+ * inline entries (most wrap with 0 to 2 notifies) and moves, once, to an
+ * array of HCCLT_MAX_NOTIFIES_PER_COMM entries, published before the count
+ * that makes the new entries usable. A submit that read the old count may
+ * still read the inline entries below it: they stay as they were, and the
+ * inline storage lives as long as the thread.
  */
 static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 			     struct hcclt_resv *resv)
 {
 	struct hcclt_device *hdev = thread->comm->file->hdev;
+	struct hcclt_notify **arr = thread->notifies;
 	struct hcclt_notify *notify;
 	u32 cur = thread->notify_num;
 	u32 i;
 
-	if (WARN_ON(want > thread->notify_cap))
-		return -EDQUOT;
+	if (want > thread->notify_cap) {
+		if (WARN_ON(!(thread->flags & HCCLT_THREAD_WRAPPED) ||
+			    thread->notifies != thread->notify_inline ||
+			    want > HCCLT_MAX_NOTIFIES_PER_COMM))
+			return -EDQUOT;
+		arr = kcalloc(HCCLT_MAX_NOTIFIES_PER_COMM, sizeof(*arr),
+			      GFP_KERNEL_ACCOUNT);
+		if (!arr)
+			return -ENOMEM;
+		memcpy(arr, thread->notify_inline, cur * sizeof(*arr));
+	}
 	for (i = cur; i < want; i++) {
 		notify = hcclt_notify_new(hdev, thread->id, i, resv);
 		if (IS_ERR(notify))
 			goto undo;
-		thread->notifies[i] = notify;
+		arr[i] = notify;
+	}
+	if (arr != thread->notifies) {
+		/* Pairs with the acquire of notify_num by its readers. */
+		smp_store_release(&thread->notifies, arr);
+		thread->notify_cap = HCCLT_MAX_NOTIFIES_PER_COMM;
 	}
 	/* Publish the pointers before the count that makes them usable. */
 	smp_store_release(&thread->notify_num, want);
@@ -217,10 +239,12 @@ static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 
 undo:
 	while (i-- > cur) {
-		hcclt_notify_drop_slot(thread->notifies[i]);
-		hcclt_notify_put(thread->notifies[i]);
-		thread->notifies[i] = NULL;
+		hcclt_notify_drop_slot(arr[i]);
+		hcclt_notify_put(arr[i]);
+		arr[i] = NULL;
 	}
+	if (arr != thread->notifies)
+		kfree(arr);
 	return PTR_ERR(notify);
 }
 
@@ -725,9 +749,10 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	}
 
 	if (!thread) {
+		/* Inline notifies first: hcclt_thread_grow() moves it on. */
 		thread = hcclt_thread_new(comm, args->engine,
 					  HCCLT_THREAD_WRAPPED,
-					  HCCLT_MAX_NOTIFIES_PER_COMM);
+					  HCCLT_THREAD_INLINE_NOTIFIES);
 		if (IS_ERR(thread)) {
 			ret = PTR_ERR(thread);
 			thread = NULL;

@@ -388,13 +388,15 @@ struct hcclt_stream {
  * @notify_num: notifies of the thread (primaries); written under comm->lock
  *	with smp_store_release() after @notifies, read with smp_load_acquire().
  * @notify_cap: entries of @notifies: the notify count of an acquired
- *	thread, HCCLT_MAX_NOTIFIES_PER_COMM for a wrapping one (it can grow),
- *	0 for a view; immutable.
+ *	thread (immutable), 0 for a view; for a wrapping one the inline
+ *	entries until it grows past them, then HCCLT_MAX_NOTIFIES_PER_COMM
+ *	(hcclt_thread_grow(); comm->lock).
  * @views: exported views by engine (primaries); comm->lock.
  * @node: entry in comm->threads (primaries); comm->lock.
  * @notifies: @notify_cap entries, @notify_inline or allocated: the
  *	notifies (primaries); entries below @notify_num are immutable once
- *	published.
+ *	published. A wrapping thread moves it, once, from @notify_inline to
+ *	an allocated array (smp_store_release() before @notify_num).
  * @notify_inline: room for small @notify_cap.
  */
 struct hcclt_thread {
