@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_print.h>
 
 #include "hcclt_drv.h"
 #include "hcclt_trace.h"
@@ -193,22 +194,44 @@ err_free:
 /*
  * Grow a primary's notifies to @want, taking units from @resv. Caller holds
  * comm->lock. On failure the thread is as before.
+ *
+ * Only a wrapping thread grows past its @notify_cap: it starts with the
+ * inline entries (most wrap with 0 to 2 notifies) and moves, once, to an
+ * array of HCCLT_MAX_NOTIFIES_PER_COMM entries, published before the count
+ * that makes the new entries usable. A submit that read the old count may
+ * still read the inline entries below it: they stay as they were, and the
+ * inline storage lives as long as the thread.
  */
 static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 			     struct hcclt_resv *resv)
 {
 	struct hcclt_device *hdev = thread->comm->file->hdev;
+	struct hcclt_notify **arr = thread->notifies;
 	struct hcclt_notify *notify;
 	u32 cur = thread->notify_num;
 	u32 i;
 
-	if (WARN_ON(want > thread->notify_cap))
-		return -EDQUOT;
+	if (want > thread->notify_cap) {
+		if (WARN_ON(!(thread->flags & HCCLT_THREAD_WRAPPED) ||
+			    thread->notifies != thread->notify_inline ||
+			    want > HCCLT_MAX_NOTIFIES_PER_COMM))
+			return -EDQUOT;
+		arr = kcalloc(HCCLT_MAX_NOTIFIES_PER_COMM, sizeof(*arr),
+			      GFP_KERNEL_ACCOUNT);
+		if (!arr)
+			return -ENOMEM;
+		memcpy(arr, thread->notify_inline, cur * sizeof(*arr));
+	}
 	for (i = cur; i < want; i++) {
 		notify = hcclt_notify_new(hdev, thread->id, i, resv);
 		if (IS_ERR(notify))
 			goto undo;
-		thread->notifies[i] = notify;
+		arr[i] = notify;
+	}
+	if (arr != thread->notifies) {
+		/* Pairs with the acquire of notify_num by its readers. */
+		smp_store_release(&thread->notifies, arr);
+		thread->notify_cap = HCCLT_MAX_NOTIFIES_PER_COMM;
 	}
 	/* Publish the pointers before the count that makes them usable. */
 	smp_store_release(&thread->notify_num, want);
@@ -217,10 +240,12 @@ static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 
 undo:
 	while (i-- > cur) {
-		hcclt_notify_drop_slot(thread->notifies[i]);
-		hcclt_notify_put(thread->notifies[i]);
-		thread->notifies[i] = NULL;
+		hcclt_notify_drop_slot(arr[i]);
+		hcclt_notify_put(arr[i]);
+		arr[i] = NULL;
 	}
+	if (arr != thread->notifies)
+		kfree(arr);
 	return PTR_ERR(notify);
 }
 
@@ -374,6 +399,7 @@ void hcclt_comm_publish(struct hcclt_comm *comm)
 	mutex_lock(&file->lock);
 	hcclt_obj_publish(&comm->live);
 	atomic_inc(&file->hdev->ncomms);
+	atomic_inc(&file->ncomms);
 	mutex_unlock(&file->lock);
 }
 
@@ -384,8 +410,11 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_comm_create *args = data;
 	struct hcclt_comm *comm;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "COMM_CREATE: flags %#x pad %#x\n",
+			       args->flags, args->pad);
 		return -EINVAL;
+	}
 
 	comm = hcclt_comm_new(file);
 	if (IS_ERR(comm))
@@ -416,6 +445,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 		hcclt_group_comm_gone(comm);
 	}
 	atomic_dec(&comm->file->hdev->ncomms);
+	atomic_dec(&comm->file->ncomms);
 }
 
 int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
@@ -426,8 +456,11 @@ int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_comm *comm;
 	void *old;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "COMM_DESTROY: flags %#x pad %#x\n",
+			       args->flags, args->pad);
 		return -EINVAL;
+	}
 
 	mutex_lock(&file->lock);
 	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, args->comm_id);
@@ -523,8 +556,16 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 	u32 n = args->thread_num, npt = args->notify_num_per_thread, i;
 	int ret;
 
-	if (args->engine >= HCCLT_ENGINE_COUNT || !n)
+	if (args->engine >= HCCLT_ENGINE_COUNT || !n) {
+		drm_dbg_driver(&hdev->drm, "ACQUIRE: engine %u thread_num %u\n",
+			       args->engine, n);
 		return -EINVAL;
+	}
+	/* An argument check: before the quota, which is state. */
+	if (args->engine == HCCLT_ENGINE_AIV) {
+		drm_dbg_driver(&hdev->drm, "ACQUIRE: engine AIV\n");
+		return -EOPNOTSUPP;
+	}
 
 	mutex_lock(&comm->lock);
 	if (comm->dead) {
@@ -535,10 +576,6 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 				npt);
 	if (ret)
 		goto out_unlock;
-	if (args->engine == HCCLT_ENGINE_AIV) {
-		ret = -EOPNOTSUPP;
-		goto out_unlock;
-	}
 	ret = hcclt_pool_reserve(hdev, n, n * npt);
 	if (ret)
 		goto out_unlock;
@@ -623,8 +660,10 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_acquire acq = { .made = LIST_HEAD_INIT(acq.made) };
 	int idx, ret;
 
-	if (args->flags)
+	if (args->flags) {
+		drm_dbg_driver(drm, "ACQUIRE: flags %#x\n", args->flags);
 		return -EINVAL;
+	}
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 	acq.comm = hcclt_comm_lookup(file, args->comm_id);
@@ -667,8 +706,11 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	u32 cur, add;
 	int ret;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "ACQUIRE_WITH_STREAM: flags %#x pad %#x\n",
+			       args->flags, args->pad);
 		return -EINVAL;
+	}
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
 		return -ENOENT;
@@ -679,6 +721,8 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	}
 	if (args->engine >= HCCLT_ENGINE_COUNT ||
 	    !(BIT(args->engine) & HCCLT_STREAM_ENGINES)) {
+		drm_dbg_driver(drm, "ACQUIRE_WITH_STREAM: engine %u\n",
+			       args->engine);
 		ret = -EINVAL;
 		goto out_put;
 	}
@@ -710,9 +754,10 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	}
 
 	if (!thread) {
+		/* Inline notifies first: hcclt_thread_grow() moves it on. */
 		thread = hcclt_thread_new(comm, args->engine,
 					  HCCLT_THREAD_WRAPPED,
-					  HCCLT_MAX_NOTIFIES_PER_COMM);
+					  HCCLT_THREAD_INLINE_NOTIFIES);
 		if (IS_ERR(thread)) {
 			ret = PTR_ERR(thread);
 			thread = NULL;
@@ -830,14 +875,25 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 	u32 n = args->thread_num, dst = args->dst_engine;
 	int idx, ret;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "EXPORT: flags %#x pad %#x\n", args->flags,
+			       args->pad);
 		return -EINVAL;
+	}
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
 		return -ENOENT;
-	if (dst >= HCCLT_ENGINE_COUNT || dst == HCCLT_ENGINE_AIV ||
-	    !n || n > HCCLT_MAX_THREADS_PER_COMM) {
+	if (dst >= HCCLT_ENGINE_COUNT || !n ||
+	    n > HCCLT_MAX_THREADS_PER_COMM) {
+		drm_dbg_driver(drm, "EXPORT: dst_engine %u thread_num %u\n",
+			       dst, n);
 		ret = -EINVAL;
+		goto out_put;
+	}
+	/* As ACQUIRE: no thread is ever on AIV. */
+	if (dst == HCCLT_ENGINE_AIV) {
+		drm_dbg_driver(drm, "EXPORT: engine AIV\n");
+		ret = -EOPNOTSUPP;
 		goto out_put;
 	}
 	dst = array_index_nospec(dst, HCCLT_ENGINE_COUNT);

@@ -17,6 +17,10 @@
  *   drm_drv.h); from_timer() became timer_container_of() in 6.16.
  * - drm_show_fdinfo() and drm_file.client_id came in 6.5 (probed by Kbuild
  *   in drm_file.h); before, the fops print the fdinfo keys themselves.
+ * - The DRM device's debugfs directory: drm_device.debugfs_root where it
+ *   exists (probed by Kbuild in drm_device.h; 6.12:
+ *   /sys/kernel/debug/accel/<unique>/), else the node's minor's
+ *   (6.1: /sys/kernel/debug/dri/<render minor>/).
  */
 #ifndef _HCCLT_COMPAT_H_
 #define _HCCLT_COMPAT_H_
@@ -111,6 +115,14 @@ struct seq_file;
 void hcclt_fops_show_fdinfo(struct seq_file *m, struct file *f);
 #define HCCLT_FOPS_SHOW_FDINFO		.show_fdinfo = hcclt_fops_show_fdinfo,
 #define HCCLT_DRM_SHOW_FDINFO_CB(fn)
+#endif
+
+#ifdef HCCLT_DRM_DEV_DEBUGFS
+#define hcclt_drm_debugfs_root(drm)	((drm)->debugfs_root)
+#elif IS_ENABLED(CONFIG_DRM_ACCEL)
+#define hcclt_drm_debugfs_root(drm)	((drm)->accel->debugfs_root)
+#else
+#define hcclt_drm_debugfs_root(drm)	((drm)->render->debugfs_root)
 #endif
 
 #ifndef timer_container_of

@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hcclthread: debugfs, /sys/kernel/debug/hcclthread/dev<N>/state.
+ * hcclthread: debugfs, the state file in the DRM device's directory:
+ * /sys/kernel/debug/accel/<unique>/state (6.12, accel node),
+ * /sys/kernel/debug/dri/<render minor>/state (6.1).
  *
  * Device pools, then for every open file (pid) its communicators with
  * their quota use and threads (engine, stream, notifies, exported views,
- * queue depth, state), and its created streams.
+ * queue depth, state), and its created streams: one seq_file record per
+ * file, each under that file's lock only (files_lock is held only to find
+ * the next file), so that reading it never holds up other files' open()
+ * and close().
  */
 
 #include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
 #include <linux/seq_file.h>
 
+#include "hcclt_compat.h"
 #include "hcclt_drv.h"
-
-static struct dentry *hcclt_debugfs_root;
 
 static const char *const hcclt_engine_names[HCCLT_ENGINE_COUNT] = {
 	"cpu", "cpu_ts", "aicpu", "aicpu_ts", "aiv", "ccu",
@@ -60,13 +66,9 @@ static void hcclt_debugfs_comm(struct seq_file *m, struct hcclt_comm *comm)
 	mutex_unlock(&comm->lock);
 }
 
-static int hcclt_state_show(struct seq_file *m, void *unused)
+/* The device-wide lines, the first record. */
+static void hcclt_state_device(struct seq_file *m, struct hcclt_device *hdev)
 {
-	struct hcclt_device *hdev = m->private;
-	struct hcclt_stream *s;
-	struct hcclt_comm *comm;
-	struct hcclt_file *file;
-	unsigned long idx;
 	u64 mem_total, mem_used;
 
 	seq_printf(m, "device %u backend %s\n", hdev->index, hdev->hw->name);
@@ -82,55 +84,138 @@ static int hcclt_state_show(struct seq_file *m, void *unused)
 	seq_printf(m, "syncs waited: %ld spun, %ld slept\n",
 		   atomic_long_read(&hdev->sync_spun),
 		   atomic_long_read(&hdev->sync_slept));
+}
 
-	mutex_lock(&hdev->files_lock);
-	list_for_each_entry(file, &hdev->files, node) {
-		mutex_lock(&file->lock);
-		seq_printf(m, "file pid %d uid %u\n", pid_nr(file->pid),
-			   from_kuid(&init_user_ns, file->euid));
-		xa_for_each(&file->comms.xa, idx, comm)
-			if (comm->live)
-				hcclt_debugfs_comm(m, comm);
-		/*
-		 * Only created streams are in the table, and they leave it
-		 * under file->lock: every entry is a stream of this file.
-		 */
-		xa_for_each(&file->streams.xa, idx, s) {
-			if (!hcclt_obj_live(&s->live))
-				continue;
-			seq_puts(m, "  created ");
-			hcclt_debugfs_stream(m, s);
-		}
-		mutex_unlock(&file->lock);
+/* One open file, a record of its own, under its own lock only. */
+static void hcclt_state_file(struct seq_file *m, struct hcclt_file *file)
+{
+	struct hcclt_stream *s;
+	struct hcclt_comm *comm;
+	unsigned long idx;
+
+	mutex_lock(&file->lock);
+	seq_printf(m, "file pid %d uid %u\n", pid_nr(file->pid),
+		   from_kuid(&init_user_ns, file->euid));
+	xa_for_each(&file->comms.xa, idx, comm)
+		if (comm->live)
+			hcclt_debugfs_comm(m, comm);
+	/*
+	 * Only created streams are in the table, and they leave it under
+	 * file->lock: every entry is a stream of this file.
+	 */
+	xa_for_each(&file->streams.xa, idx, s) {
+		if (!hcclt_obj_live(&s->live))
+			continue;
+		seq_puts(m, "  created ");
+		hcclt_debugfs_stream(m, s);
 	}
-	mutex_unlock(&hdev->files_lock);
+	mutex_unlock(&file->lock);
+}
+
+/**
+ * struct hcclt_state_iter - where a read of the state file is.
+ * @hdev: the device.
+ * @serial: serial of the next file to show (hcclt_file_next()).
+ * @file: the file of the current record (reference held), or NULL.
+ *
+ * Record 0 is the device, each next one a file. files_lock is held only to
+ * find the next file; seq_file may show a record again (a larger buffer),
+ * so only ->next() moves on.
+ */
+struct hcclt_state_iter {
+	struct hcclt_device *hdev;
+	u64 serial;
+	struct hcclt_file *file;
+};
+
+static void *hcclt_state_start(struct seq_file *m, loff_t *pos)
+{
+	struct hcclt_state_iter *it = m->private;
+
+	if (!*pos) {
+		it->serial = 1;
+		return SEQ_START_TOKEN;
+	}
+	it->file = hcclt_file_next(it->hdev, it->serial);
+	return it->file;
+}
+
+static void *hcclt_state_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct hcclt_state_iter *it = m->private;
+
+	++*pos;
+	if (it->file) {
+		it->serial = it->file->serial + 1;
+		hcclt_file_put(it->file);
+	}
+	it->file = hcclt_file_next(it->hdev, it->serial);
+	return it->file;
+}
+
+static void hcclt_state_stop(struct seq_file *m, void *v)
+{
+	struct hcclt_state_iter *it = m->private;
+
+	if (it->file)
+		hcclt_file_put(it->file);
+	it->file = NULL;
+}
+
+static int hcclt_state_show(struct seq_file *m, void *v)
+{
+	struct hcclt_state_iter *it = m->private;
+
+	if (v == SEQ_START_TOKEN)
+		hcclt_state_device(m, it->hdev);
+	else
+		hcclt_state_file(m, v);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(hcclt_state);
 
-void hcclt_debugfs_module_init(void)
+static const struct seq_operations hcclt_state_sops = {
+	.start = hcclt_state_start,
+	.next = hcclt_state_next,
+	.stop = hcclt_state_stop,
+	.show = hcclt_state_show,
+};
+
+static int hcclt_state_open(struct inode *inode, struct file *f)
 {
-	hcclt_debugfs_root = debugfs_create_dir("hcclthread", NULL);
+	struct hcclt_state_iter *it;
+
+	it = __seq_open_private(f, &hcclt_state_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->hdev = inode->i_private;
+	return 0;
 }
 
-void hcclt_debugfs_module_exit(void)
-{
-	debugfs_remove_recursive(hcclt_debugfs_root);
-	hcclt_debugfs_root = NULL;
-}
+static const struct file_operations hcclt_state_fops = {
+	.owner = THIS_MODULE,
+	.open = hcclt_state_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
 
+/*
+ * The state file goes into the DRM device's own debugfs directory
+ * (hcclt_compat.h), after drm_dev_register(), and is removed before the
+ * device is unplugged; nothing is created without that directory.
+ */
 void hcclt_debugfs_dev_init(struct hcclt_device *hdev)
 {
-	char name[16];
+	struct dentry *root = hcclt_drm_debugfs_root(&hdev->drm);
 
-	snprintf(name, sizeof(name), "dev%u", hdev->index);
-	hdev->debugfs = debugfs_create_dir(name, hcclt_debugfs_root);
-	debugfs_create_file("state", 0400, hdev->debugfs, hdev,
-			    &hcclt_state_fops);
+	if (IS_ERR_OR_NULL(root))
+		return;
+	hdev->debugfs = debugfs_create_file("state", 0400, root, hdev,
+					    &hcclt_state_fops);
 }
 
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev)
 {
-	debugfs_remove_recursive(hdev->debugfs);
+	debugfs_remove(hdev->debugfs);
 	hdev->debugfs = NULL;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hcclthread: module, simulated devices, DRM driver, file lifetime, the
- * QUERY and INFO ioctls, ids and device pools.
+ * QUERY ioctl, ids and device pools (INFO: hcclt_info.c).
  */
 
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/error-injection.h>
 #include <linux/module.h>
@@ -28,8 +29,6 @@
 
 #define HCCLT_MAX_SIM_STREAMS	65536
 #define HCCLT_MAX_SIM_NOTIFIES	1048576U
-/* INFO never allocates more entries than this per call. */
-#define HCCLT_INFO_MAX_ENTRIES	65536
 
 /* An 8-card server (Atlas 800T A2) by default. */
 static unsigned int sim_devices = 8;
@@ -237,10 +236,14 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_query *args = data;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad) {
+		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x\n", args->flags,
+			       args->pad);
 		return -EINVAL;
+	}
 
 	args->uapi_major = HCCLT_UAPI_MAJOR;
 	args->uapi_minor = HCCLT_UAPI_MINOR;
@@ -256,159 +259,24 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->stream_engines = HCCLT_STREAM_ENGINES;
 	args->max_batch = HCCLT_MAX_BATCH;
 	args->max_queue_depth = HCCLT_MAX_QUEUE_DEPTH;
-	args->comms = atomic_read(&hdev->ncomms);
-	args->files = atomic_read(&hdev->nfiles);
+	/*
+	 * How many files and communicators others have is theirs: the
+	 * device's counts for CAP_SYS_ADMIN (not audited: QUERY is the
+	 * cheapest call, made by everyone), the caller's own otherwise.
+	 */
+	if (ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN)) {
+		args->comms = atomic_read(&hdev->ncomms);
+		args->files = atomic_read(&hdev->nfiles);
+	} else {
+		args->comms = atomic_read(&file->ncomms);
+		args->files = 1;
+	}
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
 			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_CHANNELS |
+			 HCCLT_FEATURE_INFO_ARRAY |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
-}
-
-/* ---- INFO ---- */
-
-struct hcclt_info_buf {
-	struct drm_hcclt_comm_info *comms;
-	struct drm_hcclt_thread_info *threads;
-	u32 comm_cap;
-	u32 thread_cap;
-	u32 comm_n;
-	u32 thread_n;
-};
-
-static void hcclt_info_thread(struct hcclt_info_buf *b,
-			      struct hcclt_thread *t, u64 comm_id)
-{
-	struct hcclt_thread *p = t->primary ?: t;
-	struct drm_hcclt_thread_info *ti;
-	u32 wait_notify, depth, state;
-
-	if (b->thread_n < b->thread_cap) {
-		state = hcclt_sched_stream_state(p->stream, &wait_notify,
-						 &depth);
-		ti = &b->threads[b->thread_n];
-		ti->thread_id = t->id;
-		ti->comm_id = comm_id;
-		ti->stream_id = p->stream->id;
-		ti->engine = t->engine;
-		/* Pairs with smp_store_release() in hcclt_thread_grow(). */
-		ti->notify_num = smp_load_acquire(&p->notify_num);
-		ti->queue_depth = depth;
-		ti->state = state;
-		ti->wait_notify = wait_notify;
-		ti->flags = t->flags;
-	}
-	b->thread_n++;
-}
-
-/* Caller holds file->lock. */
-static void hcclt_info_file(struct hcclt_info_buf *b, struct hcclt_file *file)
-{
-	struct hcclt_comm *comm;
-	struct hcclt_thread *t;
-	unsigned long idx;
-	int e;
-
-	xa_for_each(&file->comms.xa, idx, comm) {
-		/* Published under file->lock. */
-		if (!comm->live)
-			continue;
-		mutex_lock(&comm->lock);
-		if (b->comm_n < b->comm_cap) {
-			struct drm_hcclt_comm_info *ci = &b->comms[b->comm_n];
-
-			ci->comm_id = comm->id;
-			ci->pid = pid_vnr(file->pid);
-			ci->threads_used = comm->threads_used;
-			ci->notifies_used = comm->notifies_used;
-			ci->thread_count = comm->thread_count;
-		}
-		b->comm_n++;
-		list_for_each_entry(t, &comm->threads, node) {
-			hcclt_info_thread(b, t, comm->id);
-			for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
-				if (t->views[e])
-					hcclt_info_thread(b, t->views[e],
-							  comm->id);
-		}
-		mutex_unlock(&comm->lock);
-	}
-}
-
-static int hcclt_info_ioctl(struct drm_device *drm, void *data,
-			    struct drm_file *df)
-{
-	struct hcclt_device *hdev = to_hcclt_dev(drm);
-	struct hcclt_file *self = df->driver_priv;
-	struct drm_hcclt_info *args = data;
-	struct hcclt_info_buf b = {};
-	struct hcclt_file *file;
-	kuid_t euid = current_euid();
-	bool root = uid_eq(euid, GLOBAL_ROOT_UID);
-	int idx, ret = 0;
-
-	if (args->flags)
-		return -EINVAL;
-	if (args->scope != HCCLT_INFO_SCOPE_FILE &&
-	    args->scope != HCCLT_INFO_SCOPE_USER)
-		return -EINVAL;
-
-	b.comm_cap = min_t(u32, args->comm_count, HCCLT_INFO_MAX_ENTRIES);
-	b.thread_cap = min_t(u32, args->thread_count, HCCLT_INFO_MAX_ENTRIES);
-	if (b.comm_cap) {
-		b.comms = kvcalloc(b.comm_cap, sizeof(*b.comms), GFP_KERNEL_ACCOUNT);
-		if (!b.comms)
-			return -ENOMEM;
-	}
-	if (b.thread_cap) {
-		b.threads = kvcalloc(b.thread_cap, sizeof(*b.threads),
-				     GFP_KERNEL_ACCOUNT);
-		if (!b.threads) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-
-	/* Entered around the walk only: the copy out may wait for userspace. */
-	if (!drm_dev_enter(drm, &idx)) {
-		ret = -ENODEV;
-		goto out;
-	}
-	if (args->scope == HCCLT_INFO_SCOPE_FILE) {
-		mutex_lock(&self->lock);
-		hcclt_info_file(&b, self);
-		mutex_unlock(&self->lock);
-	} else {
-		mutex_lock(&hdev->files_lock);
-		list_for_each_entry(file, &hdev->files, node) {
-			if (!root && !uid_eq(file->euid, euid))
-				continue;
-			mutex_lock(&file->lock);
-			hcclt_info_file(&b, file);
-			mutex_unlock(&file->lock);
-		}
-		mutex_unlock(&hdev->files_lock);
-	}
-	drm_dev_exit(idx);
-
-	if (b.comm_cap &&
-	    copy_to_user(u64_to_user_ptr(args->comms_ptr), b.comms,
-			 min(b.comm_n, b.comm_cap) * sizeof(*b.comms))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	if (b.thread_cap &&
-	    copy_to_user(u64_to_user_ptr(args->threads_ptr), b.threads,
-			 min(b.thread_n, b.thread_cap) * sizeof(*b.threads))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	args->comm_count = b.comm_n;
-	args->thread_count = b.thread_n;
-out:
-	kvfree(b.comms);
-	kvfree(b.threads);
-	return ret;
 }
 
 /* ---- file lifetime ---- */
@@ -423,6 +291,43 @@ static void hcclt_file_free(struct hcclt_file *file)
 	put_pid(file->pid);
 	hcclt_usage_put(file->usage);
 	kfree(file);
+}
+
+static void hcclt_file_release(struct kref *ref)
+{
+	hcclt_file_free(container_of(ref, struct hcclt_file, ref));
+}
+
+void hcclt_file_put(struct hcclt_file *file)
+{
+	kref_put(&file->ref, hcclt_file_release);
+}
+
+/**
+ * hcclt_file_next - the open file of @hdev with the lowest serial at or
+ * above @serial.
+ * @hdev: the device.
+ * @serial: where to start.
+ *
+ * Holds files_lock only for the lookup: the caller walks the file with
+ * its own locks, and a closed file's tables are empty.
+ *
+ * Return: the file with a reference held (hcclt_file_put()), or NULL.
+ */
+struct hcclt_file *hcclt_file_next(struct hcclt_device *hdev, u64 serial)
+{
+	struct hcclt_file *file, *found = NULL;
+
+	mutex_lock(&hdev->files_lock);
+	list_for_each_entry(file, &hdev->files, node) {
+		if (file->serial >= serial) {
+			kref_get(&file->ref);
+			found = file;
+			break;
+		}
+	}
+	mutex_unlock(&hdev->files_lock);
+	return found;
 }
 
 static int hcclt_open(struct drm_device *drm, struct drm_file *df)
@@ -442,6 +347,7 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	file->hdev = hdev;
 	file->pid = get_task_pid(current, PIDTYPE_TGID);
 	file->euid = current_euid();
+	kref_init(&file->ref);
 	mutex_init(&file->lock);
 	hcclt_ids_init(&file->comms, HCCLT_ID_INDEX_MASK);
 	hcclt_ids_init(&file->streams, HCCLT_ID_INDEX_MASK);
@@ -456,6 +362,8 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	}
 
 	mutex_lock(&hdev->files_lock);
+	file->serial = hdev->file_serial + 1;
+	WRITE_ONCE(hdev->file_serial, file->serial);
 	list_add_tail(&file->node, &hdev->files);
 	atomic_inc(&hdev->nfiles);
 	mutex_unlock(&hdev->files_lock);
@@ -485,8 +393,9 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 	hcclt_group_file_close(file);
 	hcclt_file_destroy_comms(file);
 	hcclt_file_destroy_streams(file);
-	hcclt_file_free(file);
 	df->driver_priv = NULL;
+	/* An INFO or debugfs walk may still hold it; its tables are empty. */
+	hcclt_file_put(file);
 }
 
 /* ---- ioctl table ---- */
@@ -496,7 +405,7 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
  * answers -ENODEV. drm_dev_unplug() waits for every entered section, so
  * nothing that may wait for userspace runs inside one: STREAM_SYNC enters
  * only around its lookup (a sync may block for long), INFO only around its
- * walk (its copy out may fault), and THREAD_ACQUIRE, THREAD_EXPORT and
+ * walk (its copy out may fault; INFO_ARRAY likewise), and THREAD_ACQUIRE, THREAD_EXPORT and
  * SUBMIT only around their work, copying user memory in before and out
  * after it. Those five enter by themselves, and so do GROUP_JOIN (around
  * its setup, not its wait), GROUP_INFO (its walk) and CHANNEL_ACQUIRE
@@ -545,6 +454,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
 	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl_guarded),
 	HCCLT_IOCTL(CHANNEL_ACQUIRE, hcclt_channel_acquire_ioctl),
+	HCCLT_IOCTL(INFO_ARRAY, hcclt_info_array_ioctl),
 };
 
 /*
@@ -741,10 +651,9 @@ static int __init hcclt_init(void)
 	ret = hcclt_obj_caches_init();
 	if (ret)
 		return ret;
-	hcclt_debugfs_module_init();
 	ret = platform_driver_register(&hcclt_platform_driver);
 	if (ret)
-		goto err_debugfs;
+		goto err_caches;
 
 	for (i = 0; i < sim_devices; i++) {
 		pdev = platform_device_register_simple(HCCLT_DRV_NAME, i,
@@ -755,20 +664,19 @@ static int __init hcclt_init(void)
 			       i, ret);
 			goto err_devices;
 		}
+		/*
+		 * Its probe may run later (async_probe, driver_async_probe=)
+		 * and may fail: that device is then not bound and says why
+		 * in the log; the others work.
+		 */
 		hcclt_pdevs[i] = pdev;
-		if (!platform_get_drvdata(pdev)) {
-			pr_err("hcclthread: device %u failed to probe\n", i);
-			ret = -ENODEV;
-			goto err_devices;
-		}
 	}
 	return 0;
 
 err_devices:
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
-err_debugfs:
-	hcclt_debugfs_module_exit();
+err_caches:
 	hcclt_obj_caches_fini();
 	return ret;
 }
@@ -777,7 +685,6 @@ static void __exit hcclt_exit(void)
 {
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
-	hcclt_debugfs_module_exit();
 	hcclt_obj_caches_fini();
 	/* The last fences' RCU callbacks run module code after module_put(). */
 	rcu_barrier();

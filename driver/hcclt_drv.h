@@ -98,8 +98,12 @@ struct hcclt_group;
  * @notifies_used: notify slots in use.
  * @mem_total: device memory capacity in bytes; immutable after probe.
  * @mem_used: bytes of it held by memory objects (hcclt_mem.c).
- * @files_lock: protects @files.
- * @files: every open hcclt_file of the device.
+ * @files_lock: protects @files and @file_serial. Held only to add,
+ *	remove or find one file (hcclt_file_next()), never across a walk of
+ *	a file's objects.
+ * @files: every open hcclt_file of the device, in @serial order.
+ * @file_serial: the serial of the last file opened; written under
+ *	@files_lock, READ_ONCE() elsewhere.
  * @nfiles: open files (for QUERY without the lock).
  * @ncomms: live communicators, all files.
  * @sched_lock: the scheduler lock. Protects, for every stream of the
@@ -116,7 +120,6 @@ struct hcclt_group;
  * @sync_slept: STREAM_SYNC calls that found the stream busy and did not
  *	see it finish while spinning: they went on to wait (and slept unless
  *	it finished first or a signal was pending); for debugfs.
- * @debugfs: the device's debugfs directory.
  * @xrec_lock: protects @xrecs, @xrec_stopped and the xnode and xcount of
  *	every notify of the device; a leaf lock (taken under any device's
  *	sched_lock, never the other way round; hcclt_sched.c), with
@@ -125,6 +128,7 @@ struct hcclt_group;
  *	(channel records), to be set by @xrec_work.
  * @xrec_stopped: unplugged: no more hand-offs.
  * @xrec_work: sets the notifies on @xrecs under this device's sched_lock.
+ * @debugfs: the state file in the DRM device's debugfs directory.
  */
 struct hcclt_device {
 	struct drm_device drm;
@@ -141,9 +145,10 @@ struct hcclt_device {
 	u64 mem_total;
 	u64 mem_used;
 
-	/* protects files */
+	/* protects files, file_serial */
 	struct mutex files_lock;
 	struct list_head files;
+	u64 file_serial;
 	atomic_t nfiles;
 	atomic_t ncomms;
 
@@ -195,6 +200,10 @@ struct hcclt_ids {
  * @hdev: the device.
  * @pid: process that opened the file (reference held).
  * @euid: effective uid of the opener (INFO with HCCLT_INFO_SCOPE_USER).
+ * @ref: held by the DRM file (until postclose) and by INFO and debugfs
+ *	walks between their steps (hcclt_file_next()); the last put frees it.
+ * @serial: its place in hdev->files: 1 for the device's first open, one
+ *	more for each; immutable. INFO cursors name files by it.
  * @node: entry in hdev->files, protected by hdev->files_lock.
  * @lock: serialises communicator publication (comm->live) and
  *	communicator and stream destruction with the INFO and debugfs walks
@@ -203,11 +212,14 @@ struct hcclt_ids {
  * @streams: stream ids (created streams and streams owned by threads).
  * @threads: thread ids (threads and exported views).
  * @usage: fdinfo statistics (hcclt_fdinfo.c); reference held.
+ * @ncomms: its live communicators (QUERY without CAP_SYS_ADMIN).
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
 	struct pid *pid;
 	kuid_t euid;
+	struct kref ref;
+	u64 serial;
 	struct list_head node;
 	/* serialises destruction with the INFO/debugfs walks and postclose */
 	struct mutex lock;
@@ -215,6 +227,7 @@ struct hcclt_file {
 	struct hcclt_ids streams;
 	struct hcclt_ids threads;
 	struct hcclt_usage *usage;
+	atomic_t ncomms;
 };
 
 /**
@@ -405,13 +418,15 @@ struct hcclt_stream {
  * @notify_num: notifies of the thread (primaries); written under comm->lock
  *	with smp_store_release() after @notifies, read with smp_load_acquire().
  * @notify_cap: entries of @notifies: the notify count of an acquired
- *	thread, HCCLT_MAX_NOTIFIES_PER_COMM for a wrapping one (it can grow),
- *	0 for a view; immutable.
+ *	thread (immutable), 0 for a view; for a wrapping one the inline
+ *	entries until it grows past them, then HCCLT_MAX_NOTIFIES_PER_COMM
+ *	(hcclt_thread_grow(); comm->lock).
  * @views: exported views by engine (primaries); comm->lock.
  * @node: entry in comm->threads (primaries); comm->lock.
  * @notifies: @notify_cap entries, @notify_inline or allocated: the
  *	notifies (primaries); entries below @notify_num are immutable once
- *	published.
+ *	published. A wrapping thread moves it, once, from @notify_inline to
+ *	an allocated array (smp_store_release() before @notify_num).
  * @notify_inline: room for small @notify_cap.
  */
 struct hcclt_thread {
@@ -626,6 +641,19 @@ void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);
 int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 
+struct hcclt_file *hcclt_file_next(struct hcclt_device *hdev, u64 serial);
+void hcclt_file_put(struct hcclt_file *file);
+
+/* hcclt_info.c */
+bool hcclt_file_visible(const struct hcclt_file *self,
+			struct hcclt_file *file, bool admin);
+void hcclt_info_comm(struct drm_hcclt_comm_info *ci, struct hcclt_comm *comm);
+void hcclt_info_thread(struct drm_hcclt_thread_info *ti,
+		       struct hcclt_thread *t);
+int hcclt_info_ioctl(struct drm_device *drm, void *data, struct drm_file *df);
+int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df);
+
 /* hcclt_stream.c */
 struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 				      struct hcclt_resv *resv);
@@ -735,8 +763,6 @@ static inline void hcclt_usage_stream_idle(struct hcclt_stream *s)
 }
 
 /* hcclt_debugfs.c */
-void hcclt_debugfs_module_init(void);
-void hcclt_debugfs_module_exit(void);
 void hcclt_debugfs_dev_init(struct hcclt_device *hdev);
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
 

@@ -1165,7 +1165,7 @@ out:
 	return ret;
 }
 
-/* KUnit tests of the static helpers above, on kernels with KUNIT=y. */
-#ifdef CONFIG_KUNIT
+/* KUnit tests of the static helpers above, with HCCLT_KUNIT=1 (Kbuild). */
+#ifdef HCCLT_KUNIT
 #include "tests/hcclt_sched_test.c"
 #endif

@@ -3,8 +3,8 @@
  * KUnit tests of hcclthread's pure logic: id encoding, quota arithmetic,
  * device pool reservation, the batch validator and the notify state
  * machine. Included at the end of hcclt_sched.c (so that it can reach the
- * static helpers) on kernels built with CONFIG_KUNIT=y; runs when the
- * module loads (suite "hcclthread").
+ * static helpers) when the module is built with HCCLT_KUNIT=1 (Kbuild; it
+ * needs CONFIG_KUNIT=y); runs when the module loads (suite "hcclthread").
  */
 
 #include <kunit/test.h>

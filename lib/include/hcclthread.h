@@ -78,8 +78,9 @@ typedef struct {
 	uint32_t streamsUsed;		/* streams in use, all processes */
 	uint32_t notifiesTotal;		/* device notify pool size */
 	uint32_t notifiesUsed;		/* notifies in use, all processes */
-	uint32_t comms;			/* communicators alive, all processes */
-	uint32_t files;			/* open files of the device */
+	uint32_t comms;			/* communicators alive, all processes (CAP_SYS_ADMIN),
+					 * else those of this process's file of the device */
+	uint32_t files;			/* open files of the device (CAP_SYS_ADMIN), else 1 */
 	uint32_t engines;		/* bit N: threads acquirable on engine N */
 	uint32_t streamEngines;		/* bit N: streams wrappable on engine N */
 	uint64_t features;		/* HCCLT_FEATURE_* bits of the driver */
@@ -142,7 +143,8 @@ aclError hccltGetDeviceUsage(int32_t deviceId, hccltDeviceUsage *usage);
  * @usage: out.
  *
  * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @usage NULL, @comm not live);
- * HCCL_E_MEMORY; HCCL_E_DRV; HCCL_E_INTERNAL when the process holds more
+ * HCCL_E_MEMORY; HCCL_E_DRV; with a driver before uAPI 1.3 (no
+ * DRM_IOCTL_HCCLT_INFO_ARRAY), HCCL_E_INTERNAL when the process holds more
  * than 65,536 communicators (and @comm is not among the first), or more
  * than 65,536 threads and views, on the device: one INFO call lists no
  * more.
@@ -155,9 +157,10 @@ HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *usage);
  * @info: out.
  *
  * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread 0 or unknown, @info NULL);
- * HCCL_E_MEMORY; HCCL_E_DRV; HCCL_E_INTERNAL when the process holds more
- * than 65,536 threads and views on the device and @thread is not among
- * the first (one INFO call lists no more).
+ * HCCL_E_MEMORY; HCCL_E_DRV; with a driver before uAPI 1.3,
+ * HCCL_E_INTERNAL when the process holds more than 65,536 threads and
+ * views on the device and @thread is not among the first (one INFO call
+ * lists no more).
  */
 HcclResult hccltThreadGetInfo(ThreadHandle thread, hccltThreadInfo *info);
 

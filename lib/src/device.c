@@ -312,10 +312,10 @@ static int device_open_locked(int dev)
 	}
 	memset(&q, 0, sizeof(q));
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
-	if (ret || q.uapi_major != HCCLT_UAPI_MAJOR) {
-		hcclt_debug("%s: driver uAPI %u.%u, library wants %u.x (%d)",
-			    devs[dev].node, q.uapi_major, q.uapi_minor,
-			    HCCLT_UAPI_MAJOR, ret);
+	/* The uAPI only grows: features, not uapi_major, tell what is there. */
+	if (ret) {
+		hcclt_debug("%s: DRM_IOCTL_HCCLT_QUERY failed (%d)",
+			    devs[dev].node, ret);
 		close(fd);
 		/* ENODEV: unplugged meanwhile; anything else: not our uAPI. */
 		return ret == -ENOMEM || ret == -ENODEV ? ret : -EPROTO;

@@ -62,6 +62,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(ACQUIRE_STREAM, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_THREAD_EXPORT (HcclThreadExportToCommEngine) */
 	R(EXPORT, EINVAL, HCCL_E_PARA),
+	R(EXPORT, EOPNOTSUPP, HCCL_E_PARA),	/* AIV */
 	R(EXPORT, ENOENT, HCCL_E_PARA),	/* unknown handle */
 	R(EXPORT, EFAULT, HCCL_E_PTR),
 	R(EXPORT, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */

@@ -18,6 +18,36 @@ static int engine_valid(CommEngine e)
 	return (int)e >= COMM_ENGINE_CPU && (int)e <= COMM_ENGINE_CCU;
 }
 
+/*
+ * The kernel refuses AIV (-EOPNOTSUPP) before it looks at the quota; HCCL
+ * checks the quota first (step 4 before 5): a call on AIV that the
+ * communicator's quota refuses too is HCCL_E_UNAVAIL. Asked only on that
+ * error path.
+ */
+static HcclResult aiv_refused(int fd, const struct hcclt_comm *c, uint32_t n,
+			      uint32_t npt)
+{
+	struct drm_hcclt_comm_info *ci;
+	struct drm_hcclt_thread_info *ti;
+	HcclResult r = HCCL_E_PARA;
+	uint32_t nc, nt, i;
+	int partial;
+
+	if (hcclt_info_fetch(fd, &ci, &nc, &ti, &nt, &partial))
+		return HCCL_E_PARA;
+	for (i = 0; i < nc; i++) {
+		if (ci[i].comm_id != c->id)
+			continue;
+		if (n > HCCLT_MAX_THREADS_PER_COMM - ci[i].threads_used ||
+		    (uint64_t)n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - ci[i].notifies_used)
+			r = HCCL_E_UNAVAIL;
+		break;
+	}
+	free(ci);
+	free(ti);
+	return r;
+}
+
 HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint32_t threadNum,
 					  uint32_t notifyNumPerThread, ThreadHandle *threads)
 {
@@ -51,6 +81,8 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 	ta.notify_num_per_thread = notifyNumPerThread;
 	ta.threads_ptr = (uintptr_t)threads;
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE, &ta);
+	if (ret == -EOPNOTSUPP)
+		return aiv_refused(fd, c, threadNum, notifyNumPerThread);
 	if (ret)
 		return hcclt_map_errno(HCCLT_OP_ACQUIRE, ret);
 	for (i = 0; i < threadNum; i++)

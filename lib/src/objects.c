@@ -169,17 +169,58 @@ struct hcclt_stream *hcclt_stream_get(aclrtStream stream)
 
 /* INFO fills at most this many entries of each kind per call (uAPI). */
 #define HCCLT_INFO_CAP	65536u
+/* Entries asked for by one INFO_ARRAY call. */
+#define HCCLT_INFO_PAGE	256u
 
 /*
- * Lists the communicators and threads of the file @fd. On success the
- * caller frees *@comms and *@threads, which hold *@ncomms and *@nthreads
- * filled entries; *@partial has HCCLT_INFO_PARTIAL_* bits for the kinds of
- * which the file has more than INFO fills (a lookup that misses there
- * cannot tell). Returns 0 or -errno.
+ * Every entry of @type of the file @fd with DRM_IOCTL_HCCLT_INFO_ARRAY,
+ * page after page; *@out (malloc'd, @esize bytes an entry) holds *@n of
+ * them. Returns 0 or -errno (-EINVAL or -ENOTTY from a driver without the
+ * ioctl, on the first call).
  */
-int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomms,
-		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads,
-		     int *partial)
+static int info_array(int fd, uint32_t type, size_t esize, void **out,
+		      uint32_t *n)
+{
+	struct drm_hcclt_info_array a;
+	unsigned char *buf = NULL, *nb;
+	size_t cap = 0, cnt = 0;
+	uint64_t cursor = 0;
+	int ret;
+
+	do {
+		if (cap - cnt < HCCLT_INFO_PAGE) {
+			cap = cap ? 2 * cap : HCCLT_INFO_PAGE;
+			nb = realloc(buf, cap * esize);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		memset(&a, 0, sizeof(a));
+		a.scope = HCCLT_INFO_SCOPE_FILE;
+		a.type = type;
+		a.element_size = (uint32_t)esize;
+		a.num_element = HCCLT_INFO_PAGE;
+		a.cursor = cursor;
+		a.buffer = (uintptr_t)(buf + cnt * esize);
+		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_INFO_ARRAY, &a);
+		if (ret) {
+			free(buf);
+			return ret;
+		}
+		cnt += a.num_element;
+		cursor = a.cursor;
+	} while (cursor);
+	*out = buf;
+	*n = (uint32_t)cnt;
+	return 0;
+}
+
+/* The same with DRM_IOCTL_HCCLT_INFO, for drivers before uAPI 1.3. */
+static int info_fetch_v1(int fd, struct drm_hcclt_comm_info **comms,
+			 uint32_t *ncomms, struct drm_hcclt_thread_info **threads,
+			 uint32_t *nthreads, int *partial)
 {
 	struct drm_hcclt_comm_info *c = NULL;
 	struct drm_hcclt_thread_info *t = NULL;
@@ -226,6 +267,50 @@ int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomm
 	free(c);
 	free(t);
 	return ret;
+}
+
+/*
+ * Lists the communicators and threads of the file @fd. On success the
+ * caller frees *@comms and *@threads, which hold *@ncomms and *@nthreads
+ * filled entries; *@partial has HCCLT_INFO_PARTIAL_* bits for the kinds of
+ * which the file has more than were listed (only with a driver before
+ * uAPI 1.3, whose INFO fills at most 65,536: a lookup that misses there
+ * cannot tell). Returns 0 or -errno.
+ */
+int hcclt_info_fetch(int fd, struct drm_hcclt_comm_info **comms, uint32_t *ncomms,
+		     struct drm_hcclt_thread_info **threads, uint32_t *nthreads,
+		     int *partial)
+{
+	struct drm_hcclt_info_comm *ce;
+	struct drm_hcclt_info_thread *te;
+	void *cv, *tv;
+	uint32_t nc, nt, i;
+	int ret;
+
+	ret = info_array(fd, HCCLT_INFO_TYPE_COMMS, sizeof(*ce), &cv, &nc);
+	if (ret == -EINVAL || ret == -ENOTTY)
+		return info_fetch_v1(fd, comms, ncomms, threads, nthreads,
+				     partial);
+	if (ret)
+		return ret;
+	ret = info_array(fd, HCCLT_INFO_TYPE_THREADS, sizeof(*te), &tv, &nt);
+	if (ret) {
+		free(cv);
+		return ret;
+	}
+	/* The entries start with the uAPI 1.0 ones: pack them in place. */
+	ce = cv;
+	te = tv;
+	*comms = cv;
+	*threads = tv;
+	for (i = 0; i < nc; i++)
+		memmove(&(*comms)[i], &ce[i].comm, sizeof(**comms));
+	for (i = 0; i < nt; i++)
+		memmove(&(*threads)[i], &te[i].thread, sizeof(**threads));
+	*ncomms = nc;
+	*nthreads = nt;
+	*partial = 0;
+	return 0;
 }
 
 /*

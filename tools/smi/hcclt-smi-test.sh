@@ -111,11 +111,13 @@ if command -v su > /dev/null && grep -q '^nobody:' /etc/passwd; then
 	chmod 666 "$node"
 	hcclt-smi-fixture -- su nobody -s /bin/sh -c 'hcclthread-smi' > "$tmp/out" 2>&1
 	rc=$?
+	# The pools are the device's; communicators and files only its own
+	# (QUERY's counts are for CAP_SYS_ADMIN): 0 communicators, 1 file.
 	if [ $rc = 0 ] && grep -q ': 0 communicators of this user' "$tmp/out" &&
-	   grep -Eq ' 4/[0-9]+ +7/[0-9]+ +1 ' "$tmp/out"; then
-		ok "unprivileged user sees the pools but not root's communicator"
+	   grep -Eq ' 4/[0-9]+ +7/[0-9]+ +0 +1 ' "$tmp/out"; then
+		ok "unprivileged user sees the pools but not root's communicator nor its count"
 	else
-		notok "unprivileged user sees the pools but not root's communicator (exit $rc)"
+		notok "unprivileged user sees the pools but not root's communicator nor its count (exit $rc)"
 		show "$tmp/out"
 	fi
 	[ -n "$mode" ] && chmod "$mode" "$node"

@@ -3,7 +3,9 @@
  * hcclthread-smi: status of hcclthread devices, communicators and threads.
  *
  * Uses only the unprivileged uAPI: DRM_IOCTL_VERSION, DRM_IOCTL_HCCLT_QUERY
- * and DRM_IOCTL_HCCLT_INFO (scope USER: the caller's files, all for root).
+ * and DRM_IOCTL_HCCLT_INFO_ARRAY, page by page (DRM_IOCTL_HCCLT_INFO on a
+ * driver without it); scope USER: the files of the caller's uid it may
+ * inspect, all with CAP_SYS_ADMIN.
  *
  *   hcclthread-smi [-d DEV] [--json] [--watch [SEC]]
  *   hcclthread-smi trace [-o out.json] -- CMD ARGS...
@@ -64,7 +66,7 @@ static void usage(FILE *f)
 }
 
 /* Read INFO with buffers sized by a first call; retry if it grew. */
-static int smi_read_info(struct smi_devinfo *di)
+static int smi_read_info_v1(struct smi_devinfo *di)
 {
 	struct drm_hcclt_info info;
 	int tries, ret;
@@ -116,6 +118,152 @@ static int smi_read_info(struct smi_devinfo *di)
 	return -EAGAIN;
 }
 
+/* Entries asked for by one INFO_ARRAY call. */
+#define SMI_PAGE	256u
+
+/*
+ * Every entry of @type with DRM_IOCTL_HCCLT_INFO_ARRAY, page after page,
+ * into *@out (@esize bytes each), *@n of them. 0 or -errno.
+ */
+static int smi_info_array(int fd, uint32_t type, size_t esize, void **out,
+			  uint32_t *n)
+{
+	struct drm_hcclt_info_array a;
+	unsigned char *buf = NULL, *nb;
+	size_t cap = 0, cnt = 0;
+	uint64_t cursor = 0;
+	int ret;
+
+	do {
+		if (cap - cnt < SMI_PAGE) {
+			cap = cap ? 2 * cap : SMI_PAGE;
+			nb = realloc(buf, cap * esize);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		memset(&a, 0, sizeof(a));
+		a.scope = HCCLT_INFO_SCOPE_USER;
+		a.type = type;
+		a.element_size = (uint32_t)esize;
+		a.num_element = SMI_PAGE;
+		a.cursor = cursor;
+		a.buffer = (uintptr_t)(buf + cnt * esize);
+		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_INFO_ARRAY, &a);
+		if (ret) {
+			free(buf);
+			return ret;
+		}
+		cnt += a.num_element;
+		cursor = a.cursor;
+	} while (cursor);
+	*out = buf;
+	*n = (uint32_t)cnt;
+	return 0;
+}
+
+/* A communicator's key: the file holding it and its id there. */
+struct smi_key {
+	uint64_t file_id, comm_id;
+	uint32_t index;		/* in the comms array */
+};
+
+static int smi_key_cmp(const void *a, const void *b)
+{
+	const struct smi_key *x = a, *y = b;
+
+	if (x->file_id != y->file_id)
+		return x->file_id < y->file_id ? -1 : 1;
+	if (x->comm_id != y->comm_id)
+		return x->comm_id < y->comm_id ? -1 : 1;
+	return 0;
+}
+
+/* A thread entry and the index of its communicator, for sorting. */
+struct smi_tsort {
+	uint32_t comm, pos;
+};
+
+static int smi_tsort_cmp(const void *a, const void *b)
+{
+	const struct smi_tsort *x = a, *y = b;
+
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * INFO_ARRAY's lists, threads put in the order the table wants: grouped
+ * by communicator, in the order of the communicators, each in the order
+ * listed (a view after its thread). Threads of no listed communicator
+ * (destroyed between the two lists) go last.
+ */
+static int smi_read_info(struct smi_devinfo *di)
+{
+	struct drm_hcclt_info_comm *ce;
+	struct drm_hcclt_info_thread *te;
+	struct smi_tsort *ts = NULL;
+	struct smi_key *keys = NULL, k, *hit;
+	uint32_t nc, nt, i;
+	void *cv, *tv;
+	int ret;
+
+	ret = smi_info_array(di->dev.fd, HCCLT_INFO_TYPE_COMMS, sizeof(*ce),
+			     &cv, &nc);
+	if (ret == -EINVAL || ret == -ENOTTY)
+		return smi_read_info_v1(di);
+	if (ret)
+		return ret;
+	ret = smi_info_array(di->dev.fd, HCCLT_INFO_TYPE_THREADS, sizeof(*te),
+			     &tv, &nt);
+	if (ret) {
+		free(cv);
+		return ret;
+	}
+	ce = cv;
+	te = tv;
+	free(di->comms);
+	free(di->threads);
+	di->comms = calloc(nc + 1, sizeof(*di->comms));
+	di->threads = calloc(nt + 1, sizeof(*di->threads));
+	keys = calloc(nc + 1, sizeof(*keys));
+	ts = calloc(nt + 1, sizeof(*ts));
+	if (!di->comms || !di->threads || !keys || !ts) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nc; i++) {
+		di->comms[i] = ce[i].comm;
+		keys[i].file_id = ce[i].file_id;
+		keys[i].comm_id = ce[i].comm.comm_id;
+		keys[i].index = i;
+	}
+	qsort(keys, nc, sizeof(*keys), smi_key_cmp);
+	for (i = 0; i < nt; i++) {
+		k.file_id = te[i].file_id;
+		k.comm_id = te[i].thread.comm_id;
+		hit = nc ? bsearch(&k, keys, nc, sizeof(*keys), smi_key_cmp) :
+			   NULL;
+		ts[i].comm = hit ? hit->index : UINT32_MAX;
+		ts[i].pos = i;
+	}
+	qsort(ts, nt, sizeof(*ts), smi_tsort_cmp);
+	for (i = 0; i < nt; i++)
+		di->threads[i] = te[ts[i].pos].thread;
+	di->ncomms = nc;
+	di->nthreads = nt;
+	ret = 0;
+out:
+	free(keys);
+	free(ts);
+	free(cv);
+	free(tv);
+	return ret;
+}
+
 static void smi_collect(struct smi_devinfo *di, const char *path)
 {
 	int ret;
@@ -136,7 +284,7 @@ static void smi_collect(struct smi_devinfo *di, const char *path)
 	ret = smi_read_info(di);
 	if (ret) {
 		di->err = ret;
-		di->err_what = "DRM_IOCTL_HCCLT_INFO";
+		di->err_what = "DRM_IOCTL_HCCLT_INFO_ARRAY";
 	}
 out:
 	hcclt_dev_close(&di->dev);

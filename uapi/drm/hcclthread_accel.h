@@ -31,8 +31,12 @@
  *   HCCLT_SUBMIT_FENCE_OUT is installed but cannot be learnt.)
  * - -ENOMEM: a kernel allocation failed; nothing changed.
  * - -ENOSPC: besides an exhausted device pool, a create, acquire or export
- *   that would give the file more than 1,032,192 communicators, streams or
- *   threads (views included) of one kind.
+ *   that would give the file more communicators, streams or threads (views
+ *   included) of one kind than its id table holds (a limit of the driver,
+ *   above a million, that may change: not part of the uAPI).
+ * - The uAPI only grows: new ioctls, new fields at the end of a struct,
+ *   new flags and feature bits (DRM_IOCTL_HCCLT_QUERY's @features and
+ *   @uapi_minor tell which); @uapi_major stays 1 and is no gate.
  */
 
 #ifndef _UAPI_DRM_HCCLTHREAD_ACCEL_H_
@@ -116,7 +120,10 @@ struct drm_hcclt_query {
 	__u32 flags;
 	/** @pad: in, must be zero. */
 	__u32 pad;
-	/** @uapi_major: out, HCCLT_UAPI_MAJOR of the driver. */
+	/**
+	 * @uapi_major: out, HCCLT_UAPI_MAJOR of the driver, always 1 (the
+	 * uAPI only grows); not a gate: test @features and @uapi_minor.
+	 */
 	__u32 uapi_major;
 	/** @uapi_minor: out, HCCLT_UAPI_MINOR of the driver. */
 	__u32 uapi_minor;
@@ -146,9 +153,15 @@ struct drm_hcclt_query {
 	__u32 max_batch;
 	/** @max_queue_depth: out, most tasks pending on one stream. */
 	__u32 max_queue_depth;
-	/** @comms: out, communicators alive on the device, all files. */
+	/**
+	 * @comms: out, communicators alive on the device, all files, for a
+	 * caller with CAP_SYS_ADMIN; those of the calling file for others.
+	 */
 	__u32 comms;
-	/** @files: out, open files of the device. */
+	/**
+	 * @files: out, open files of the device for a caller with
+	 * CAP_SYS_ADMIN; 1 (the calling file) for others.
+	 */
 	__u32 files;
 	/** @features: out, HCCLT_FEATURE_* bits. */
 	__u64 features;
@@ -184,6 +197,10 @@ struct drm_hcclt_query {
  * HCCLT_TASK_CHANNEL_RECORD and HCCLT_TASK_CHANNEL_WAIT (uAPI 1.3).
  */
 #define HCCLT_FEATURE_CHANNELS		0x10ULL
+ * DRM_IOCTL_HCCLT_INFO_ARRAY (uAPI 1.3): paged lists with an element size
+ * and a cursor.
+ */
+#define HCCLT_FEATURE_INFO_ARRAY	0x1000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -192,8 +209,8 @@ struct drm_hcclt_query {
  * quota. It lives until DRM_IOCTL_HCCLT_COMM_DESTROY or until the file is
  * closed.
  *
- * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file holds
- * 1,032,192 communicators; -ENOMEM.
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the file's
+ * communicator table is full; -ENOMEM.
  */
 struct drm_hcclt_comm_create {
 	/** @flags: in, must be zero. */
@@ -276,11 +293,12 @@ struct drm_hcclt_stream_destroy {
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @engine not below HCCLT_ENGINE_COUNT.
  * - -EINVAL: @thread_num is zero.
+ * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV (an argument check, before
+ *   the quota; HCCL checks the quota first, libhcclthread keeps that).
  * - -EDQUOT: @thread_num exceeds the threads the communicator has left,
  *   @notify_num_per_thread exceeds HCCLT_MAX_NOTIFIES_PER_COMM, or
  *   @thread_num * @notify_num_per_thread exceeds the notifies it has left.
  *   Counted per communicator, over all earlier calls and all engines.
- * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV.
  * - -ENOSPC: the device's stream or notify pool is exhausted.
  * - -ENOMEM, -EFAULT (@threads_ptr not writable).
  */
@@ -355,11 +373,12 @@ struct drm_hcclt_thread_acquire_with_stream {
  *
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id.
- * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, or HCCLT_ENGINE_AIV.
- * - -EINVAL: @thread_num zero or above HCCLT_MAX_THREADS_PER_COMM.
+ * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, @thread_num zero or
+ *   above HCCLT_MAX_THREADS_PER_COMM.
+ * - -EOPNOTSUPP: @dst_engine is HCCLT_ENGINE_AIV (as THREAD_ACQUIRE).
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
- * - -ENOSPC: the file would hold more than 1,032,192 threads and views.
+ * - -ENOSPC: the file's thread table is full (views included).
  * - -ENOMEM, -EFAULT (@exported_ptr not writable).
  */
 struct drm_hcclt_thread_export {
@@ -610,7 +629,7 @@ struct drm_hcclt_thread_info {
 
 /* drm_hcclt_info.scope */
 #define HCCLT_INFO_SCOPE_FILE		0 /* the calling file only */
-#define HCCLT_INFO_SCOPE_USER		1 /* files opened by the caller's uid */
+#define HCCLT_INFO_SCOPE_USER		1 /* and the files the caller may inspect */
 
 /**
  * struct drm_hcclt_info - list communicators and threads.
@@ -621,11 +640,12 @@ struct drm_hcclt_thread_info {
  * smaller of the two numbers and 65536 are not written). Threads come
  * grouped by communicator, in the order of the communicator entries, each
  * exported view right after the thread it views. With
- * HCCLT_INFO_SCOPE_USER it lists the communicators of every file of the
- * device opened by a process of the caller's effective uid (all files for
- * root).
+ * HCCLT_INFO_SCOPE_USER it lists the communicators of the files
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists with that scope: the caller's, those of
+ * its effective uid it may inspect, or all with CAP_SYS_ADMIN. New code
+ * uses DRM_IOCTL_HCCLT_INFO_ARRAY, which lists any number of entries.
  *
- * Errors: -EINVAL unknown @scope, non-zero @flags; -EFAULT.
+ * Errors: -EINVAL unknown @scope, non-zero @flags; -EFAULT; -ENOMEM.
  */
 struct drm_hcclt_info {
 	/** @scope: in, HCCLT_INFO_SCOPE_*. */
@@ -962,6 +982,107 @@ struct drm_hcclt_channel_acquire {
 #define DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_ACQUIRE, \
 		 struct drm_hcclt_channel_acquire)
+#define DRM_HCCLT_INFO_ARRAY		0x16
+
+/* drm_hcclt_info_array.type */
+#define HCCLT_INFO_TYPE_COMMS		1 /* struct drm_hcclt_info_comm */
+#define HCCLT_INFO_TYPE_THREADS		2 /* struct drm_hcclt_info_thread */
+
+/*
+ * Smallest @element_size of struct drm_hcclt_info_array: the size of the
+ * first version of each entry. Entries may grow; they never shrink.
+ */
+#define HCCLT_INFO_COMM_SIZE_V1		32
+#define HCCLT_INFO_THREAD_SIZE_V1	56
+
+/**
+ * struct drm_hcclt_info_comm - one communicator, as
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists it. May grow at its end.
+ */
+struct drm_hcclt_info_comm {
+	/** @comm: what DRM_IOCTL_HCCLT_INFO says of it. */
+	struct drm_hcclt_comm_info comm;
+	/**
+	 * @file_id: non-zero number of the open file holding it, the same in
+	 * every entry of that file and in no entry of another file of the
+	 * device open at the same time.
+	 */
+	__u64 file_id;
+};
+
+/**
+ * struct drm_hcclt_info_thread - one thread or exported view, as
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists it. May grow at its end.
+ */
+struct drm_hcclt_info_thread {
+	/** @thread: what DRM_IOCTL_HCCLT_INFO says of it. */
+	struct drm_hcclt_thread_info thread;
+	/** @file_id: the file holding it, as in struct drm_hcclt_info_comm. */
+	__u64 file_id;
+};
+
+/* Largest @element_size. */
+#define HCCLT_INFO_MAX_ELEMENT_SIZE	4096
+
+/**
+ * struct drm_hcclt_info_array - list communicators or threads, a page at a
+ * time (uAPI 1.3).
+ *
+ * Fills @buffer with up to @num_element entries of @type, each
+ * @element_size bytes apart, and returns in @cursor where the next call
+ * goes on; a list of any length is read by calling again with the cursor
+ * returned until it is zero. A call may return fewer entries than fit, and
+ * also none with a non-zero cursor (it bounds the work it does, whatever
+ * the number of objects); only a zero cursor ends the list. Objects
+ * created or destroyed between two calls may or may not be listed; an
+ * object is never listed twice by one walk.
+ *
+ * An entry of @element_size bytes receives the first @element_size bytes
+ * of the driver's entry, and zeros past its end: a larger entry of a
+ * newer uAPI is zero where this driver has no field.
+ *
+ * Which files are listed: with HCCLT_INFO_SCOPE_FILE the calling file;
+ * with HCCLT_INFO_SCOPE_USER also every other file of the device that was
+ * opened by a process of the caller's effective uid and whose opening
+ * process the caller may inspect as /proc/<pid>/fdinfo allows it (same
+ * credentials and a dumpable process, or CAP_SYS_PTRACE), or, for a
+ * caller with CAP_SYS_ADMIN, every file. DRM_IOCTL_HCCLT_INFO's
+ * HCCLT_INFO_SCOPE_USER lists the same files.
+ *
+ * Entries come file after file, the same files in the same order for both
+ * types; a thread's entry names its communicator (@comm_id and @file_id:
+ * communicator ids are per file); exported views are entries of their
+ * own (HCCLT_THREAD_VIEW).
+ *
+ * Errors: -EINVAL: unknown @scope or @type, non-zero @flags, @pad or
+ * @reserved, @element_size below the first version's size of @type or
+ * above HCCLT_INFO_MAX_ELEMENT_SIZE, @num_element zero, a @cursor this
+ * device never returned for @scope; -EFAULT; -ENOMEM.
+ */
+struct drm_hcclt_info_array {
+	/** @scope: in, HCCLT_INFO_SCOPE_*. */
+	__u32 scope;
+	/** @type: in, HCCLT_INFO_TYPE_*. */
+	__u32 type;
+	/** @element_size: in, bytes of one entry of @buffer. */
+	__u32 element_size;
+	/** @num_element: in, entries @buffer holds; out, entries written. */
+	__u32 num_element;
+	/** @cursor: in, 0 to start, else the last call's; out, 0 at the end. */
+	__u64 cursor;
+	/** @buffer: in, user pointer to @num_element entries. */
+	__u64 buffer;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @reserved: in, must be zero. */
+	__u64 reserved;
+};
+
+#define DRM_IOCTL_HCCLT_INFO_ARRAY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_INFO_ARRAY, \
+		 struct drm_hcclt_info_array)
 
 #if defined(__cplusplus)
 }

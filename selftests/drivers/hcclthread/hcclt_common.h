@@ -466,6 +466,53 @@ static inline int hcclt_wait_state(int fd, __u64 thread, __u32 state,
 }
 
 /*
+ * Path of the debugfs state file of the @n-th hcclthread device found
+ * (0, 1, ...): "state" in a DRM device's debugfs directory whose "name"
+ * file names the driver (/sys/kernel/debug/accel/<unique>/ on kernels with
+ * accel nodes, /sys/kernel/debug/dri/<render minor>/ on 6.1). Returns 0 or
+ * -ENOENT.
+ */
+static inline int hcclt_debugfs_state(int n, char *path, size_t len)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/debug/accel", "/sys/kernel/debug/dri",
+	};
+	unsigned int d;
+
+	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs); d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			char p[300], name[128] = "";
+			FILE *f;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/%s/name", dirs[d], de->d_name);
+			f = fopen(p, "re");
+			if (!f)
+				continue;
+			if (!fgets(name, sizeof(name), f))
+				name[0] = '\0';
+			fclose(f);
+			snprintf(p, sizeof(p), "%s/%s/state", dirs[d], de->d_name);
+			if (strncmp(name, HCCLT_DRIVER_NAME " ",
+				    strlen(HCCLT_DRIVER_NAME) + 1) ||
+			    access(p, R_OK) || n--)
+				continue;
+			snprintf(path, len, "%s", p);
+			closedir(dir);
+			return 0;
+		}
+		closedir(dir);
+	}
+	return -ENOENT;
+}
+
+/*
  * main() for the harness programs: exit 4 (KSFT_SKIP) with a TAP plan of
  * zero when no hcclthread device can be opened, else run the tests.
  */

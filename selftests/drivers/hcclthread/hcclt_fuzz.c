@@ -282,7 +282,7 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 		       err == ENOSPC || err == ENOMEM;
 	case DRM_HCCLT_THREAD_EXPORT:
 		return err == EINVAL || err == ENOENT || err == ENOSPC ||
-		       err == ENOMEM;
+		       err == ENOMEM || err == EOPNOTSUPP;
 	case DRM_HCCLT_SUBMIT:
 		return err == EINVAL || err == ENOENT || err == EBUSY ||
 		       err == ENOMEM || err == EMFILE;

@@ -122,15 +122,13 @@ TEST_F(mem, debugfs_shows_memory)
 	unsigned long long used = 0, total = 0, u, t;
 	struct drm_hcclt_mem_create m;
 	struct drm_hcclt_query q;
-	char path[96], line[128];
+	char path[300], line[128];
 	int dev, found = 0;
 
 	ASSERT_EQ(0, mem_create(self->fd, 5 * PG, &m));
-	for (dev = 0; dev < 16; dev++) {
+	for (dev = 0; !hcclt_debugfs_state(dev, path, sizeof(path)); dev++) {
 		FILE *f;
 
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/hcclthread/dev%d/state", dev);
 		f = fopen(path, "re");
 		if (!f)
 			continue;

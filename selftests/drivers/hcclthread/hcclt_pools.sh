@@ -200,6 +200,30 @@ for soc in Ascend910B1 Ascend910_9391 Ascend950PR; do
 	unload
 done
 
+# 7. probing is not assumed synchronous: with the kernel's generic
+# async_probe parameter the devices are probed after the load returned
+mark "async probe"
+if insmod "$MOD" async_probe=1; then
+	ok "load with async_probe=1"
+	got=0
+	n=0
+	while [ $n -lt 100 ]; do
+		got=$("$HELPER" --count-devices)
+		[ "$got" = 8 ] && break
+		sleep 0.1 2>/dev/null || sleep 1
+		n=$((n + 1))
+	done
+	if [ "$got" = 8 ]; then
+		ok "async_probe=1 gives 8 device nodes"
+	else
+		nok "async_probe=1 gives 8 device nodes (got $got)"
+	fi
+	if unload; then ok "unload (async_probe=1)"; else nok "unload (async_probe=1)"; fi
+else
+	nok "load with async_probe=1"
+	log_since_mark | sed 's/^/#   /'
+fi
+
 check_clean_log "load/unload"
 
 restore
