@@ -408,6 +408,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	comm->notifies_used = 0;
 	comm->thread_count = 0;
 	mutex_unlock(&comm->lock);
+	hcclt_comm_buffer_drop(comm);
 	if (comm->group)
 		hcclt_group_comm_gone(comm);
 	atomic_dec(&comm->file->hdev->ncomms);

@@ -259,7 +259,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->comms = atomic_read(&hdev->ncomms);
 	args->files = atomic_read(&hdev->nfiles);
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
-			 HCCLT_FEATURE_MEMORY | hdev->hw->features;
+			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_COMM_BUFFER |
+			 HCCLT_FEATURE_WAIT_DEADLINE | hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
 }
@@ -521,6 +522,7 @@ HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
 HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
 HCCLT_GUARDED(hcclt_group_create_ioctl)
 HCCLT_GUARDED(hcclt_mem_create_ioctl)
+HCCLT_GUARDED(hcclt_comm_buffer_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -542,6 +544,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(GROUP_JOIN, hcclt_group_join_ioctl),
 	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
 	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl_guarded),
+	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl_guarded),
 };
 
 /*
