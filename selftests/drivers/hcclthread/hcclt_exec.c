@@ -388,14 +388,6 @@ TEST_F(exec, sync_interrupted_updates_timeout)
 
 /* ---- STREAM_SYNC with an absolute deadline (HCCLT_WAIT_DEADLINE) ---- */
 
-static __s64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int sync_abs_ex(int fd, __u64 h, __u32 flags, __s32 tmo,
 		       __s64 deadline, struct drm_hcclt_stream_sync *out)
 {
@@ -450,14 +442,14 @@ TEST_F_TIMEOUT(exec, sync_deadline_passes_etime, 60)
 	EXPECT_EQ(0, sync_abs(self->fd, self->b, 0));
 	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
 	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, 0));
-	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, mono_ns() - 1000000));
-	t0 = mono_ns();
+	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, hcclt_now_ns() - 1000000));
+	t0 = hcclt_now_ns();
 	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, t0 + 200000000LL));
-	EXPECT_LE(t0 + 200000000LL, mono_ns());
+	EXPECT_LE(t0 + 200000000LL, hcclt_now_ns());
 	EXPECT_EQ(1, depth_of(self->fd, self->b));
 	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
 	EXPECT_EQ(0, sync_abs(self->fd, self->b, HCCLT_DEADLINE_NONE));
-	EXPECT_EQ(0, sync_abs(self->fd, self->b, mono_ns() + 1000000000LL));
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, hcclt_now_ns() + 1000000000LL));
 }
 
 /* A wait task that timed out is -ETIMEDOUT with the flag, once. */
@@ -471,7 +463,7 @@ TEST_F_TIMEOUT(exec, sync_deadline_wait_task_timeout_etimedout, 60)
 	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, -1));
 	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 1));
 	EXPECT_EQ(-ETIMEDOUT, sync_abs(self->fd, self->b,
-				       mono_ns() + 30000000000LL));
+				       hcclt_now_ns() + 30000000000LL));
 	EXPECT_EQ(0, sync_abs(self->fd, self->b, 0));
 }
 
@@ -490,7 +482,7 @@ TEST_F_TIMEOUT(exec, sync_deadline_interrupted, 60)
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: we see -EINTR */
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
 	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
-	deadline = mono_ns() + 20000000000LL;
+	deadline = hcclt_now_ns() + 20000000000LL;
 	ualarm(200000, 0);
 	ret = sync_abs_ex(self->fd, self->b, HCCLT_WAIT_DEADLINE, 0, deadline,
 			  &out);
@@ -501,12 +493,12 @@ TEST_F_TIMEOUT(exec, sync_deadline_interrupted, 60)
 	/* Restarted by the kernel: still ends at its deadline. */
 	sa.sa_flags = SA_RESTART;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	deadline = mono_ns() + 1000000000LL;
+	deadline = hcclt_now_ns() + 1000000000LL;
 	ualarm(200000, 0);
 	ret = sync_abs_ex(self->fd, self->b, HCCLT_WAIT_DEADLINE, 0, deadline,
 			  &out);
 	EXPECT_EQ(-ETIME, ret);
-	EXPECT_LE(deadline, mono_ns());
+	EXPECT_LE(deadline, hcclt_now_ns());
 	EXPECT_EQ(deadline, out.deadline_ns);
 	signal(SIGALRM, SIG_DFL);
 	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));

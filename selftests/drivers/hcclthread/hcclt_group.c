@@ -686,14 +686,6 @@ TEST_F(group, info_flags_einval)
 
 /* ---- GROUP_JOIN with an absolute deadline (HCCLT_WAIT_DEADLINE) ---- */
 
-static __s64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int join_abs_ex(int fd, const __u8 *key, __u32 rank, __u32 nranks,
 		       __u32 flags, __s32 tmo, __s64 deadline,
 		       struct drm_hcclt_group_join *out)
@@ -762,9 +754,9 @@ TEST_F_TIMEOUT(group, join_deadline_etime, 60)
 	ASSERT_EQ(0, group_create(self->fd, &g));
 	start_rank(&r1, g.key, 1, 1, 3, -1, 0);
 	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
-	deadline = mono_ns() + 200000000LL;
+	deadline = hcclt_now_ns() + 200000000LL;
 	EXPECT_EQ(-ETIME, join_abs(self->fd, g.key, 0, 3, deadline, NULL));
-	EXPECT_LE(deadline, mono_ns());
+	EXPECT_LE(deadline, hcclt_now_ns());
 	pthread_join(r1.tid, NULL);
 	EXPECT_EQ(-ECONNRESET, r1.ret);
 	EXPECT_EQ(self->comms0, comms_of(self->fd));
@@ -798,7 +790,7 @@ TEST_F(group, join_deadline_interrupted)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: see -EINTR */
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	deadline = mono_ns() + 20000000000LL;
+	deadline = hcclt_now_ns() + 20000000000LL;
 	ualarm(100000, 0);
 	EXPECT_EQ(-EINTR, join_abs_ex(self->fd, g.key, 0, 2,
 				      HCCLT_WAIT_DEADLINE, 0, deadline, &out));
@@ -810,10 +802,10 @@ TEST_F(group, join_deadline_interrupted)
 	/* Restarted by the kernel (SA_RESTART): ends at the same deadline. */
 	sa.sa_flags = SA_RESTART;
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	deadline = mono_ns() + 600000000LL;
+	deadline = hcclt_now_ns() + 600000000LL;
 	ualarm(100000, 0);
 	EXPECT_EQ(-ETIME, join_abs(self->fd, g.key, 0, 2, deadline, NULL));
-	EXPECT_LE(deadline, mono_ns());
+	EXPECT_LE(deadline, hcclt_now_ns());
 	signal(SIGALRM, SIG_DFL);
 }
 

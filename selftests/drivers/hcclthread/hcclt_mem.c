@@ -11,10 +11,10 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 
 #include "hcclt_common.h"
+#include "hcclt_cgroup.h"
 #include "../../kselftest_harness.h"
 
 #define PG	4096ULL
@@ -745,61 +745,6 @@ TEST_F(mem, comm_buffer_process_death)
 
 #define MEMCG_BYTES	(8ULL << 20)
 
-static int cg_write(const char *dir, const char *file, const char *val)
-{
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static long long cg_read_ll(const char *dir, const char *file)
-{
-	char path[PATH_MAX], buf[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtoll(buf, NULL, 10);
-}
-
-static void cg2_root(char *root, size_t len)
-{
-	char line[1024], mnt[512], type[64];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	root[0] = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		const char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1)
-			continue;
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(root, len, "%s", mnt);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 /*
  * In cgroup @cg: create an object of MEMCG_BYTES, then map it; write
  * memory.current's growth over the mmap() to @out, then try to map a second
@@ -813,17 +758,17 @@ static int memcg_child(const char *cg, int out)
 	void *p;
 	int fd;
 
-	if (cg_write(cg, "cgroup.procs", "0"))
+	if (hcclt_cg_write(cg, "cgroup.procs", "0"))
 		return 10;
 	fd = hcclt_open();
 	if (fd < 0 || mem_create(fd, MEMCG_BYTES, &m) ||
 	    mem_create(fd, MEMCG_BYTES, &m2))
 		return 11;
-	m0 = cg_read_ll(cg, "memory.current");
+	m0 = hcclt_cg_read_ll(cg, "memory.current");
 	p = mem_map(fd, &m, m.size);
 	if (p == MAP_FAILED)
 		return 12;
-	m1 = cg_read_ll(cg, "memory.current");
+	m1 = hcclt_cg_read_ll(cg, "memory.current");
 	if (m0 < 0 || m1 < 0)
 		return 13;
 	grew = m1 - m0;
@@ -831,7 +776,7 @@ static int memcg_child(const char *cg, int out)
 		return 14;
 	/* Room for half of the second object only. */
 	snprintf(max, sizeof(max), "%lld", m1 + (long long)MEMCG_BYTES / 2);
-	if (cg_write(cg, "memory.max", max))
+	if (hcclt_cg_write(cg, "memory.max", max))
 		return 15;
 	p = mem_map(fd, &m2, m2.size);
 	if (p != MAP_FAILED || errno != ENOMEM)
@@ -842,11 +787,10 @@ static int memcg_child(const char *cg, int out)
 
 TEST(mem_charged_to_memory_cgroup)
 {
-	char root[512], cg[600], mnt[] = "/tmp/hcclt-cg2.XXXXXX";
-	int pfd[2], status, mounted = 0, fd;
 	struct drm_hcclt_query q;
 	long long grew = -1;
-	pid_t pid;
+	struct hcclt_cg cg;
+	int status, fd;
 
 	fd = hcclt_open();
 	ASSERT_LE(0, fd);
@@ -856,45 +800,14 @@ TEST(mem_charged_to_memory_cgroup)
 		close(fd);
 		SKIP(return, "not enough device memory");
 	}
-	cg2_root(root, sizeof(root));
-	if (!root[0]) {
-		if (!mkdtemp(mnt))
-			SKIP(return, "mkdtemp: %s", strerror(errno));
-		if (mount("none", mnt, "cgroup2", 0, NULL)) {
-			rmdir(mnt);
-			SKIP(return, "no cgroup2: %s", strerror(errno));
-		}
-		mounted = 1;
-		snprintf(root, sizeof(root), "%s", mnt);
+	if (hcclt_cg_make(&cg, "hcclt-mem")) {
+		close(fd);
+		SKIP(return, "%s", cg.why);
 	}
-	cg_write(root, "cgroup.subtree_control", "+memory");
-	snprintf(cg, sizeof(cg), "%s/hcclt-mem-%d", root, (int)getpid());
-	if (mkdir(cg, 0755) || cg_read_ll(cg, "memory.current") < 0) {
-		rmdir(cg);
-		if (mounted) {
-			umount(mnt);
-			rmdir(mnt);
-		}
-		SKIP(return, "no memory controller under %s", root);
-	}
-	ASSERT_EQ(0, pipe(pfd));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(pfd[0]);
-		_exit(memcg_child(cg, pfd[1]));
-	}
-	close(pfd[1]);
-	EXPECT_EQ((ssize_t)sizeof(grew), read(pfd[0], &grew, sizeof(grew)));
-	close(pfd[0]);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, hcclt_cg_run(&cg, memcg_child, &grew, &status));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, rmdir(cg));
-	if (mounted) {
-		umount(mnt);
-		rmdir(mnt);
-	}
+	EXPECT_EQ(0, hcclt_cg_remove(&cg));
 	TH_LOG("memory.current grew by %lld bytes when %llu bytes were mapped",
 	       grew, MEMCG_BYTES);
 	EXPECT_LE((long long)MEMCG_BYTES, grew);
