@@ -12,17 +12,19 @@
  * TAP on stdout. Exit 0 all passed, 1 a test failed, 4 no device (skip).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 
 #include "hccl/hccl.h"
 #include "hccl/hccl_res.h"
@@ -102,6 +104,14 @@ int ioctl(int fd, unsigned long req, ...)
 }
 
 static hccltDeviceUsage dev0;
+
+static volatile sig_atomic_t ticks;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
 
 static double now_ms(void)
 {
@@ -496,6 +506,30 @@ static void test_record_wait(void)
 	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 0), HCCL_SUCCESS, "wait without timeout");
 	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "sync 100 ms on a blocked stream -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
 	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "sync 0 ms (poll) on a blocked stream -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+	/*
+	 * Signals every 20 ms (SA_RESTART): drmIoctl restarts the sync with
+	 * the same absolute deadline, so it ends after its 400 ms, not never.
+	 */
+	{
+		struct itimerval it = { { 0, 20000 }, { 0, 20000 } }, off;
+		struct sigaction sa, old;
+
+		memset(&sa, 0, sizeof(sa));
+		memset(&off, 0, sizeof(off));
+		sa.sa_handler = on_tick;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGALRM, &sa, &old);
+		ticks = 0;
+		setitimer(ITIMER_REAL, &it, NULL);
+		t0 = now_ms();
+		TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 400), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+		       "sync 400 ms under a signal every 20 ms -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+		dt = now_ms() - t0;
+		setitimer(ITIMER_REAL, &off, NULL);
+		sigaction(SIGALRM, &old, NULL);
+		tap_ok(dt >= 399 && dt < 20000 && ticks > 1,
+		       "it ended at its deadline (%.0f ms, %d signals)", dt, (int)ticks);
+	}
 	hccltThreadGetInfo(cpu, &ti);
 	tap_ok(ti.state == HCCLT_THREAD_PARKED && ti.waitNotify == 0 && ti.queueDepth >= 1,
 	       "thread info: parked on notify 0 (state %d, depth %u)", ti.state, ti.queueDepth);
