@@ -90,8 +90,11 @@ else
 	show "$tmp/two"
 fi
 np=$(grep -Ec '^  [0-9]+ +hcclt-smi-fixtu +3\.0M +3\.0M +1$' "$tmp/two")
-[ "$np" = 2 ] && ok "two processes: memory by process shows each" ||
-	{ notok "two processes: memory by process shows each ($np rows)"; show "$tmp/two"; }
+if [ "$np" = 2 ]; then
+	ok "two processes: memory by process shows each"
+else
+	notok "two processes: memory by process shows each ($np rows)"; show "$tmp/two"
+fi
 
 hcclt-smi-fixture -- hcclthread-smi --json > "$tmp/json" 2>"$tmp/err"
 rc=$?
