@@ -439,6 +439,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	comm->notifies_used = 0;
 	comm->thread_count = 0;
 	mutex_unlock(&comm->lock);
+	hcclt_comm_buffer_drop(comm);
 	if (comm->group) {
 		/* Channels first: they look the rank up in its group. */
 		hcclt_channel_comm_gone(comm);

@@ -273,8 +273,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	}
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
 			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_CHANNELS |
-			 HCCLT_FEATURE_INFO_ARRAY |
-			 hdev->hw->features;
+			 HCCLT_FEATURE_INFO_ARRAY | HCCLT_FEATURE_COMM_BUFFER |
+			 HCCLT_FEATURE_WAIT_DEADLINE | hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
 }
@@ -432,6 +432,7 @@ HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
 HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
 HCCLT_GUARDED(hcclt_group_create_ioctl)
 HCCLT_GUARDED(hcclt_mem_create_ioctl)
+HCCLT_GUARDED(hcclt_comm_buffer_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -455,6 +456,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl_guarded),
 	HCCLT_IOCTL(CHANNEL_ACQUIRE, hcclt_channel_acquire_ioctl),
 	HCCLT_IOCTL(INFO_ARRAY, hcclt_info_array_ioctl),
+	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl_guarded),
 };
 
 /*

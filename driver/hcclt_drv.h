@@ -39,6 +39,7 @@
 #include <asm/barrier.h>
 #include <linux/bits.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
@@ -82,6 +83,7 @@
 
 struct dentry;
 struct drm_file;
+struct drm_gem_object;
 struct hcclt_comm;
 struct hcclt_group;
 
@@ -455,7 +457,7 @@ struct hcclt_thread {
  * @live: published, see hcclt_obj_publish().
  * @file: the file; immutable, valid while the communicator is alive.
  * @lock: protects @threads, @threads_used, @notifies_used, @thread_count,
- *	@dead, and the views[] and notify growth of its threads. Held across
+ *	@dead, @buf, and the views[] and notify growth of its threads. Held across
  *	quota check, creation and commit, which makes acquire all-or-nothing
  *	under concurrency.
  * @threads: primaries, acquired and wrapping.
@@ -471,13 +473,16 @@ struct hcclt_thread {
  *	while @chan_gone is clear.
  * @chan_seq: sequence number of the next channel id; hcclt_chan_lock.
  * @chan_gone: torn down: no channel is added any more; hcclt_chan_lock.
+ * @buf: its HCCL buffer (a memory object, reference held), made on first
+ *	use by DRM_IOCTL_HCCLT_COMM_BUFFER, NULL before and once torn down;
+ *	protected by @lock.
  */
 struct hcclt_comm {
 	struct kref ref;
 	u64 id;
 	bool live;
 	struct hcclt_file *file;
-	/* protects threads, quota counters, dead, views[], notify growth */
+	/* protects threads, quota counters, dead, buf, views[], notify growth */
 	struct mutex lock;
 	struct list_head threads;
 	u32 threads_used;
@@ -489,6 +494,7 @@ struct hcclt_comm {
 	struct xarray channels;
 	u32 chan_seq;
 	bool chan_gone;
+	struct drm_gem_object *buf;
 };
 
 /**
@@ -565,6 +571,21 @@ static inline bool hcclt_obj_live(const bool *live)
 {
 	/* Pairs with smp_store_release() in hcclt_obj_publish(). */
 	return smp_load_acquire(live);
+}
+
+/**
+ * hcclt_ktime_left - the time from now until @deadline, not below zero.
+ * @deadline: an absolute CLOCK_MONOTONIC time.
+ *
+ * For the hrtimer waits (wait_event_interruptible_hrtimeout()), which take
+ * a relative time and would not wake at all for a negative one
+ * (ktime_add_safe() saturates it).
+ *
+ * Return: @deadline minus now, or 0 once it passed.
+ */
+static inline ktime_t hcclt_ktime_left(ktime_t deadline)
+{
+	return max_t(ktime_t, ktime_sub(deadline, ktime_get()), 0);
 }
 
 /* hcclt_obj.c */
@@ -767,13 +788,15 @@ void hcclt_debugfs_dev_init(struct hcclt_device *hdev);
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
 
 /* hcclt_mem.c */
-struct drm_gem_object;
 int hcclt_mem_check_params(void);
 void hcclt_mem_dev_init(struct hcclt_device *hdev);
 struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 					       size_t size);
 int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df);
+int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df);
+void hcclt_comm_buffer_drop(struct hcclt_comm *comm);
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);
 void hcclt_mem_show_fdinfo(struct drm_printer *p, struct drm_file *df);
 

@@ -22,7 +22,7 @@
 
 #include <linux/cred.h>
 #include <linux/hashtable.h>
-#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
@@ -258,22 +258,26 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_group_join *args = data;
-	unsigned long deadline = 0, timeout = MAX_SCHEDULE_TIMEOUT;
+	bool abs = args->flags & HCCLT_WAIT_DEADLINE;
+	ktime_t deadline = KTIME_MAX;
 	struct hcclt_group_rank *r, *ranks;
 	struct hcclt_group *group;
 	struct hcclt_comm *comm;
-	long wret;
+	int wret;
 	int idx, ret;
 
-	if (args->flags || args->timeout_ms < -1 || !args->nranks ||
-	    args->nranks > HCCLT_MAX_GROUP_RANKS)
+	if ((args->flags & ~HCCLT_WAIT_DEADLINE) || args->timeout_ms < -1 ||
+	    !args->nranks || args->nranks > HCCLT_MAX_GROUP_RANKS)
+		return -EINVAL;
+	if (abs ? args->timeout_ms || args->deadline_ns < 0 : args->deadline_ns)
 		return -EINVAL;
 	if (args->rank >= args->nranks)
 		return -ERANGE;
-	if (args->timeout_ms >= 0) {
-		timeout = msecs_to_jiffies(args->timeout_ms);
-		deadline = jiffies + timeout;
-	}
+	/* KTIME_MAX (HCCLT_DEADLINE_NONE, timeout_ms -1): no limit. */
+	if (abs)
+		deadline = ns_to_ktime(args->deadline_ns);
+	else if (args->timeout_ms >= 0)
+		deadline = ktime_add_ms(ktime_get(), args->timeout_ms);
 
 	/* Entered around the setup only: the wait may last long. */
 	if (!drm_dev_enter(drm, &idx))
@@ -323,9 +327,13 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 	kfree(ranks);
 
 	/* The group cannot go while this rank holds it. */
-	wret = wait_event_interruptible_timeout(group->wq,
-						hcclt_group_settled(group),
-						timeout);
+	if (deadline == KTIME_MAX)
+		wret = wait_event_interruptible(group->wq,
+						hcclt_group_settled(group));
+	else
+		wret = wait_event_interruptible_hrtimeout(group->wq,
+							  hcclt_group_settled(group),
+							  hcclt_ktime_left(deadline));
 
 	mutex_lock(&hcclt_groups_lock);
 	if (group->state == HCCLT_GROUP_COMPLETE) {
@@ -338,19 +346,21 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 	}
 	if (group->state == HCCLT_GROUP_FAILED) {
 		ret = -ECONNRESET;
-	} else if (!wret) {
+	} else if (wret == -ETIME) {
 		/* Giving up fails the ranks waiting for this one. */
 		hcclt_group_fail(group);
-		ret = -ETIMEDOUT;
+		ret = abs ? -ETIME : -ETIMEDOUT;
 	} else if (fatal_signal_pending(current)) {
 		/* A dying rank fails the others at once. */
 		hcclt_group_fail(group);
 		ret = -EINTR;
 	} else {
 		/* Withdraw quietly: a restarted call joins again. */
-		if (args->timeout_ms >= 0)
-			args->timeout_ms = time_after(deadline, jiffies) ?
-				jiffies_to_msecs(deadline - jiffies) : 0;
+		if (!abs && args->timeout_ms >= 0)
+			args->timeout_ms = clamp_t(s64,
+						   ktime_ms_delta(deadline,
+								  ktime_get()),
+						   0, INT_MAX);
 		ret = -ERESTARTSYS;
 	}
 	hcclt_group_rank_clear(group, args->rank);

@@ -20,6 +20,10 @@
  * they are charged to the memory cgroup of the process that maps it then.
  * The object struct itself is charged to the creator (GFP_KERNEL_ACCOUNT).
  *
+ * HCCL buffers: DRM_IOCTL_HCCLT_COMM_BUFFER makes a communicator's buffer,
+ * an object like the others, on first use; struct hcclt_comm holds it
+ * (comm->buf) until the communicator is torn down.
+ *
  * fdinfo: hcclt_mem_show_fdinfo() prints drm-total-memory and
  * drm-resident-memory of the objects a file has handles to, on every
  * kernel (Documentation/uapi.rst says why those two and why "memory").
@@ -47,10 +51,15 @@
 /* Largest sim_memory_mb: 1 TiB per device. */
 #define HCCLT_MAX_SIM_MEMORY_MB	1048576U
 
-static unsigned int sim_memory_mb = 64;
+/*
+ * 16 GiB: room for a communicator's HCCL buffer (400 MiB by default) and
+ * user allocations on each device of an 8-device server. Only bookkeeping:
+ * pages are allocated when an object is mapped (see above).
+ */
+static unsigned int sim_memory_mb = 16384;
 module_param(sim_memory_mb, uint, 0444);
 MODULE_PARM_DESC(sim_memory_mb,
-		 "Device memory of each simulated NPU in MiB (0-1048576, default 64)");
+		 "Device memory of each simulated NPU in MiB (0-1048576, default 16384)");
 
 /**
  * struct hcclt_mem - one device memory object.
@@ -147,47 +156,154 @@ struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 	return &mem->shmem.base;
 }
 
+/*
+ * A new memory object of at least @want bytes on @hdev, its page-rounded
+ * size taken from the device's capacity (given back when it is freed).
+ * Return: the object with one reference, or an ERR_PTR().
+ */
+static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
+					    u64 want)
+{
+	struct drm_gem_shmem_object *shmem;
+	u64 size;
+	int ret;
+
+	/* Also keeps PAGE_ALIGN() below from wrapping. */
+	if (want > hdev->mem_total)
+		return ERR_PTR(-ENOBUFS);
+	size = PAGE_ALIGN(want);
+	ret = hcclt_mem_reserve(hdev, size);
+	if (ret)
+		return ERR_PTR(ret);
+
+	shmem = drm_gem_shmem_create(&hdev->drm, size);
+	if (IS_ERR(shmem)) {
+		hcclt_mem_unreserve(hdev, size);
+		return ERR_CAST(shmem);
+	}
+	/* From here on the object gives the capacity back when freed. */
+	to_hcclt_mem(&shmem->base)->charged = size;
+	return &shmem->base;
+}
+
+/*
+ * A new handle of @obj in @df, and what the ioctls return of it. Takes
+ * over the caller's reference of @obj.
+ */
+static int hcclt_mem_handle(struct drm_file *df, struct drm_gem_object *obj,
+			    u64 *size, u32 *handle, u64 *mmap_offset)
+{
+	int ret;
+
+	ret = drm_gem_handle_create(df, obj, handle);
+	if (!ret) {
+		*size = obj->size;
+		*mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	}
+	/* The handle holds the object now, or nothing of the caller does. */
+	drm_gem_object_put(obj);
+	return ret;
+}
+
 /* Called inside drm_dev_enter() (HCCLT_GUARDED). */
 int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
 {
-	struct hcclt_device *hdev = to_hcclt_dev(drm);
 	struct drm_hcclt_mem_create *args = data;
-	struct drm_gem_shmem_object *shmem;
+	struct drm_gem_object *obj;
 	u64 size;
 	u32 handle;
+	u64 offset;
 	int ret;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
 	if (!args->size)
 		return -EINVAL;
-	/* Also keeps PAGE_ALIGN() below from wrapping. */
-	if (args->size > hdev->mem_total)
-		return -ENOBUFS;
-	size = PAGE_ALIGN(args->size);
-	ret = hcclt_mem_reserve(hdev, size);
+	obj = hcclt_mem_new(to_hcclt_dev(drm), args->size);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	ret = hcclt_mem_handle(df, obj, &size, &handle, &offset);
 	if (ret)
 		return ret;
-
-	shmem = drm_gem_shmem_create(drm, size);
-	if (IS_ERR(shmem)) {
-		hcclt_mem_unreserve(hdev, size);
-		return PTR_ERR(shmem);
-	}
-	/* From here on the object gives the capacity back when freed. */
-	to_hcclt_mem(&shmem->base)->charged = size;
-
-	ret = drm_gem_handle_create(df, &shmem->base, &handle);
-	/* The handle holds the object now, or nothing does. */
-	drm_gem_object_put(&shmem->base);
-	if (ret)
-		return ret;
-
 	args->size = size;
 	args->handle = handle;
-	args->mmap_offset = drm_vma_node_offset_addr(&shmem->base.vma_node);
+	args->mmap_offset = offset;
 	return 0;
+}
+
+/**
+ * hcclt_comm_buffer_ioctl - DRM_IOCTL_HCCLT_COMM_BUFFER.
+ * @drm: the device.
+ * @data: struct drm_hcclt_comm_buffer.
+ * @df: the calling file.
+ *
+ * The communicator's buffer is made under comm->lock, so that concurrent
+ * first calls make one; comm->buf holds a reference of it until
+ * hcclt_comm_buffer_drop(). Called inside drm_dev_enter() (HCCLT_GUARDED).
+ *
+ * Return: 0 or a negative errno (see the uAPI header).
+ */
+int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_comm_buffer *args = data;
+	struct drm_gem_object *obj;
+	struct hcclt_comm *comm;
+	u64 size, offset;
+	u32 handle;
+	int ret;
+
+	if (args->flags || args->pad || !args->size)
+		return -EINVAL;
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm)
+		return -ENOENT;
+	mutex_lock(&comm->lock);
+	if (comm->dead) {
+		obj = ERR_PTR(-ENOENT);
+	} else if (comm->buf) {
+		obj = comm->buf;
+		drm_gem_object_get(obj);
+	} else {
+		obj = hcclt_mem_new(to_hcclt_dev(drm), args->size);
+		if (!IS_ERR(obj)) {
+			comm->buf = obj;
+			drm_gem_object_get(obj);
+		}
+	}
+	mutex_unlock(&comm->lock);
+	hcclt_comm_put(comm);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+
+	ret = hcclt_mem_handle(df, obj, &size, &handle, &offset);
+	if (ret)
+		return ret;
+	args->size = size;
+	args->handle = handle;
+	args->mmap_offset = offset;
+	return 0;
+}
+
+/**
+ * hcclt_comm_buffer_drop - a communicator is being destroyed: it no longer
+ * holds its buffer.
+ * @comm: the communicator, already marked dead (no buffer is made after).
+ *
+ * The buffer goes when its handles and mappings, if any, have gone too.
+ */
+void hcclt_comm_buffer_drop(struct hcclt_comm *comm)
+{
+	struct drm_gem_object *obj;
+
+	mutex_lock(&comm->lock);
+	obj = comm->buf;
+	comm->buf = NULL;
+	mutex_unlock(&comm->lock);
+	if (obj)
+		drm_gem_object_put(obj);
 }
 
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used)

@@ -1098,13 +1098,16 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_stream_sync *args = data;
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
+	bool abs = args->flags & HCCLT_WAIT_DEADLINE;
 	struct hcclt_stream *s;
-	ktime_t deadline = 0;
+	ktime_t deadline = KTIME_MAX;
 	s64 left;
 	u64 target;
 	int idx, ret = 0;
 
-	if (args->flags || args->timeout_ms < -1)
+	if ((args->flags & ~HCCLT_WAIT_DEADLINE) || args->timeout_ms < -1)
+		return -EINVAL;
+	if (abs ? args->timeout_ms || args->deadline_ns < 0 : args->deadline_ns)
 		return -EINVAL;
 
 	/* Not entered while blocking: drm_dev_unplug() waits for entries. */
@@ -1120,28 +1123,36 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 
 	if (hcclt_sync_done(s, target))
 		goto report;
-	if (!args->timeout_ms) {
-		ret = -ETIMEDOUT;
+	/*
+	 * hrtimer: the same clock, and the ms precision, of userspace;
+	 * KTIME_MAX (HCCLT_DEADLINE_NONE, timeout_ms -1): no limit.
+	 */
+	if (abs)
+		deadline = ns_to_ktime(args->deadline_ns);
+	else if (args->timeout_ms > 0)
+		deadline = ktime_add_ms(ktime_get(), args->timeout_ms);
+	if (abs ? deadline != KTIME_MAX && ktime_after(ktime_get(), deadline) :
+	    !args->timeout_ms) {
+		ret = abs ? -ETIME : -ETIMEDOUT;
 		goto out;
 	}
-	/* hrtimer: the same clock, and the ms precision, of userspace */
-	if (args->timeout_ms > 0)
-		deadline = ktime_add_ms(ktime_get(), args->timeout_ms);
 	if (hcclt_sync_spin(s, target)) {
 		atomic_long_inc(&hdev->sync_spun);
 		goto report;
 	}
 	atomic_long_inc(&hdev->sync_slept);
-	if (args->timeout_ms == -1) {
+	if (deadline == KTIME_MAX) {
 		ret = wait_event_interruptible(s->wq, hcclt_sync_done(s, target));
 	} else {
+		/* A negative relative time would be no limit for hrtimers. */
 		ret = wait_event_interruptible_hrtimeout(s->wq,
 							 hcclt_sync_done(s, target),
-							 ktime_sub(deadline, ktime_get()));
-		if (ret == -ERESTARTSYS) {
+							 hcclt_ktime_left(deadline));
+		/* An absolute deadline needs no update for the restart. */
+		if (ret == -ERESTARTSYS && !abs) {
 			left = ktime_ms_delta(deadline, ktime_get());
 			args->timeout_ms = clamp_t(s64, left, 0, INT_MAX);
-		} else if (ret == -ETIME) {
+		} else if (ret == -ETIME && !abs) {
 			args->timeout_ms = 0;
 			ret = -ETIMEDOUT;
 		}
@@ -1159,6 +1170,9 @@ report:
 			WRITE_ONCE(s->error, 0);
 		}
 		spin_unlock_bh(&hdev->sched_lock);
+		/* With deadlines, -ETIME is the caller's own (DRM's rule). */
+		if (abs && ret == -ETIME)
+			ret = -ETIMEDOUT;
 	}
 out:
 	hcclt_stream_put(s);

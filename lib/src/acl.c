@@ -114,7 +114,6 @@ HCCLT_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 
 HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
-	struct drm_hcclt_stream_sync ss;
 	struct hcclt_stream *s;
 	int fd, ret;
 
@@ -131,11 +130,7 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 		return ACL_ERROR_RT_INVALID_HANDLE;
 	if (hcclt_idle_check(s->dev, s->id))
 		return ACL_SUCCESS;
-	ss.handle = s->id;
-	ss.timeout_ms = timeout;
-	ss.flags = 0;
-	/* drmIoctl restarts on EINTR; the kernel updated timeout_ms. */
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &ss);
+	ret = hcclt_stream_sync(fd, s->id, timeout);
 	return hcclt_map_errno(HCCLT_OP_STREAM_SYNC, ret);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -58,6 +59,34 @@ int hcclt_ioctl(int fd, unsigned long req, void *arg)
 	if (drmIoctl(fd, req, arg))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* The absolute CLOCK_MONOTONIC deadline @timeout_ms (-1: none) from now. */
+int64_t hcclt_deadline_ns(int32_t timeout_ms)
+{
+	struct timespec ts;
+
+	if (timeout_ms < 0)
+		return HCCLT_DEADLINE_NONE;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec +
+	       (int64_t)timeout_ms * 1000000;
+}
+
+/*
+ * DRM_IOCTL_HCCLT_STREAM_SYNC of @handle with an absolute deadline: a
+ * restart after a signal (drmIoctl) ends at the same time, no bookkeeping.
+ * -ETIME: the deadline passed; -ETIMEDOUT: a wait task timed out.
+ */
+int hcclt_stream_sync(int fd, uint64_t handle, int32_t timeout_ms)
+{
+	struct drm_hcclt_stream_sync ss;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.handle = handle;
+	ss.flags = HCCLT_WAIT_DEADLINE;
+	ss.deadline_ns = hcclt_deadline_ns(timeout_ms);
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &ss);
 }
 
 /* 1 when @path is a DRM node of the hcclthread driver. */

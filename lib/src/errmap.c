@@ -100,8 +100,9 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(STREAM_DESTROY, ENOENT, ACL_ERROR_RT_INVALID_HANDLE),
 	R(STREAM_DESTROY, ENODEV, ACL_ERROR_RT_NO_DEVICE),
 	/* DRM_IOCTL_HCCLT_STREAM_SYNC (aclrtSynchronizeStream[WithTimeout]) */
-	R(STREAM_SYNC, ETIMEDOUT, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT),
-	R(STREAM_SYNC, ETIME, ACL_ERROR_RT_WAIT_TIMEOUT),
+	/* (with HCCLT_WAIT_DEADLINE: ETIME is the deadline, ETIMEDOUT a task) */
+	R(STREAM_SYNC, ETIME, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT),
+	R(STREAM_SYNC, ETIMEDOUT, ACL_ERROR_RT_WAIT_TIMEOUT),
 	R(STREAM_SYNC, ECANCELED, ACL_ERROR_RT_STREAM_ABORT),
 	R(STREAM_SYNC, ECONNRESET, ACL_ERROR_RT_STREAM_ABORT),	/* channel peer gone */
 	R(STREAM_SYNC, ENOENT, ACL_ERROR_RT_INVALID_HANDLE),
@@ -128,7 +129,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, EPROTO, HCCL_E_PARA),	/* nRanks differs */
 	R(GROUP_JOIN, EADDRINUSE, HCCL_E_PARA),	/* rank already joined */
 	R(GROUP_JOIN, EBUSY, HCCL_E_PARA),	/* another rank on the device */
-	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
+	R(GROUP_JOIN, ETIME, HCCL_E_TIMEOUT),	/* HCCLT_WAIT_DEADLINE passed */
 	R(GROUP_JOIN, ECONNRESET, HCCL_E_TCP_CONNECT),	/* a rank left or died */
 	R(GROUP_JOIN, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
 	R(GROUP_JOIN, ENOMEM, HCCL_E_MEMORY),
@@ -158,6 +159,12 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_TASK, EBUSY, HCCL_E_AGAIN),
 	R(CHANNEL_TASK, ENOMEM, HCCL_E_MEMORY),
 	R(CHANNEL_TASK, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_COMM_BUFFER and mmap() of it (HcclGetHcclBuffer) */
+	R(COMM_BUFFER, ENOBUFS, HCCL_E_OOM),	/* device capacity */
+	R(COMM_BUFFER, ENOMEM, HCCL_E_MEMORY),	/* or memcg at mmap() */
+	R(COMM_BUFFER, ENOENT, HCCL_E_PTR),	/* communicator gone */
+	R(COMM_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.3 */
+	R(COMM_BUFFER, ENODEV, HCCL_E_DRV),
 };
 
 #undef R

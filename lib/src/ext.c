@@ -185,7 +185,6 @@ HCCLT_EXPORT HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *out
 
 HCCLT_EXPORT aclError hccltThreadSynchronize(ThreadHandle thread, int32_t timeout)
 {
-	struct drm_hcclt_stream_sync ss;
 	uint64_t id;
 	int dev, fd;
 
@@ -198,9 +197,6 @@ HCCLT_EXPORT aclError hccltThreadSynchronize(ThreadHandle thread, int32_t timeou
 		return ACL_ERROR_RT_INVALID_HANDLE;
 	if (hcclt_idle_check(dev, id))
 		return ACL_SUCCESS;
-	ss.handle = id;
-	ss.timeout_ms = timeout;
-	ss.flags = 0;
 	return hcclt_map_errno(HCCLT_OP_STREAM_SYNC,
-			       hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &ss));
+			       hcclt_stream_sync(fd, id, timeout));
 }

@@ -131,6 +131,28 @@ int32_t hcclt_connect_timeout_ms(void)
 	return (int32_t)v * 1000;
 }
 
+/*
+ * The HCCL buffer size in bytes: HCCL_BUFFSIZE in MB (a decimal number
+ * from 1 to 2^32 - 1, as the config field takes), default 200; 0 when the
+ * variable is set to anything else.
+ */
+static uint64_t env_buf_size(void)
+{
+	const char *e = getenv("HCCL_BUFFSIZE");
+	unsigned long long v;
+	char *end;
+
+	if (!e || !*e)
+		return (uint64_t)BUFFER_SIZE_DEFAULT_MB << 20;
+	if (*e < '0' || *e > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(e, &end, 10);
+	if (errno || *end || v < 1 || v > UINT32_MAX)
+		return 0;
+	return (uint64_t)v << 20;
+}
+
 HCCLT_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
 {
 	struct drm_hcclt_group_create gc;
@@ -183,8 +205,9 @@ static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *ro
 	memcpy(gj.key, root->internal + ROOT_OFF_KEY, sizeof(gj.key));
 	gj.rank = rank;
 	gj.nranks = nranks;
-	gj.timeout_ms = timeout_ms;
-	/* drmIoctl() restarts after a signal, with the time left. */
+	/* drmIoctl() restarts after a signal; the deadline stays. */
+	gj.flags = HCCLT_WAIT_DEADLINE;
+	gj.deadline_ns = hcclt_deadline_ns(timeout_ms);
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &gj);
 	if (ret) {
 		hcclt_obj_free(c);
@@ -197,6 +220,10 @@ static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *ro
 	c->rank = rank;
 	c->nranks = nranks;
 	c->buf_size = buf_size;
+	c->buf_addr = NULL;
+	c->buf_len = 0;
+	c->buf_map_len = 0;
+	c->buf_handle = 0;
 	memset(c->name, 0, sizeof(c->name));
 	strncpy(c->name, name, sizeof(c->name) - 1);
 	atomic_store_explicit(&c->magic, HCCLT_COMM_MAGIC, memory_order_release);
@@ -252,7 +279,7 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 				 uint32_t rank, const HcclCommConfig *config,
 				 int has_config, HcclComm *comm)
 {
-	uint64_t buf_size = (uint64_t)BUFFER_SIZE_DEFAULT_MB << 20;
+	uint64_t buf_size = env_buf_size();
 	int32_t dev = hcclt_current_device();
 	struct hcclt_comm *c = NULL;
 	const char *name = NULL, *gname;
@@ -266,7 +293,7 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 	if (!comm || !rootInfo)
 		return HCCL_E_PTR;
 	timeout_ms = hcclt_connect_timeout_ms();
-	if (timeout_ms < 0)
+	if (timeout_ms < 0 || !buf_size)
 		return HCCL_E_PARA;
 	if (has_config) {
 		ret = config_load(config, &buf_size, &name);
@@ -309,6 +336,7 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	fd = hcclt_device_fd_fast(c->dev);
 	memset(&cd, 0, sizeof(cd));
 	cd.comm_id = c->id;
+	hcclt_mem_comm_gone(c);
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
 	if (c->gen == hcclt_gen())
 		name_drop(c->dev, c->name);
@@ -335,6 +363,7 @@ struct init_all_rank {
 	const HcclRootInfo *root;
 	const char *name;
 	int32_t timeout_ms;
+	uint64_t buf_size;
 	struct hcclt_comm *comm;
 	HcclResult ret;
 };
@@ -344,7 +373,7 @@ static void *init_all_thread(void *p)
 	struct init_all_rank *r = p;
 
 	r->ret = comm_join(r->dev, r->nranks, r->root, r->rank, r->timeout_ms,
-			   (uint64_t)BUFFER_SIZE_DEFAULT_MB << 20, r->name, &r->comm);
+			   r->buf_size, r->name, &r->comm);
 	return NULL;
 }
 
@@ -356,6 +385,7 @@ HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclCom
 	pthread_t *tids;
 	HcclResult ret = HCCL_SUCCESS;
 	uint32_t i, j, started = 0;
+	uint64_t buf_size;
 	int32_t timeout_ms;
 	int n, fd;
 
@@ -382,7 +412,8 @@ HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclCom
 			return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
 	}
 	timeout_ms = hcclt_connect_timeout_ms();
-	if (timeout_ms < 0)
+	buf_size = env_buf_size();
+	if (timeout_ms < 0 || !buf_size)
 		return HCCL_E_PARA;
 	memset(&gc, 0, sizeof(gc));
 	fd = hcclt_device_open(devices[0]);
@@ -408,6 +439,7 @@ HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclCom
 		r[i].root = root;
 		r[i].name = gc.name;
 		r[i].timeout_ms = timeout_ms;
+		r[i].buf_size = buf_size;
 	}
 	/* Rank 0 joins on this thread, the others on threads of their own. */
 	for (i = 1; i < ndev; i++) {

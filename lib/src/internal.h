@@ -45,6 +45,12 @@ struct hcclt_comm {
 	uint32_t nranks;	/* ranks of the group */
 	uint64_t buf_size;	/* HCCL buffer size in bytes (config or default) */
 	char name[128];		/* HcclGetCommName() */
+	/* The HCCL buffer (mem.c), once made; under mem.c's buf_lock. */
+	void *buf_addr;		/* its mapping, NULL before */
+	uint64_t buf_len;	/* bytes HcclGetHcclBuffer() reports */
+	uint64_t buf_map_len;	/* bytes mapped */
+	uint32_t buf_handle;	/* its GEM handle in the device's file */
+	uint32_t pad2;
 };
 
 /* What an aclrtStream points to; made and given back as a comm is. */
@@ -54,7 +60,7 @@ struct hcclt_stream {
 	int32_t dev;
 	uint32_t pad;
 	uint64_t id;		/* kernel stream id */
-	uint8_t unused[144];	/* a comm's group fields: one reuse queue */
+	uint8_t unused[176];	/* a comm's group fields: one reuse queue */
 };
 
 /* Devices (device.c). */
@@ -64,6 +70,8 @@ int hcclt_device_fd_fast(int dev);
 const char *hcclt_device_node(int dev);
 uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);
+int64_t hcclt_deadline_ns(int32_t timeout_ms);
+int hcclt_stream_sync(int fd, uint64_t handle, int32_t timeout_ms);
 void hcclt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* HCCL_CONNECT_TIMEOUT in ms, or -1 when it is not a number of seconds. */
@@ -111,6 +119,7 @@ void hcclt_idle_atfork_child(void);
 void hcclt_mem_atfork_prepare(void);
 void hcclt_mem_atfork_parent(void);
 void hcclt_mem_atfork_child(void);
+void hcclt_mem_comm_gone(struct hcclt_comm *c);
 
 /* Which call an errno comes from: selects the row of the mapping table. */
 enum hcclt_op {
@@ -134,6 +143,7 @@ enum hcclt_op {
 	HCCLT_OP_MEM_CREATE,	/* aclrtMalloc: MEM_CREATE and its mmap() */
 	HCCLT_OP_CHANNEL_ACQUIRE,	/* HcclChannelAcquire */
 	HCCLT_OP_CHANNEL_TASK,	/* HcommChannelNotify{Record,Wait}OnThread */
+	HCCLT_OP_COMM_BUFFER,	/* HcclGetHcclBuffer: COMM_BUFFER and mmap() */
 	HCCLT_OP_COUNT
 };
 

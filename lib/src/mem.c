@@ -11,6 +11,12 @@
  * once its ranges have been checked. The mappings are MADV_DONTFORK: a
  * fork() child does not inherit them, and the table forgets the parent's
  * entries in the child (mem_atfork_child()).
+ *
+ * HCCL buffers (HcclGetHcclBuffer): the kernel makes a communicator's
+ * buffer on first use (DRM_IOCTL_HCCLT_COMM_BUFFER) and frees it with the
+ * communicator; the library maps it, enters it in the table (device
+ * memory for aclrtMemcpy, but not aclrtFree's), and unmaps it and closes
+ * its handle when the communicator is destroyed (hcclt_mem_comm_gone()).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,6 +34,7 @@ struct alloc {
 	size_t map_len;		/* bytes mapped (device memory) */
 	int dev;		/* device index, -1 for host memory */
 	uint32_t handle;	/* GEM handle in the device's file */
+	int hccl_buf;		/* a communicator's HCCL buffer: not freed here */
 };
 
 /* protects table, nallocs, cap */
@@ -89,9 +96,10 @@ static int table_add(const struct alloc *a)
 
 /*
  * Remove the entry that starts exactly at @p and is device memory (@dev)
- * or host memory (!@dev); 0 and *@out, or -ENOENT.
+ * or host memory (!@dev), an HCCL buffer (@buf) or not; 0 and *@out, or
+ * -ENOENT.
  */
-static int table_take(uintptr_t p, int dev, struct alloc *out)
+static int table_take(uintptr_t p, int dev, int buf, struct alloc *out)
 {
 	struct alloc *a;
 	size_t i;
@@ -99,7 +107,7 @@ static int table_take(uintptr_t p, int dev, struct alloc *out)
 
 	pthread_mutex_lock(&table_lock);
 	a = find(p);
-	if (a && a->base == p && (a->dev >= 0) == dev) {
+	if (a && a->base == p && (a->dev >= 0) == dev && a->hccl_buf == buf) {
 		*out = *a;
 		i = (size_t)(a - table);
 		memmove(&table[i], &table[i + 1],
@@ -111,14 +119,22 @@ static int table_take(uintptr_t p, int dev, struct alloc *out)
 	return ret;
 }
 
+/*
+ * protects the buf_* fields of every communicator; taken before
+ * table_lock, here as in HcclGetHcclBuffer().
+ */
+static pthread_mutex_t buf_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void hcclt_mem_atfork_prepare(void)
 {
+	pthread_mutex_lock(&buf_lock);
 	pthread_mutex_lock(&table_lock);
 }
 
 void hcclt_mem_atfork_parent(void)
 {
 	pthread_mutex_unlock(&table_lock);
+	pthread_mutex_unlock(&buf_lock);
 }
 
 /*
@@ -134,6 +150,7 @@ void hcclt_mem_atfork_child(void)
 			table[n++] = table[i];
 	nallocs = n;
 	pthread_mutex_unlock(&table_lock);
+	pthread_mutex_unlock(&buf_lock);
 }
 
 static void gem_close(int dev, uint32_t handle)
@@ -188,6 +205,7 @@ HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
 	a.map_len = mc.size;
 	a.dev = dev;
 	a.handle = mc.handle;
+	a.hccl_buf = 0;
 	if (table_add(&a)) {
 		munmap(p, mc.size);
 		gem_close(dev, mc.handle);
@@ -201,7 +219,7 @@ HCCLT_EXPORT aclError aclrtFree(void *devPtr)
 {
 	struct alloc a;
 
-	if (!devPtr || table_take((uintptr_t)devPtr, 1, &a))
+	if (!devPtr || table_take((uintptr_t)devPtr, 1, 0, &a))
 		return ACL_ERROR_INVALID_PARAM;
 	munmap(devPtr, a.map_len);
 	gem_close(a.dev, a.handle);
@@ -222,6 +240,7 @@ HCCLT_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 	a.map_len = 0;
 	a.dev = -1;
 	a.handle = 0;
+	a.hccl_buf = 0;
 	if (table_add(&a)) {
 		free(p);
 		return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -234,7 +253,7 @@ HCCLT_EXPORT aclError aclrtFreeHost(void *hostPtr)
 {
 	struct alloc a;
 
-	if (!hostPtr || table_take((uintptr_t)hostPtr, 0, &a))
+	if (!hostPtr || table_take((uintptr_t)hostPtr, 0, 0, &a))
 		return ACL_ERROR_INVALID_PARAM;
 	free(hostPtr);
 	return ACL_SUCCESS;
@@ -315,4 +334,95 @@ HCCLT_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
 	if (count)
 		memset(devPtr, (unsigned char)value, count);
 	return ACL_SUCCESS;
+}
+
+/* Make, map and enter @c's HCCL buffer. Caller holds buf_lock. */
+static HcclResult comm_buffer_make(struct hcclt_comm *c)
+{
+	struct drm_hcclt_comm_buffer cb;
+	uint64_t len = 2 * c->buf_size;	/* CANN: the in and out halves */
+	struct alloc a;
+	void *p;
+	int fd, ret;
+
+	fd = hcclt_device_fd_fast(c->dev);
+	if (fd < 0)
+		return HCCL_E_PTR;
+	memset(&cb, 0, sizeof(cb));
+	cb.comm_id = c->id;
+	cb.size = len;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_BUFFER, &cb);
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_COMM_BUFFER, ret);
+	p = mmap(NULL, cb.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)cb.mmap_offset);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		gem_close(c->dev, cb.handle);
+		return hcclt_map_errno(HCCLT_OP_COMM_BUFFER, ret);
+	}
+	madvise(p, cb.size, MADV_DONTFORK);
+	a.base = (uintptr_t)p;
+	a.size = len;
+	a.map_len = cb.size;
+	a.dev = c->dev;
+	a.handle = cb.handle;
+	a.hccl_buf = 1;
+	if (table_add(&a)) {
+		munmap(p, cb.size);
+		gem_close(c->dev, cb.handle);
+		return HCCL_E_MEMORY;
+	}
+	c->buf_addr = p;
+	c->buf_len = len;
+	c->buf_map_len = cb.size;
+	c->buf_handle = cb.handle;
+	return HCCL_SUCCESS;
+}
+
+HCCLT_EXPORT HcclResult HcclGetHcclBuffer(HcclComm comm, void **buffer, uint64_t *size)
+{
+	struct hcclt_comm *c;
+	HcclResult ret = HCCL_SUCCESS;
+
+	/* CANN's order: buffer, comm, size. */
+	if (!buffer || !comm || !size)
+		return HCCL_E_PTR;
+	c = hcclt_comm_get(comm);
+	if (!c)
+		return HCCL_E_PTR;
+	pthread_mutex_lock(&buf_lock);
+	/* Destroyed meanwhile (hcclt_mem_comm_gone() runs after the claim). */
+	if (atomic_load(&c->magic) != HCCLT_COMM_MAGIC)
+		ret = HCCL_E_PTR;
+	else if (!c->buf_addr)
+		ret = comm_buffer_make(c);
+	if (ret == HCCL_SUCCESS) {
+		*buffer = c->buf_addr;
+		*size = c->buf_len;
+	}
+	pthread_mutex_unlock(&buf_lock);
+	return ret;
+}
+
+/*
+ * @c is being destroyed (claimed, no longer live): unmap its HCCL buffer
+ * and close the handle; the kernel frees the buffer with the communicator.
+ * A fork() child has neither the mapping nor the table entry.
+ */
+void hcclt_mem_comm_gone(struct hcclt_comm *c)
+{
+	struct alloc a;
+
+	pthread_mutex_lock(&buf_lock);
+	if (c->buf_addr && c->gen == hcclt_gen() &&
+	    !table_take((uintptr_t)c->buf_addr, 1, 1, &a)) {
+		munmap(c->buf_addr, a.map_len);
+		gem_close(a.dev, a.handle);
+	}
+	c->buf_addr = NULL;
+	c->buf_len = 0;
+	c->buf_map_len = 0;
+	c->buf_handle = 0;
+	pthread_mutex_unlock(&buf_lock);
 }

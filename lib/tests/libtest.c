@@ -12,15 +12,19 @@
  * TAP on stdout. Exit 0 all passed, 1 a test failed, 4 no device (skip).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 
 #include "hccl/hccl.h"
 #include "hccl/hccl_res.h"
@@ -100,6 +104,14 @@ int ioctl(int fd, unsigned long req, ...)
 }
 
 static hccltDeviceUsage dev0;
+
+static volatile sig_atomic_t ticks;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
 
 static double now_ms(void)
 {
@@ -494,6 +506,30 @@ static void test_record_wait(void)
 	CHECK_HCCL(HcommThreadNotifyWaitOnThread(cpu, 0, 0), HCCL_SUCCESS, "wait without timeout");
 	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "sync 100 ms on a blocked stream -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
 	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "sync 0 ms (poll) on a blocked stream -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+	/*
+	 * Signals every 20 ms (SA_RESTART): drmIoctl restarts the sync with
+	 * the same absolute deadline, so it ends after its 400 ms, not never.
+	 */
+	{
+		struct itimerval it = { { 0, 20000 }, { 0, 20000 } }, off;
+		struct sigaction sa, old;
+
+		memset(&sa, 0, sizeof(sa));
+		memset(&off, 0, sizeof(off));
+		sa.sa_handler = on_tick;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGALRM, &sa, &old);
+		ticks = 0;
+		setitimer(ITIMER_REAL, &it, NULL);
+		t0 = now_ms();
+		TAP_EQ(aclrtSynchronizeStreamWithTimeout(s, 400), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+		       "sync 400 ms under a signal every 20 ms -> ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+		dt = now_ms() - t0;
+		setitimer(ITIMER_REAL, &off, NULL);
+		sigaction(SIGALRM, &old, NULL);
+		tap_ok(dt >= 399 && dt < 20000 && ticks > 1,
+		       "it ended at its deadline (%.0f ms, %d signals)", dt, (int)ticks);
+	}
 	hccltThreadGetInfo(cpu, &ti);
 	tap_ok(ti.state == HCCLT_THREAD_PARKED && ti.waitNotify == 0 && ti.queueDepth >= 1,
 	       "thread info: parked on notify 0 (state %d, depth %u)", ti.state, ti.queueDepth);
@@ -1358,6 +1394,159 @@ static void test_ranks(uint32_t ndev)
 	test_init_all_group(ndev);
 }
 
+/* ---- HCCL buffers ------------------------------------------------------- */
+
+/* Device 0's memory capacity and use (QUERY on its node), 0 on failure. */
+static int mem_query(uint64_t *total, uint64_t *used)
+{
+	struct drm_hcclt_query q;
+	int fd = open(dev0.node, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	memset(&q, 0, sizeof(q));
+	ret = ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
+	close(fd);
+	*total = q.mem_total;
+	*used = q.mem_used;
+	return ret;
+}
+
+static uint64_t mem_used_now(void)
+{
+	uint64_t t = 0, u = ~0ULL;
+
+	mem_query(&t, &u);
+	return u;
+}
+
+/* A one-rank communicator on device 0, with @config if not NULL. */
+static HcclResult one_rank(const HcclCommConfig *config, HcclComm *c)
+{
+	HcclRootInfo root;
+	HcclResult r;
+
+	*c = NULL;
+	aclrtSetDevice(0);
+	r = HcclGetRootInfo(&root);
+	if (r != HCCL_SUCCESS)
+		return r;
+	return config ? HcclCommInitRootInfoConfig(1, &root, 0, config, c) :
+			HcclCommInitRootInfo(1, &root, 0, c);
+}
+
+/* The buffer of @c has @want bytes, is writable end to end, stays put. */
+static int buffer_ok(HcclComm c, uint64_t want)
+{
+	unsigned char *p = NULL, *p2 = NULL, h[64];
+	uint64_t sz = 0, sz2 = 0;
+
+	if (HcclGetHcclBuffer(c, (void **)&p, &sz) != HCCL_SUCCESS || !p)
+		return -1;
+	if (sz != want)
+		return -2;
+	p[0] = 1;
+	p[sz - 1] = 2;
+	if (HcclGetHcclBuffer(c, (void **)&p2, &sz2) != HCCL_SUCCESS ||
+	    p2 != p || sz2 != sz || p2[0] != 1 || p2[sz - 1] != 2)
+		return -3;
+	/* Device memory for aclrtMemcpy, up to its last byte and no further. */
+	memset(h, 0x5c, sizeof(h));
+	if (aclrtMemcpy(p + sz - sizeof(h), sizeof(h), h, sizeof(h),
+			ACL_MEMCPY_HOST_TO_DEVICE) || p[sz - 1] != 0x5c)
+		return -4;
+	if (aclrtMemcpy(p + sz - sizeof(h) + 1, sizeof(h), h, sizeof(h),
+			ACL_MEMCPY_HOST_TO_DEVICE) != ACL_ERROR_INVALID_PARAM)
+		return -5;
+	/* Owned by the communicator. */
+	if (aclrtFree(p) != ACL_ERROR_INVALID_PARAM)
+		return -6;
+	return 0;
+}
+
+static void test_hccl_buffer(void)
+{
+	uint64_t total = 0, used0 = 0, sz = 0;
+	HcclCommConfig cfg;
+	HcclComm c = NULL, dead;
+	void *p = NULL;
+	int i, bad;
+
+	if (mem_query(&total, &used0) || !(dev0.features & HCCLT_FEATURE_COMM_BUFFER)) {
+		tap_skip("HCCL buffers: driver without HCCLT_FEATURE_COMM_BUFFER");
+		return;
+	}
+	unsetenv("HCCL_BUFFSIZE");
+	CHECK_HCCL(one_rank(NULL, &c), HCCL_SUCCESS, "a one-rank communicator");
+	CHECK_HCCL(HcclGetHcclBuffer(NULL, &p, &sz), HCCL_E_PTR, "HcclGetHcclBuffer: comm NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclGetHcclBuffer(c, NULL, &sz), HCCL_E_PTR, "HcclGetHcclBuffer: buffer NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclGetHcclBuffer(c, &p, NULL), HCCL_E_PTR, "HcclGetHcclBuffer: size NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclGetHcclBuffer((HcclComm)&cfg, &p, &sz), HCCL_E_PTR,
+		   "HcclGetHcclBuffer: not a communicator -> HCCL_E_PTR");
+	if (total - used0 >= (512ULL << 20)) {
+		TAP_EQ(buffer_ok(c, 400ULL << 20), 0,
+		       "default: a writable 400 MiB buffer (2 x HCCL_BUFFSIZE's 200 MB), the same twice");
+		TAP_EQ(mem_used_now(), used0 + (400ULL << 20), "it is taken from the device's capacity");
+	} else {
+		CHECK_HCCL(HcclGetHcclBuffer(c, &p, &sz), HCCL_E_OOM,
+			   "default 400 MiB above the device's capacity (%llu MiB) -> HCCL_E_OOM",
+			   (unsigned long long)(total >> 20));
+		TAP_EQ(mem_used_now(), used0, "nothing taken");
+	}
+	dead = c;
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	TAP_EQ(mem_used_now(), used0, "the buffer went with its communicator");
+	CHECK_HCCL(HcclGetHcclBuffer(dead, &p, &sz), HCCL_E_PTR, "a destroyed communicator -> HCCL_E_PTR");
+
+	/* hcclBufferSize of the config, in MB; over HCCL_BUFFSIZE. */
+	setenv("HCCL_BUFFSIZE", "5", 1);
+	HcclCommConfigInit(&cfg);
+	cfg.hcclBufferSize = 3;
+	CHECK_HCCL(one_rank(&cfg, &c), HCCL_SUCCESS, "config hcclBufferSize 3, HCCL_BUFFSIZE=5");
+	TAP_EQ(buffer_ok(c, 6ULL << 20), 0, "a writable 6 MiB buffer (config over env)");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	HcclCommConfigInit(&cfg);
+	CHECK_HCCL(one_rank(&cfg, &c), HCCL_SUCCESS, "config without hcclBufferSize, HCCL_BUFFSIZE=5");
+	TAP_EQ(buffer_ok(c, 10ULL << 20), 0, "a writable 10 MiB buffer (env)");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	setenv("HCCL_BUFFSIZE", "1", 1);
+	CHECK_HCCL(one_rank(NULL, &c), HCCL_SUCCESS, "HCCL_BUFFSIZE=1");
+	TAP_EQ(buffer_ok(c, 2ULL << 20), 0, "a writable 2 MiB buffer");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	setenv("HCCL_BUFFSIZE", "0", 1);
+	CHECK_HCCL(one_rank(NULL, &c), HCCL_E_PARA, "HCCL_BUFFSIZE=0 -> HCCL_E_PARA");
+	setenv("HCCL_BUFFSIZE", "12x", 1);
+	CHECK_HCCL(one_rank(NULL, &c), HCCL_E_PARA, "HCCL_BUFFSIZE=12x -> HCCL_E_PARA");
+	setenv("HCCL_BUFFSIZE", "-1", 1);
+	CHECK_HCCL(one_rank(NULL, &c), HCCL_E_PARA, "HCCL_BUFFSIZE=-1 -> HCCL_E_PARA");
+	setenv("HCCL_BUFFSIZE", "4294967296", 1);
+	CHECK_HCCL(one_rank(NULL, &c), HCCL_E_PARA, "HCCL_BUFFSIZE=2^32 -> HCCL_E_PARA");
+	unsetenv("HCCL_BUFFSIZE");
+
+	/* Above the capacity: HCCL_E_OOM, the communicator stays usable. */
+	HcclCommConfigInit(&cfg);
+	cfg.hcclBufferSize = (uint32_t)((total >> 21) + 1);
+	CHECK_HCCL(one_rank(&cfg, &c), HCCL_SUCCESS, "config hcclBufferSize %u MB", cfg.hcclBufferSize);
+	CHECK_HCCL(HcclGetHcclBuffer(c, &p, &sz), HCCL_E_OOM, "twice that above the device's capacity -> HCCL_E_OOM");
+	CHECK_HCCL(HcclGetHcclBuffer(c, &p, &sz), HCCL_E_OOM, "again -> HCCL_E_OOM");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+
+	/* Made and freed many times: a third of the capacity each. */
+	bad = 0;
+	HcclCommConfigInit(&cfg);
+	cfg.hcclBufferSize = (uint32_t)((total - used0) / 3 >> 21);
+	if (cfg.hcclBufferSize > 64)
+		cfg.hcclBufferSize = 64;
+	for (i = 0; i < 8; i++) {
+		if (one_rank(&cfg, &c) != HCCL_SUCCESS ||
+		    HcclGetHcclBuffer(c, &p, &sz) != HCCL_SUCCESS ||
+		    HcclCommDestroy(c) != HCCL_SUCCESS)
+			bad++;
+	}
+	TAP_EQ(bad, 0, "8 communicators made a %u MiB buffer each, one after another", 2 * cfg.hcclBufferSize);
+	TAP_EQ(mem_used_now(), used0, "the device's memory use is back at its start");
+}
+
 /* ---- device memory ------------------------------------------------------ */
 
 static void *malloc_no_device(void *arg)
@@ -1645,6 +1834,7 @@ int main(void)
 	printf("# %u hcclthread device(s)\n", n);
 	test_devices();
 	test_memory();
+	test_hccl_buffer();
 	/*
 	 * The full run needs about 100 streams and 200 notifies; a module
 	 * loaded with small pools (sim_streams=32 sim_notifies=64) runs the

@@ -9,7 +9,7 @@
  * (threads 3/40), one created stream wrapped by a CPU_TS thread with 1
  * notify (notifies 7/64), thread 0 exported to CPU_TS (a view); thread 1
  * parked on a wait for its notify 1 with a record queued behind it (queue
- * depth 2). With --pingpong N it first runs N record/wait handshakes
+ * depth 2); 3 MiB of device memory, mapped. With --pingpong N it first runs N record/wait handshakes
  * between threads 0 and 1 (for the trace test: N arrows).
  */
 #define _GNU_SOURCE
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,12 +156,18 @@ int main(int argc, char **argv)
 			die("DRM_IOCTL_HCCLT_THREAD_EXPORT", ret);
 	}
 	{
-		/* 3 MiB of device memory (not mapped): smi's MEMORY column. */
+		/*
+		 * 3 MiB of device memory, mapped (resident): smi's MEMORY
+		 * column and its memory by process.
+		 */
 		struct drm_hcclt_mem_create m = { .size = 3 << 20 };
 
 		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &m);
 		if (ret)
 			die("DRM_IOCTL_HCCLT_MEM_CREATE", ret);
+		if (mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 (off_t)m.mmap_offset) == MAP_FAILED)
+			die("mmap", -errno);
 	}
 	(void)wrapped;
 	(void)view;

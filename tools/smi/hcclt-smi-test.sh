@@ -68,6 +68,12 @@ has "device pool counts the fixture's streams" "$tmp/busy" \
 	'^/dev/[a-zA-Z0-9/]+ +hcclthread [0-9.]+ +1\.[0-9]+ +4/[0-9]+ +7/[0-9]+ +1 '
 has "device memory: the fixture's 3 MiB" "$tmp/busy" \
 	'^/dev/[a-zA-Z0-9/]+ +hcclthread .* +[0-9]+ +[0-9]+  3\.0/[1-9][0-9]*M '
+# Memory by process (fdinfo): the fixture's pid, its 3 MiB, all resident.
+fpid=$(sed -n 's/.*COMM 0x[0-9a-f]* *pid \([0-9]*\) .*/\1/p' "$tmp/busy" | head -n 1)
+has "memory by process: a section per device" "$tmp/busy" \
+	'^/dev/[a-zA-Z0-9/]+: device memory by process '
+has "memory by process: the fixture's pid, 3 MiB, 3 MiB resident, 1 file" "$tmp/busy" \
+	"^  ${fpid:-nopid} +hcclt-smi-fixtu +3\.0M +3\.0M +1\$"
 
 # Two processes: equal communicator ids in two files, threads kept apart.
 hcclt-smi-fixture -- hcclt-smi-fixture -- hcclthread-smi > "$tmp/two" 2>&1
@@ -83,6 +89,12 @@ else
 	notok "two processes: 2 communicators with 5 thread rows each (exit $rc, $n2 comms, $nt rows)"
 	show "$tmp/two"
 fi
+np=$(grep -Ec '^  [0-9]+ +hcclt-smi-fixtu +3\.0M +3\.0M +1$' "$tmp/two")
+if [ "$np" = 2 ]; then
+	ok "two processes: memory by process shows each"
+else
+	notok "two processes: memory by process shows each ($np rows)"; show "$tmp/two"
+fi
 
 hcclt-smi-fixture -- hcclthread-smi --json > "$tmp/json" 2>"$tmp/err"
 rc=$?
@@ -95,6 +107,8 @@ has "--json: quota numbers" "$tmp/json" \
 has "--json: parked thread" "$tmp/json" '"state":"parked","wait_notify":1'
 has "--json: wrapped and view flags" "$tmp/json" '"wrapped":true,"view":false'
 has "--json: device memory" "$tmp/json" '"memory":\{"used":3145728,"total":[1-9][0-9]*\}'
+has "--json: memory by process" "$tmp/json" \
+	'"processes":\[\{"pid":[0-9]+,"command":"hcclt-smi-fixtu","total":3145728,"resident":3145728,"files":1\}\]'
 
 # Another user: no access to a 0600 node, then only its own communicators.
 if command -v su > /dev/null && grep -q '^nobody:' /etc/passwd; then
@@ -114,10 +128,11 @@ if command -v su > /dev/null && grep -q '^nobody:' /etc/passwd; then
 	# The pools are the device's; communicators and files only its own
 	# (QUERY's counts are for CAP_SYS_ADMIN): 0 communicators, 1 file.
 	if [ $rc = 0 ] && grep -q ': 0 communicators of this user' "$tmp/out" &&
-	   grep -Eq ' 4/[0-9]+ +7/[0-9]+ +0 +1 ' "$tmp/out"; then
-		ok "unprivileged user sees the pools but not root's communicator nor its count"
+	   grep -Eq ' 4/[0-9]+ +7/[0-9]+ +0 +1 ' "$tmp/out" &&
+	   ! grep -q 'hcclt-smi-fixtu' "$tmp/out"; then
+		ok "unprivileged user sees the pools but not root's communicator, its count or memory"
 	else
-		notok "unprivileged user sees the pools but not root's communicator nor its count (exit $rc)"
+		notok "unprivileged user sees the pools but not root's communicator, its count or memory (exit $rc)"
 		show "$tmp/out"
 	fi
 	[ -n "$mode" ] && chmod "$mode" "$node"

@@ -4,8 +4,9 @@
  *
  * Uses only the unprivileged uAPI: DRM_IOCTL_VERSION, DRM_IOCTL_HCCLT_QUERY
  * and DRM_IOCTL_HCCLT_INFO_ARRAY, page by page (DRM_IOCTL_HCCLT_INFO on a
- * driver without it); scope USER: the files of the caller's uid it may
- * inspect, all with CAP_SYS_ADMIN.
+ * driver without it; scope USER: the files of the caller's uid it may
+ * inspect, all with CAP_SYS_ADMIN), and, for device memory by process,
+ * /proc/<pid>/fdinfo (hcclt_procmem.c).
  *
  *   hcclthread-smi [-d DEV] [--json] [--watch [SEC]]
  *   hcclthread-smi trace [-o out.json] -- CMD ARGS...
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "hcclt_dev.h"
+#include "hcclt_procmem.h"
 #include "../trace/hcclt_trace.h"
 #include "hcclt_utf8.h"
 
@@ -42,6 +44,8 @@ struct smi_devinfo {
 	int err;		/* -errno of the first failed ioctl, else 0 */
 	int truncated;		/* the driver returned fewer entries */
 	const char *err_what;
+	struct hcclt_procmem *procs;	/* device memory by process */
+	int nprocs;		/* entries of procs, -errno if unread */
 };
 
 static void usage(FILE *f)
@@ -51,7 +55,8 @@ static void usage(FILE *f)
 		"       hcclthread-smi trace [-o OUT.json] -- CMD [ARGS...]\n"
 		"\n"
 		"Shows hcclthread devices (pools, limits) and the communicators and\n"
-		"threads of the calling user's processes (all of them for root).\n"
+		"threads of the calling user's processes (all of them for root),\n"
+		"and each device's memory by process (from /proc/PID/fdinfo).\n"
 		"\n"
 		"  -d, --device DEV   node path (/dev/accel/accel0) or index in the list\n"
 		"  -j, --json         print JSON instead of a table\n"
@@ -288,14 +293,19 @@ static void smi_collect(struct smi_devinfo *di, const char *path)
 	}
 out:
 	hcclt_dev_close(&di->dev);
+	/* After the close: this process's own file is not listed. */
+	if (di->q.features & HCCLT_FEATURE_MEMORY)
+		di->nprocs = hcclt_procmem_scan(di->dev.path, &di->procs);
 }
 
 static void smi_free(struct smi_devinfo *di)
 {
 	free(di->comms);
 	free(di->threads);
+	free(di->procs);
 	di->comms = NULL;
 	di->threads = NULL;
+	di->procs = NULL;
 }
 
 /*
@@ -404,6 +414,31 @@ static void print_groups(int fd)
 	free(e);
 }
 
+/* Device memory by process (fdinfo), MiB with one decimal. */
+static void print_procs(const struct smi_devinfo *x)
+{
+	int i;
+
+	if (!(x->q.features & HCCLT_FEATURE_MEMORY) || !x->nprocs)
+		return;
+	if (x->nprocs < 0) {
+		printf("\n%s: device memory by process: %s\n", x->dev.path,
+		       strerror(-x->nprocs));
+		return;
+	}
+	printf("\n%s: device memory by process (%s)\n", x->dev.path,
+	       geteuid() ? "this user's" : "all");
+	printf("  %-8s %-16s %10s %10s %5s\n", "PID", "COMMAND", "TOTAL",
+	       "RESIDENT", "FILES");
+	for (i = 0; i < x->nprocs; i++) {
+		const struct hcclt_procmem *p = &x->procs[i];
+
+		printf("  %-8d %-16s %9.1fM %9.1fM %5u\n", p->pid, p->comm,
+		       p->total / 1048576.0, p->resident / 1048576.0,
+		       p->files);
+	}
+}
+
 static void print_table(struct smi_devinfo *di, int n)
 {
 	char eng[96], when[64], st[48], fl[24];
@@ -449,6 +484,8 @@ static void print_table(struct smi_devinfo *di, int n)
 		       x->q.features & HCCLT_FEATURE_SIMULATED ?
 		       " (simulated)" : "");
 	}
+	for (d = 0; d < n; d++)
+		print_procs(&di[d]);
 	for (d = 0; d < n; d++) {
 		struct smi_devinfo *x = &di[d];
 		uint32_t c, pos = 0;
@@ -589,6 +626,22 @@ static void print_json(struct smi_devinfo *di, int n)
 			printf(",\"memory\":{\"used\":%llu,\"total\":%llu}",
 			       (unsigned long long)q->mem_used,
 			       (unsigned long long)q->mem_total);
+		if ((q->features & HCCLT_FEATURE_MEMORY) && x->nprocs >= 0) {
+			int i;
+
+			printf(",\"processes\":[");
+			for (i = 0; i < x->nprocs; i++) {
+				printf("%s{\"pid\":%d,\"command\":",
+				       i ? "," : "", x->procs[i].pid);
+				json_str(x->procs[i].comm);
+				printf(",\"total\":%llu,\"resident\":%llu,"
+				       "\"files\":%u}",
+				       (unsigned long long)x->procs[i].total,
+				       (unsigned long long)x->procs[i].resident,
+				       x->procs[i].files);
+			}
+			printf("]");
+		}
 		printf(",\"comms\":%u,\"files\":%u,\"engines\":", q->comms,
 		       q->files);
 		json_engines(q->engines);

@@ -106,6 +106,7 @@ enum drm_hcclt_engine {
 #define DRM_HCCLT_GROUP_INFO		0x0d
 #define DRM_HCCLT_MEM_CREATE		0x0e
 #define DRM_HCCLT_CHANNEL_ACQUIRE	0x0f
+#define DRM_HCCLT_COMM_BUFFER		0x13
 
 /**
  * struct drm_hcclt_query - driver, limits and device pools.
@@ -201,6 +202,11 @@ struct drm_hcclt_query {
  * and a cursor.
  */
 #define HCCLT_FEATURE_INFO_ARRAY	0x1000ULL
+ * uAPI 1.3: DRM_IOCTL_HCCLT_COMM_BUFFER, and HCCLT_WAIT_DEADLINE (absolute
+ * deadlines) in DRM_IOCTL_HCCLT_STREAM_SYNC and DRM_IOCTL_HCCLT_GROUP_JOIN.
+ */
+#define HCCLT_FEATURE_COMM_BUFFER	0x100ULL
+#define HCCLT_FEATURE_WAIT_DEADLINE	0x200ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -536,21 +542,46 @@ struct drm_hcclt_submit {
 	__u32 pad;
 };
 
+/*
+ * In the @flags of DRM_IOCTL_HCCLT_STREAM_SYNC and DRM_IOCTL_HCCLT_GROUP_JOIN
+ * (uAPI 1.3, HCCLT_FEATURE_WAIT_DEADLINE): wait until the absolute
+ * CLOCK_MONOTONIC time @deadline_ns instead of for @timeout_ms.
+ */
+#define HCCLT_WAIT_DEADLINE		0x1U
+/* A @deadline_ns that never passes: wait without limit. */
+#define HCCLT_DEADLINE_NONE		0x7fffffffffffffffLL
+
 /**
  * struct drm_hcclt_stream_sync - wait for a stream (aclrtSynchronizeStream).
  *
  * Waits until every task queued on the stream of @handle (a stream id or a
- * thread id) before the call has completed. Interruptible: on a signal it
- * returns -ERESTARTSYS (seen as -EINTR or restarted) with @timeout_ms
- * updated to the time left. A restarted call is a new call: it also waits
- * for tasks queued while the signal was handled.
+ * thread id) before the call has completed.
+ *
+ * Two forms. With HCCLT_WAIT_DEADLINE in @flags (uAPI 1.3), the wait ends
+ * at the absolute CLOCK_MONOTONIC time @deadline_ns (HCCLT_DEADLINE_NONE:
+ * never; a time already passed: only look), @timeout_ms must be zero, and
+ * the errors follow DRM's convention (syncobj, i915): -ETIME is this call's
+ * deadline, -ETIMEDOUT a wait task of the stream. Without it, the wait
+ * lasts @timeout_ms, @deadline_ns must be zero (callers built before 1.3
+ * do not have the field: the core zeroes it), and -ETIMEDOUT and -ETIME
+ * swap their meanings as listed below.
+ *
+ * Interruptible: on a signal it returns -ERESTARTSYS (seen as -EINTR or
+ * restarted); without HCCLT_WAIT_DEADLINE @timeout_ms is then updated to
+ * the time left, with it nothing is written and a restarted call ends at
+ * the same deadline. A restarted call is a new call: it also waits for
+ * tasks queued while the signal was handled.
  *
  * Returns 0 when all completed, else:
  *
- * - -EINVAL: non-zero @flags, @timeout_ms below -1.
+ * - -EINVAL: unknown bit in @flags, @timeout_ms below -1; with
+ *   HCCLT_WAIT_DEADLINE a non-zero @timeout_ms or a negative
+ *   @deadline_ns; without it a non-zero @deadline_ns.
  * - -ENOENT: unknown @handle.
- * - -ETIMEDOUT: @timeout_ms passed first.
- * - -ETIME: a wait task of the stream timed out since the last sync; the
+ * - -ETIME with HCCLT_WAIT_DEADLINE, -ETIMEDOUT without: the wait asked
+ *   for ran out first (the tasks stay queued).
+ * - -ETIMEDOUT with HCCLT_WAIT_DEADLINE, -ETIME without: a wait task of
+ *   the stream timed out since the last sync (its @timeout_s passed); the
  *   error is reported once and cleared.
  * - -ECANCELED: the stream's work was cancelled (its communicator or
  *   stream was destroyed); reported once.
@@ -561,10 +592,18 @@ struct drm_hcclt_submit {
 struct drm_hcclt_stream_sync {
 	/** @handle: in, stream id or thread id. */
 	__u64 handle;
-	/** @timeout_ms: in/out, milliseconds, -1 = no limit, 0 = poll. */
+	/**
+	 * @timeout_ms: in/out, milliseconds, -1 = no limit, 0 = poll; zero
+	 * with HCCLT_WAIT_DEADLINE.
+	 */
 	__s32 timeout_ms;
-	/** @flags: in, must be zero. */
+	/** @flags: in, zero or HCCLT_WAIT_DEADLINE. */
 	__u32 flags;
+	/**
+	 * @deadline_ns: in (uAPI 1.3), with HCCLT_WAIT_DEADLINE the absolute
+	 * CLOCK_MONOTONIC time in ns at which the wait ends, else zero.
+	 */
+	__s64 deadline_ns;
 };
 
 /**
@@ -740,16 +779,24 @@ struct drm_hcclt_group_create {
  * the calling file and returns its id. The first rank to join fixes the
  * group's rank count. One rank of a group per device.
  *
+ * The wait lasts @timeout_ms, or, with HCCLT_WAIT_DEADLINE in @flags (uAPI
+ * 1.3), ends at the absolute CLOCK_MONOTONIC time @deadline_ns
+ * (HCCLT_DEADLINE_NONE: never; a time already passed: only look).
+ *
  * Interruptible: on a signal the rank withdraws (without failing the
- * others) and the call returns -ERESTARTSYS (seen as -EINTR or restarted)
- * with @timeout_ms updated to the time left; a restarted call joins again.
+ * others) and the call returns -ERESTARTSYS (seen as -EINTR or restarted),
+ * without HCCLT_WAIT_DEADLINE with @timeout_ms updated to the time left;
+ * a restarted call joins again (with HCCLT_WAIT_DEADLINE, until the same
+ * deadline).
  * A rank whose wait times out, or whose process is killed while waiting,
  * fails the group: every waiting rank returns -ECONNRESET at once.
  *
  * Checks, in this order:
  *
- * - -EINVAL: non-zero @flags or @pad, @timeout_ms below -1, @nranks zero
- *   or above HCCLT_MAX_GROUP_RANKS.
+ * - -EINVAL: unknown bit in @flags, @timeout_ms below -1, @nranks zero
+ *   or above HCCLT_MAX_GROUP_RANKS; with HCCLT_WAIT_DEADLINE a non-zero
+ *   @timeout_ms or a negative @deadline_ns; without it a non-zero
+ *   @deadline_ns.
  * - -ERANGE: @rank not below @nranks.
  * - -ENOENT: no group has @key.
  * - -ECONNRESET: the group failed (a rank left or died while others
@@ -758,8 +805,8 @@ struct drm_hcclt_group_create {
  * - -EPROTO: @nranks differs from the rank count of the group.
  * - -EADDRINUSE: rank @rank has already joined.
  * - -EBUSY: another rank of the group is on this device.
- * - -ETIMEDOUT: @timeout_ms passed before every rank joined (the group
- *   fails).
+ * - -ETIMEDOUT (-ETIME with HCCLT_WAIT_DEADLINE, as DRM's waits): the
+ *   wait ran out before every rank joined (the group fails).
  * - -ENOSPC, -ENOMEM: the communicator could not be created.
  */
 struct drm_hcclt_group_join {
@@ -769,12 +816,20 @@ struct drm_hcclt_group_join {
 	__u32 rank;
 	/** @nranks: in, number of ranks of the group. */
 	__u32 nranks;
-	/** @timeout_ms: in/out, milliseconds, -1 = no limit. */
+	/**
+	 * @timeout_ms: in/out, milliseconds, -1 = no limit; zero with
+	 * HCCLT_WAIT_DEADLINE.
+	 */
 	__s32 timeout_ms;
-	/** @flags: in, must be zero. */
+	/** @flags: in, zero or HCCLT_WAIT_DEADLINE. */
 	__u32 flags;
 	/** @comm_id: out, id of the rank's communicator in this file. */
 	__u64 comm_id;
+	/**
+	 * @deadline_ns: in (uAPI 1.3), with HCCLT_WAIT_DEADLINE the absolute
+	 * CLOCK_MONOTONIC time in ns at which the wait ends, else zero.
+	 */
+	__s64 deadline_ns;
 };
 
 /* drm_hcclt_group_rank_info.state */
@@ -1083,6 +1138,56 @@ struct drm_hcclt_info_array {
 #define DRM_IOCTL_HCCLT_INFO_ARRAY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_INFO_ARRAY, \
 		 struct drm_hcclt_info_array)
+/**
+ * struct drm_hcclt_comm_buffer - the HCCL buffer of a communicator
+ * (HcclGetHcclBuffer).
+ *
+ * The first call for a communicator creates its HCCL buffer: a memory
+ * object of @size bytes (rounded up to the page size) on the file's
+ * device, taken from the device's capacity and charged like one of
+ * DRM_IOCTL_HCCLT_MEM_CREATE. Every later call returns the same object
+ * (the same @mmap_offset) and its size, whatever @size says. The driver
+ * knows the object as the communicator's buffer and holds it until the
+ * communicator is destroyed (DRM_IOCTL_HCCLT_COMM_DESTROY, or its file is
+ * closed); the object is freed, and its capacity given back, once that
+ * happened and no handle or mapping of it is left.
+ *
+ * Each call returns a new GEM handle of the object in this file (closed
+ * with DRM_IOCTL_GEM_CLOSE, or with the file) and the offset at which
+ * mmap() of the device file maps it, as for DRM_IOCTL_HCCLT_MEM_CREATE.
+ * Closing the handles does not free the buffer while its communicator
+ * lives.
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad, @size zero.
+ * - -ENOENT: unknown @comm_id.
+ * - -ENOBUFS: the buffer does not exist yet and @size exceeds the
+ *   capacity the device has left (sizes above the whole capacity
+ *   included).
+ * - -ENOMEM.
+ */
+struct drm_hcclt_comm_buffer {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/**
+	 * @size: in, bytes wanted if the buffer does not exist yet; out,
+	 * bytes of the buffer (page-rounded).
+	 */
+	__u64 size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @handle: out, a new GEM handle of the buffer in this file. */
+	__u32 handle;
+	/** @mmap_offset: out, offset to pass to mmap() on the device file. */
+	__u64 mmap_offset;
+	/** @pad: in, must be zero. */
+	__u64 pad;
+};
+
+#define DRM_IOCTL_HCCLT_COMM_BUFFER \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_COMM_BUFFER, \
+		 struct drm_hcclt_comm_buffer)
 
 #if defined(__cplusplus)
 }

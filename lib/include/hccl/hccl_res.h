@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hccl/hccl_res.h - communication resources of a communicator: threads.
+ * hccl/hccl_res.h - communication resources of a communicator: threads
+ * and its HCCL buffer.
  *
  * A thread is a stream plus notifies, owned by a communicator. The kernel
  * driver enforces the per-communicator quota: at most 40 threads and 64
@@ -182,6 +183,29 @@ static inline HcclResult HcclChannelDescInit(HcclChannelDesc *channelDesc, uint3
  */
 HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChannelDesc *channelDescs,
 			      uint32_t channelNum, ChannelHandle *channels);
+/**
+ * HcclGetHcclBuffer() - the communicator's HCCL buffer.
+ * @comm: communicator (HcclCommInitRootInfo(), HcclCommInitAll()).
+ * @buffer: out, its address in this process (device memory, mapped).
+ * @size: out, its size in bytes.
+ *
+ * The buffer is made on the first call and every later call returns the
+ * same one. Its size is twice the configured buffer size, as CANN's (an
+ * input and an output half): HcclCommConfig's hcclBufferSize, else the
+ * HCCL_BUFFSIZE environment variable, in MB, default 200 (400 MB in all).
+ * It is device memory of the communicator's device, taken from the
+ * device's capacity, owned by the communicator: not to be freed
+ * (aclrtFree() refuses it); HcclCommDestroy() frees it. aclrtMemcpy() and
+ * aclrtMemset() take it as device memory.
+ *
+ * Checks, in this order: @buffer, @comm or @size NULL (or @comm not a live
+ * communicator of this process) -> HCCL_E_PTR. Then HCCL_E_OOM when the
+ * device's memory capacity cannot hold it, HCCL_E_MEMORY when the kernel
+ * or the memory cgroup cannot, HCCL_E_DRV (device gone).
+ *
+ * Return: HCCL_SUCCESS or the error above.
+ */
+HcclResult HcclGetHcclBuffer(HcclComm comm, void **buffer, uint64_t *size);
 
 #ifdef __cplusplus
 }

@@ -414,6 +414,15 @@ static inline long long hcclt_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* CLOCK_MONOTONIC in ns: the clock of the uAPI's absolute deadlines. */
+static inline __s64 hcclt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static inline void hcclt_msleep(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };

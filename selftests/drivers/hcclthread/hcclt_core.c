@@ -14,13 +14,13 @@
 #include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "hcclt_common.h"
+#include "hcclt_cgroup.h"
 #include "../../kselftest_harness.h"
 
 #define ENG_BIT(e)	(1U << (e))
@@ -94,12 +94,16 @@ TEST_F(core, query_fields)
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_MEMORY);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_CHANNELS);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_INFO_ARRAY);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_COMM_BUFFER);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_WAIT_DEADLINE);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
 				    HCCLT_FEATURE_MEMORY |
 				    HCCLT_FEATURE_CHANNELS |
-				    HCCLT_FEATURE_INFO_ARRAY));
+				    HCCLT_FEATURE_INFO_ARRAY |
+				    HCCLT_FEATURE_COMM_BUFFER |
+				    HCCLT_FEATURE_WAIT_DEADLINE));
 }
 
 TEST_F(core, query_flags_einval)
@@ -2654,63 +2658,6 @@ TEST(info_stalled_output_does_not_hold_unplug)
  */
 #define KMEM_WRAPPERS	16000
 
-static int cg_write(const char *dir, const char *file, const char *val)
-{
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static long long cg_read_ll(const char *dir, const char *file)
-{
-	char path[PATH_MAX], buf[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtoll(buf, NULL, 10);
-}
-
-/* Where cgroup2 is mounted (its root), or "" when it is not. */
-static void cg2_root(char *root, size_t len)
-{
-	char line[1024], mnt[512], type[64];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	root[0] = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		const char *dash = strstr(line, " - ");
-
-		/* id parent major:minor root mount-point ... - type ... */
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1)
-			continue;
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(root, len, "%s", mnt);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 /*
  * In cgroup @cg: open the device, make KMEM_WRAPPERS communicators, then
  * wrap one stream on each; write the bytes memory.current grew by per
@@ -2723,7 +2670,7 @@ static int kmem_child(const char *cg, int out)
 	__u64 s, t;
 	int fd, i;
 
-	if (cg_write(cg, "cgroup.procs", "0"))
+	if (hcclt_cg_write(cg, "cgroup.procs", "0"))
 		return 10;
 	fd = hcclt_open();
 	if (fd < 0 || hcclt_stream_create(fd, &s))
@@ -2731,11 +2678,11 @@ static int kmem_child(const char *cg, int out)
 	for (i = 0; i < KMEM_WRAPPERS; i++)
 		if (hcclt_comm_create(fd, &comms[i]))
 			return 12;
-	m0 = cg_read_ll(cg, "memory.current");
+	m0 = hcclt_cg_read_ll(cg, "memory.current");
 	for (i = 0; i < KMEM_WRAPPERS; i++)
 		if (hcclt_acquire_ws(fd, comms[i], s, HCCLT_ENGINE_CPU, 0, &t))
 			return 13;
-	m1 = cg_read_ll(cg, "memory.current");
+	m1 = hcclt_cg_read_ll(cg, "memory.current");
 	if (m0 < 0 || m1 < 0)
 		return 14;
 	per = (m1 - m0) / KMEM_WRAPPERS;
@@ -2755,52 +2702,17 @@ static int kmem_child(const char *cg, int out)
  */
 TEST(kmem_charged_to_memory_cgroup)
 {
-	char root[512], cg[600], mnt[] = "/tmp/hcclt-cg2.XXXXXX";
-	int pfd[2], status, mounted = 0;
 	long long per = -1;
-	pid_t pid;
+	struct hcclt_cg cg;
+	int status;
 
-	cg2_root(root, sizeof(root));
-	if (!root[0]) {
-		if (!mkdtemp(mnt))
-			SKIP(return, "mkdtemp: %s", strerror(errno));
-		if (mount("none", mnt, "cgroup2", 0, NULL)) {
-			rmdir(mnt);
-			SKIP(return, "no cgroup2: %s", strerror(errno));
-		}
-		mounted = 1;
-		snprintf(root, sizeof(root), "%s", mnt);
-	}
-	/* Idempotent; without the controller, memory.current is missing. */
-	cg_write(root, "cgroup.subtree_control", "+memory");
-	snprintf(cg, sizeof(cg), "%s/hcclt-kmem-%d", root, (int)getpid());
-	if (mkdir(cg, 0755) || cg_read_ll(cg, "memory.current") < 0) {
-		rmdir(cg);
-		if (mounted) {
-			umount(mnt);
-			rmdir(mnt);
-		}
-		SKIP(return, "no memory controller under %s", root);
-	}
-	ASSERT_EQ(0, pipe(pfd));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(pfd[0]);
-		_exit(kmem_child(cg, pfd[1]));
-	}
-	close(pfd[1]);
-	EXPECT_EQ((ssize_t)sizeof(per), read(pfd[0], &per, sizeof(per)));
-	close(pfd[0]);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (hcclt_cg_make(&cg, "hcclt-kmem"))
+		SKIP(return, "%s", cg.why);
+	ASSERT_EQ(0, hcclt_cg_run(&cg, kmem_child, &per, &status));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	/* The cgroup is empty once the child is gone. */
-	EXPECT_EQ(0, rmdir(cg));
-	if (mounted) {
-		umount(mnt);
-		rmdir(mnt);
-	}
+	EXPECT_EQ(0, hcclt_cg_remove(&cg));
 	TH_LOG("memory.current grew by %lld bytes per wrapping thread", per);
 	/* The thread object; charge batching is far smaller. */
 	EXPECT_LE(100, per);

@@ -343,7 +343,7 @@ static int sync_raw(int fd, __u64 h, __s32 tmo, __u32 flags, __s32 *left)
 
 TEST_F(exec, sync_flags_einval)
 {
-	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, 0, 2, NULL));
 	EXPECT_EQ(-EINVAL, sync_raw(self->fd, self->a, 0, 0x80000000U, NULL));
 }
 
@@ -384,6 +384,148 @@ TEST_F(exec, sync_interrupted_updates_timeout)
 	EXPECT_GT(20000, left);
 	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 5000));
+}
+
+/* ---- STREAM_SYNC with an absolute deadline (HCCLT_WAIT_DEADLINE) ---- */
+
+static int sync_abs_ex(int fd, __u64 h, __u32 flags, __s32 tmo,
+		       __s64 deadline, struct drm_hcclt_stream_sync *out)
+{
+	struct drm_hcclt_stream_sync s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	s.handle = h;
+	s.flags = flags;
+	s.timeout_ms = tmo;
+	s.deadline_ns = deadline;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
+	if (out)
+		*out = s;
+	return ret;
+}
+
+static int sync_abs(int fd, __u64 h, __s64 deadline)
+{
+	return sync_abs_ex(fd, h, HCCLT_WAIT_DEADLINE, 0, deadline, NULL);
+}
+
+TEST_F(exec, sync_deadline_checks)
+{
+	EXPECT_NE(0, self->q0.features & HCCLT_FEATURE_WAIT_DEADLINE);
+	/* With the flag, timeout_ms must be zero and the deadline >= 0. */
+	EXPECT_EQ(-EINVAL, sync_abs_ex(self->fd, self->a, HCCLT_WAIT_DEADLINE,
+				       5, HCCLT_DEADLINE_NONE, NULL));
+	EXPECT_EQ(-EINVAL, sync_abs_ex(self->fd, self->a, HCCLT_WAIT_DEADLINE,
+				       -1, HCCLT_DEADLINE_NONE, NULL));
+	EXPECT_EQ(-EINVAL, sync_abs(self->fd, self->a, -1));
+	EXPECT_EQ(-EINVAL, sync_abs(self->fd, self->a, INT64_MIN));
+	/* Without it, the deadline field is reserved. */
+	EXPECT_EQ(-EINVAL, sync_abs_ex(self->fd, self->a, 0, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, sync_abs_ex(self->fd, self->a, 0, -1,
+				       HCCLT_DEADLINE_NONE, NULL));
+	/* Unknown bits with it. */
+	EXPECT_EQ(-EINVAL, sync_abs_ex(self->fd, self->a,
+				       HCCLT_WAIT_DEADLINE | 2, 0, 0, NULL));
+	/* Argument checks come before the handle. */
+	EXPECT_EQ(-EINVAL, sync_abs(self->fd, 0, -1));
+	EXPECT_EQ(-ENOENT, sync_abs(self->fd, 0, 0));
+	EXPECT_EQ(-ENOENT, sync_abs(self->fd, self->comm, HCCLT_DEADLINE_NONE));
+}
+
+/* A deadline that passes first is -ETIME; the tasks stay queued. */
+TEST_F_TIMEOUT(exec, sync_deadline_passes_etime, 60)
+{
+	__s64 t0;
+
+	/* Idle: 0 even with a deadline long past. */
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, 0));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, 0));
+	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, hcclt_now_ns() - 1000000));
+	t0 = hcclt_now_ns();
+	EXPECT_EQ(-ETIME, sync_abs(self->fd, self->b, t0 + 200000000LL));
+	EXPECT_LE(t0 + 200000000LL, hcclt_now_ns());
+	EXPECT_EQ(1, depth_of(self->fd, self->b));
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, HCCLT_DEADLINE_NONE));
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, hcclt_now_ns() + 1000000000LL));
+}
+
+/* A wait task that timed out is -ETIMEDOUT with the flag, once. */
+TEST_F_TIMEOUT(exec, sync_deadline_wait_task_timeout_etimedout, 60)
+{
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 1));
+	EXPECT_EQ(-ETIMEDOUT, sync_abs(self->fd, self->b, HCCLT_DEADLINE_NONE));
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, HCCLT_DEADLINE_NONE));
+	/* Reported once also when the sync only looks. */
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 1));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, -1));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 1));
+	EXPECT_EQ(-ETIMEDOUT, sync_abs(self->fd, self->b,
+				       hcclt_now_ns() + 30000000000LL));
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, 0));
+}
+
+/*
+ * Interrupted: nothing is written back; restarted (SA_RESTART), the call
+ * ends at the same deadline.
+ */
+TEST_F_TIMEOUT(exec, sync_deadline_interrupted, 60)
+{
+	struct drm_hcclt_stream_sync out;
+	struct sigaction sa;
+	__s64 deadline;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: we see -EINTR */
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	deadline = hcclt_now_ns() + 20000000000LL;
+	ualarm(200000, 0);
+	ret = sync_abs_ex(self->fd, self->b, HCCLT_WAIT_DEADLINE, 0, deadline,
+			  &out);
+	EXPECT_EQ(-EINTR, ret);
+	EXPECT_EQ(deadline, out.deadline_ns);
+	EXPECT_EQ(0, out.timeout_ms);
+	EXPECT_EQ(HCCLT_WAIT_DEADLINE, out.flags);
+	/* Restarted by the kernel: still ends at its deadline. */
+	sa.sa_flags = SA_RESTART;
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	deadline = hcclt_now_ns() + 1000000000LL;
+	ualarm(200000, 0);
+	ret = sync_abs_ex(self->fd, self->b, HCCLT_WAIT_DEADLINE, 0, deadline,
+			  &out);
+	EXPECT_EQ(-ETIME, ret);
+	EXPECT_LE(deadline, hcclt_now_ns());
+	EXPECT_EQ(deadline, out.deadline_ns);
+	signal(SIGALRM, SIG_DFL);
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	EXPECT_EQ(0, sync_abs(self->fd, self->b, HCCLT_DEADLINE_NONE));
+}
+
+/* A caller built before uAPI 1.3 (16-byte struct) keeps working. */
+TEST_F(exec, sync_v1_2_size)
+{
+	struct {
+		__u64 handle;
+		__s32 timeout_ms;
+		__u32 flags;
+	} old = { self->b, 0, 0 };
+	unsigned long req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				 DRM_COMMAND_BASE + DRM_HCCLT_STREAM_SYNC,
+				 sizeof(old));
+
+	EXPECT_EQ(0, hcclt_ioctl(self->fd, req, &old));
+	ASSERT_EQ(0, hcclt_waitq(self->fd, self->b, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_ioctl(self->fd, req, &old));
+	old.timeout_ms = 100;
+	EXPECT_EQ(-ETIMEDOUT, hcclt_ioctl(self->fd, req, &old));
+	EXPECT_EQ(0, old.timeout_ms);
+	ASSERT_EQ(0, hcclt_record(self->fd, self->a, self->b, 0));
+	old.timeout_ms = -1;
+	EXPECT_EQ(0, hcclt_ioctl(self->fd, req, &old));
 }
 
 #define SPIN_PARAM "/sys/module/hcclthread/parameters/sync_spin_us"

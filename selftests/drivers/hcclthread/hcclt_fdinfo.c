@@ -472,6 +472,38 @@ TEST(memory)
 	close(fd);
 }
 
+/*
+ * An HCCL buffer (COMM_BUFFER) counts like any object while the file has
+ * a handle of it; the communicator's own reference is not the file's.
+ */
+TEST(memory_comm_buffer)
+{
+	struct drm_hcclt_comm_buffer cb;
+	pid_t me = getpid();
+	__u64 comm;
+	char *p;
+	int fd;
+
+	fd = hcclt_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hcclt_comm_create(fd, &comm));
+	memset(&cb, 0, sizeof(cb));
+	cb.comm_id = comm;
+	cb.size = 5 * 4096;
+	ASSERT_EQ(0, hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_BUFFER, &cb));
+	ASSERT_MEM(me, fd, 5 * 4096, 0);
+	p = mmap(NULL, cb.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)cb.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[0] = 1;
+	ASSERT_MEM(me, fd, 5 * 4096, 5 * 4096);
+	ASSERT_EQ(0, munmap(p, cb.size));
+	ASSERT_EQ(0, gem_close(fd, cb.handle));
+	ASSERT_MEM(me, fd, 0, 0);
+	ASSERT_EQ(0, hcclt_comm_destroy(fd, comm));
+	close(fd);
+}
+
 FIXTURE(busy) {
 	int fd, other;
 	__u64 comm, th[3], s;

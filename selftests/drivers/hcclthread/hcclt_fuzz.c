@@ -259,6 +259,9 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	/* Device memory (hcclt_mem): reached by raw calls only. */
 	if (nr == DRM_BASE + DRM_HCCLT_MEM_CREATE)
 		return err == EINVAL || err == ENOBUFS || err == ENOMEM;
+	/* HCCL buffers: random ids name no communicator. */
+	if (nr == DRM_BASE + DRM_HCCLT_COMM_BUFFER)
+		return err == EINVAL || err == ENOENT;
 	if (nr >= DRM_BASE + NR_KNOWN)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)

@@ -265,7 +265,7 @@ TEST_F(group, join_checks)
 	memset(&j, 0, sizeof(j));
 	memcpy(j.key, g.key, sizeof(j.key));
 	j.nranks = 2;
-	j.flags = 1;
+	j.flags = 2;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
 	j.flags = 0;
 	j.timeout_ms = -2;
@@ -682,6 +682,160 @@ TEST_F(group, info_flags_einval)
 					       DRM_IOCTL_HCCLT_GROUP_INFO, &a));
 		EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
 	}
+}
+
+/* ---- GROUP_JOIN with an absolute deadline (HCCLT_WAIT_DEADLINE) ---- */
+
+static int join_abs_ex(int fd, const __u8 *key, __u32 rank, __u32 nranks,
+		       __u32 flags, __s32 tmo, __s64 deadline,
+		       struct drm_hcclt_group_join *out)
+{
+	struct drm_hcclt_group_join j;
+	int ret;
+
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, key, sizeof(j.key));
+	j.rank = rank;
+	j.nranks = nranks;
+	j.flags = flags;
+	j.timeout_ms = tmo;
+	j.deadline_ns = deadline;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
+	if (out)
+		*out = j;
+	return ret;
+}
+
+static int join_abs(int fd, const __u8 *key, __u32 rank, __u32 nranks,
+		    __s64 deadline, __u64 *comm)
+{
+	struct drm_hcclt_group_join j;
+	int ret;
+
+	ret = join_abs_ex(fd, key, rank, nranks, HCCLT_WAIT_DEADLINE, 0,
+			  deadline, &j);
+	if (!ret && comm)
+		*comm = j.comm_id;
+	return ret;
+}
+
+TEST_F(group, join_deadline_checks)
+{
+	struct drm_hcclt_group_create g;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	EXPECT_EQ(-EINVAL, join_abs_ex(self->fd, g.key, 0, 2,
+				       HCCLT_WAIT_DEADLINE, 5,
+				       HCCLT_DEADLINE_NONE, NULL));
+	EXPECT_EQ(-EINVAL, join_abs_ex(self->fd, g.key, 0, 2,
+				       HCCLT_WAIT_DEADLINE, -1,
+				       HCCLT_DEADLINE_NONE, NULL));
+	EXPECT_EQ(-EINVAL, join_abs(self->fd, g.key, 0, 2, -1, NULL));
+	EXPECT_EQ(-EINVAL, join_abs_ex(self->fd, g.key, 0, 2, 0, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, join_abs_ex(self->fd, g.key, 0, 2,
+				       HCCLT_WAIT_DEADLINE | 4, 0, 0, NULL));
+	/* Checked before the rank. */
+	EXPECT_EQ(-EINVAL, join_abs(self->fd, g.key, 5, 2, -1, NULL));
+	EXPECT_EQ(-ERANGE, join_abs(self->fd, g.key, 5, 2, 0, NULL));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	/* Nothing joined, the group is not failed. */
+	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+	EXPECT_EQ(-ETIME, join_abs(self->fd, g.key, 0, 2, 0, NULL));
+}
+
+/* A deadline passed before every rank joined: -ETIME, the group fails. */
+TEST_F_TIMEOUT(group, join_deadline_etime, 60)
+{
+	struct drm_hcclt_group_create g;
+	struct rank_arg r1;
+	__u64 comm;
+	__s64 deadline;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	start_rank(&r1, g.key, 1, 1, 3, -1, 0);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
+	deadline = hcclt_now_ns() + 200000000LL;
+	EXPECT_EQ(-ETIME, join_abs(self->fd, g.key, 0, 3, deadline, NULL));
+	EXPECT_LE(deadline, hcclt_now_ns());
+	pthread_join(r1.tid, NULL);
+	EXPECT_EQ(-ECONNRESET, r1.ret);
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	EXPECT_EQ(-ENOENT, join_abs(self->fd, g.key, 2, 3, 0, NULL));
+
+	/* A deadline already passed only looks: alone, the group fails. */
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	EXPECT_EQ(-ETIME, join_abs(self->fd, g.key, 0, 2, 0, NULL));
+	EXPECT_EQ(-ENOENT, join_abs(self->fd, g.key, 0, 2, 0, NULL));
+
+	/* HCCLT_DEADLINE_NONE waits for the other rank. */
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	start_rank(&r1, g.key, 1, 1, 2, 10000, 0);
+	EXPECT_EQ(0, join_abs(self->fd, g.key, 0, 2, HCCLT_DEADLINE_NONE,
+			      &comm));
+	pthread_join(r1.tid, NULL);
+	EXPECT_EQ(0, r1.ret);
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+/* Interrupted: withdraws quietly, nothing written back. */
+TEST_F(group, join_deadline_interrupted)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_join out;
+	struct sigaction sa;
+	__s64 deadline;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: see -EINTR */
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	deadline = hcclt_now_ns() + 20000000000LL;
+	ualarm(100000, 0);
+	EXPECT_EQ(-EINTR, join_abs_ex(self->fd, g.key, 0, 2,
+				      HCCLT_WAIT_DEADLINE, 0, deadline, &out));
+	signal(SIGALRM, SIG_DFL);
+	EXPECT_EQ(deadline, out.deadline_ns);
+	EXPECT_EQ(0, out.timeout_ms);
+	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	/* Restarted by the kernel (SA_RESTART): ends at the same deadline. */
+	sa.sa_flags = SA_RESTART;
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	deadline = hcclt_now_ns() + 600000000LL;
+	ualarm(100000, 0);
+	EXPECT_EQ(-ETIME, join_abs(self->fd, g.key, 0, 2, deadline, NULL));
+	EXPECT_LE(deadline, hcclt_now_ns());
+	signal(SIGALRM, SIG_DFL);
+}
+
+/* A caller built before uAPI 1.3 (40-byte struct) keeps working. */
+TEST_F(group, join_v1_2_size)
+{
+	struct drm_hcclt_group_create g;
+	struct {
+		__u8 key[HCCLT_GROUP_KEY_BYTES];
+		__u32 rank, nranks;
+		__s32 timeout_ms;
+		__u32 flags;
+		__u64 comm_id;
+	} old;
+	unsigned long req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				 DRM_COMMAND_BASE + DRM_HCCLT_GROUP_JOIN,
+				 sizeof(old));
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	memset(&old, 0, sizeof(old));
+	memcpy(old.key, g.key, sizeof(old.key));
+	old.nranks = 2;
+	EXPECT_EQ(-ETIMEDOUT, hcclt_ioctl(self->fd, req, &old));
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	memcpy(old.key, g.key, sizeof(old.key));
+	old.nranks = 1;
+	old.timeout_ms = -1;
+	EXPECT_EQ(0, hcclt_ioctl(self->fd, req, &old));
+	EXPECT_NE(0, old.comm_id);
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, old.comm_id));
 }
 
 TEST_HARNESS_MAIN

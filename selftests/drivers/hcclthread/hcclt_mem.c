@@ -7,13 +7,14 @@
  * Written against uapi/drm/hcclthread_accel.h only (raw ioctls).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 
 #include "hcclt_common.h"
+#include "hcclt_cgroup.h"
 #include "../../kselftest_harness.h"
 
 #define PG	4096ULL
@@ -89,7 +90,7 @@ FIXTURE_SETUP(mem)
 	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
 	if (!(self->q0.features & HCCLT_FEATURE_MEMORY))
 		SKIP(return, "driver without device memory");
-	/* The tests need a few MiB; the default is 64 MiB. */
+	/* The tests need a few MiB; the default is 16 GiB. */
 	ASSERT_LE(8ULL << 20, self->q0.mem_total - self->q0.mem_used);
 }
 
@@ -418,64 +419,329 @@ TEST_F(mem, process_death_returns_capacity)
 						    5000));
 }
 
-/* ---- the pages are charged to the memory cgroup of the mapper ---- */
+/* ---- HCCL buffers: DRM_IOCTL_HCCLT_COMM_BUFFER ---- */
 
-#define MEMCG_BYTES	(8ULL << 20)
-
-static int cg_write(const char *dir, const char *file, const char *val)
+static int comm_buffer_ex(int fd, __u64 comm, __u64 size, __u32 flags,
+			  __u64 pad, struct drm_hcclt_comm_buffer *out)
 {
-	char path[PATH_MAX];
-	int fd, ret = 0;
+	struct drm_hcclt_comm_buffer a;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
+	memset(&a, 0, sizeof(a));
+	a.comm_id = comm;
+	a.size = size;
+	a.flags = flags;
+	a.pad = pad;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_BUFFER, &a);
+	if (out)
+		*out = a;
 	return ret;
 }
 
-static long long cg_read_ll(const char *dir, const char *file)
+static int comm_buffer(int fd, __u64 comm, __u64 size,
+		       struct drm_hcclt_comm_buffer *out)
 {
-	char path[PATH_MAX], buf[64];
-	ssize_t n;
+	return comm_buffer_ex(fd, comm, size, 0, 0, out);
+}
+
+static void *buf_map(int fd, const struct drm_hcclt_comm_buffer *b)
+{
+	return mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)b->mmap_offset);
+}
+
+/* A one-rank group: a joined communicator on one device. */
+static int join_alone(int fd, __u64 *comm)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_join j;
+	int ret;
+
+	memset(&g, 0, sizeof(g));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g);
+	if (ret)
+		return ret;
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, g.key, sizeof(j.key));
+	j.nranks = 1;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
+	*comm = j.comm_id;
+	return ret;
+}
+
+TEST_F(mem, comm_buffer_feature)
+{
+	EXPECT_NE(0, self->q0.features & HCCLT_FEATURE_COMM_BUFFER);
+	EXPECT_LE(3, self->q0.uapi_minor);
+}
+
+/*
+ * The first call makes the buffer, later ones return the same object,
+ * whatever size they ask for; it is charged once.
+ */
+TEST_F(mem, comm_buffer_same_object_twice)
+{
+	struct drm_hcclt_comm_buffer b1, b2;
+	unsigned char *p, *q;
+	__u64 comm;
+
+	ASSERT_EQ(0, join_alone(self->fd, &comm));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, 3 * PG + 1, &b1));
+	EXPECT_EQ(4 * PG, b1.size);
+	EXPECT_NE(0, b1.handle);
+	EXPECT_EQ(self->q0.mem_used + 4 * PG, mem_used(self->fd));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, 1, &b2));
+	EXPECT_EQ(b1.mmap_offset, b2.mmap_offset);
+	EXPECT_EQ(4 * PG, b2.size);
+	EXPECT_EQ(0, gem_close(self->fd, b2.handle));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, 100 * PG, &b2));
+	EXPECT_EQ(b1.mmap_offset, b2.mmap_offset);
+	EXPECT_EQ(4 * PG, b2.size);
+	EXPECT_EQ(self->q0.mem_used + 4 * PG, mem_used(self->fd));
+	/* Two mappings of it show the same bytes. */
+	p = buf_map(self->fd, &b1);
+	ASSERT_NE(MAP_FAILED, p);
+	q = buf_map(self->fd, &b2);
+	ASSERT_NE(MAP_FAILED, q);
+	EXPECT_EQ(0, p[4 * PG - 1]);
+	memset(p, 0xa5, 4 * PG);
+	EXPECT_EQ(0xa5, q[0]);
+	EXPECT_EQ(0xa5, q[4 * PG - 1]);
+	munmap(p, 4 * PG);
+	munmap(q, 4 * PG);
+	/* Every call made a handle of its own. */
+	EXPECT_NE(b1.handle, b2.handle);
+	EXPECT_EQ(0, gem_close(self->fd, b1.handle));
+	EXPECT_EQ(0, gem_close(self->fd, b2.handle));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Two communicators, two buffers; a COMM_CREATE one has one too. */
+TEST_F(mem, comm_buffer_per_communicator)
+{
+	struct drm_hcclt_comm_buffer b1, b2;
+	__u64 c1, c2;
+
+	ASSERT_EQ(0, join_alone(self->fd, &c1));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c2));
+	ASSERT_EQ(0, comm_buffer(self->fd, c1, PG, &b1));
+	ASSERT_EQ(0, comm_buffer(self->fd, c2, 2 * PG, &b2));
+	EXPECT_NE(b1.mmap_offset, b2.mmap_offset);
+	EXPECT_EQ(2 * PG, b2.size);
+	EXPECT_EQ(self->q0.mem_used + 3 * PG, mem_used(self->fd));
+	EXPECT_EQ(0, gem_close(self->fd, b1.handle));
+	EXPECT_EQ(0, gem_close(self->fd, b2.handle));
+	EXPECT_EQ(self->q0.mem_used + 3 * PG, mem_used(self->fd));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, c1));
+	EXPECT_EQ(self->q0.mem_used + 2 * PG, mem_used(self->fd));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, c2));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/*
+ * The communicator holds the buffer: closing every handle keeps it; its
+ * destruction frees it, once the last mapping is gone.
+ */
+TEST_F(mem, comm_buffer_freed_with_comm)
+{
+	struct drm_hcclt_comm_buffer b, b2;
+	unsigned char *p;
+	__u64 comm;
+
+	ASSERT_EQ(0, join_alone(self->fd, &comm));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, 2 * PG, &b));
+	p = buf_map(self->fd, &b);
+	ASSERT_NE(MAP_FAILED, p);
+	p[0] = 7;
+	EXPECT_EQ(0, gem_close(self->fd, b.handle));
+	EXPECT_EQ(self->q0.mem_used + 2 * PG, mem_used(self->fd));
+	/* Still the same buffer, contents kept. */
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, 2 * PG, &b2));
+	EXPECT_EQ(b.mmap_offset, b2.mmap_offset);
+	EXPECT_EQ(0, gem_close(self->fd, b2.handle));
+	EXPECT_EQ(0, munmap(p, b.size));
+	EXPECT_EQ(self->q0.mem_used + 2 * PG, mem_used(self->fd));
+	p = buf_map(self->fd, &b2);
+	EXPECT_EQ(MAP_FAILED, p);	/* no handle: the file may not map it */
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, 2 * PG, &b2));
+	p = buf_map(self->fd, &b2);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(7, p[0]);
+	EXPECT_EQ(0, gem_close(self->fd, b2.handle));
+	/* Destroyed while mapped: the mapping keeps the memory. */
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(self->q0.mem_used + 2 * PG, mem_used(self->fd));
+	EXPECT_EQ(7, p[0]);
+	EXPECT_EQ(0, munmap(p, b.size));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+	/* A handle still open does the same. */
+	ASSERT_EQ(0, join_alone(self->fd, &comm));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, PG, &b));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(self->q0.mem_used + PG, mem_used(self->fd));
+	EXPECT_EQ(0, gem_close(self->fd, b.handle));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+	/* And one never closed goes with the file. */
+	ASSERT_EQ(0, join_alone(self->fd, &comm));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, PG, &b));
+}
+
+TEST_F(mem, comm_buffer_checks)
+{
+	struct drm_hcclt_comm_buffer b;
+	__u64 comm, gone;
+	int fd2;
+
+	ASSERT_EQ(0, join_alone(self->fd, &comm));
+	EXPECT_EQ(-EINVAL, comm_buffer_ex(self->fd, comm, PG, 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, comm_buffer_ex(self->fd, comm, PG, 0x80000000U, 0,
+					  NULL));
+	EXPECT_EQ(-EINVAL, comm_buffer_ex(self->fd, comm, PG, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, comm_buffer(self->fd, comm, 0, NULL));
+	/* Argument checks come before the id. */
+	EXPECT_EQ(-EINVAL, comm_buffer(self->fd, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, comm_buffer(self->fd, 0, PG, NULL));
+	EXPECT_EQ(-ENOENT, comm_buffer(self->fd,
+				       HCCLT_BOGUS_ID(HCCLT_ID_KIND_COMM), PG,
+				       NULL));
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &gone));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, gone));
+	EXPECT_EQ(-ENOENT, comm_buffer(self->fd, gone, PG, NULL));
+	/* A communicator of another file is not ours. */
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-ENOENT, comm_buffer(fd2, comm, PG, NULL));
+	close(fd2);
+	EXPECT_EQ(-ENOBUFS, comm_buffer(self->fd, comm,
+					self->q0.mem_total + 1, NULL));
+	EXPECT_EQ(-ENOBUFS, comm_buffer(self->fd, comm, ~0ULL, NULL));
+	/* Nothing was made or charged by the failures. */
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, PG, &b));
+	EXPECT_EQ(PG, b.size);
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(0, gem_close(self->fd, b.handle));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* The buffer comes out of the device's capacity like any object. */
+TEST_F(mem, comm_buffer_capacity_exhausted)
+{
+	__u64 left = self->q0.mem_total - self->q0.mem_used;
+	struct drm_hcclt_mem_create big;
+	struct drm_hcclt_comm_buffer b;
+	__u64 comm;
+
+	ASSERT_EQ(0, join_alone(self->fd, &comm));
+	ASSERT_EQ(0, mem_create(self->fd, left - PG, &big));
+	EXPECT_EQ(-ENOBUFS, comm_buffer(self->fd, comm, 2 * PG, NULL));
+	EXPECT_EQ(self->q0.mem_total - PG, mem_used(self->fd));
+	ASSERT_EQ(0, comm_buffer(self->fd, comm, PG, &b));
+	EXPECT_EQ(self->q0.mem_total, mem_used(self->fd));
+	EXPECT_EQ(-ENOBUFS, mem_create(self->fd, 1, NULL));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	EXPECT_EQ(0, gem_close(self->fd, b.handle));
+	EXPECT_EQ(0, gem_close(self->fd, big.handle));
+	EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+}
+
+/* Concurrent first calls make one buffer. */
+struct buf_race {
 	int fd;
+	__u64 comm;
+	pthread_barrier_t *bar;
+	struct drm_hcclt_comm_buffer b;
+	int ret;
+};
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtoll(buf, NULL, 10);
-}
-
-static void cg2_root(char *root, size_t len)
+static void *buf_race_thread(void *p)
 {
-	char line[1024], mnt[512], type[64];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct buf_race *r = p;
 
-	root[0] = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		const char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1)
-			continue;
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(root, len, "%s", mnt);
-			break;
-		}
-	}
-	fclose(f);
+	pthread_barrier_wait(r->bar);
+	r->ret = comm_buffer(r->fd, r->comm, 8 * PG, &r->b);
+	return NULL;
 }
+
+TEST_F(mem, comm_buffer_first_calls_race)
+{
+	struct buf_race r[4];
+	pthread_barrier_t bar;
+	pthread_t t[4];
+	int round, i;
+
+	for (round = 0; round < 20; round++) {
+		__u64 comm;
+
+		ASSERT_EQ(0, join_alone(self->fd, &comm));
+		pthread_barrier_init(&bar, NULL, 4);
+		for (i = 0; i < 4; i++) {
+			r[i].fd = self->fd;
+			r[i].comm = comm;
+			r[i].bar = &bar;
+			ASSERT_EQ(0, pthread_create(&t[i], NULL,
+						    buf_race_thread, &r[i]));
+		}
+		for (i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+		pthread_barrier_destroy(&bar);
+		for (i = 0; i < 4; i++) {
+			EXPECT_EQ(0, r[i].ret);
+			EXPECT_EQ(r[0].b.mmap_offset, r[i].b.mmap_offset);
+		}
+		EXPECT_EQ(self->q0.mem_used + 8 * PG, mem_used(self->fd));
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(0, gem_close(self->fd, r[i].b.handle));
+		EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+		EXPECT_EQ(self->q0.mem_used, mem_used(self->fd));
+	}
+}
+
+/* A process killed with a mapped buffer gives all of it back. */
+TEST_F(mem, comm_buffer_process_death)
+{
+	int pfd[2], status;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct drm_hcclt_comm_buffer b;
+		int fd = hcclt_open();
+		__u64 comm;
+		void *p;
+
+		close(pfd[0]);
+		if (fd < 0 || join_alone(fd, &comm))
+			_exit(10);
+		if (comm_buffer(fd, comm, 1ULL << 20, &b))
+			_exit(11);
+		p = buf_map(fd, &b);
+		if (p == MAP_FAILED)
+			_exit(12);
+		memset(p, 1, b.size);
+		if (write(pfd[1], &c, 1) != 1)
+			_exit(13);
+		pause();
+		_exit(14);
+	}
+	close(pfd[1]);
+	ASSERT_EQ(1, read(pfd[0], &c, 1));
+	close(pfd[0]);
+	EXPECT_EQ(self->q0.mem_used + (1ULL << 20), mem_used(self->fd));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(self->q0.mem_used, wait_mem_used(self->fd, self->q0.mem_used,
+						    5000));
+}
+
+/* ---- the pages are charged to the memory cgroup of the mapper ---- */
+
+#define MEMCG_BYTES	(8ULL << 20)
 
 /*
  * In cgroup @cg: create an object of MEMCG_BYTES, then map it; write
@@ -490,17 +756,17 @@ static int memcg_child(const char *cg, int out)
 	void *p;
 	int fd;
 
-	if (cg_write(cg, "cgroup.procs", "0"))
+	if (hcclt_cg_write(cg, "cgroup.procs", "0"))
 		return 10;
 	fd = hcclt_open();
 	if (fd < 0 || mem_create(fd, MEMCG_BYTES, &m) ||
 	    mem_create(fd, MEMCG_BYTES, &m2))
 		return 11;
-	m0 = cg_read_ll(cg, "memory.current");
+	m0 = hcclt_cg_read_ll(cg, "memory.current");
 	p = mem_map(fd, &m, m.size);
 	if (p == MAP_FAILED)
 		return 12;
-	m1 = cg_read_ll(cg, "memory.current");
+	m1 = hcclt_cg_read_ll(cg, "memory.current");
 	if (m0 < 0 || m1 < 0)
 		return 13;
 	grew = m1 - m0;
@@ -508,7 +774,7 @@ static int memcg_child(const char *cg, int out)
 		return 14;
 	/* Room for half of the second object only. */
 	snprintf(max, sizeof(max), "%lld", m1 + (long long)MEMCG_BYTES / 2);
-	if (cg_write(cg, "memory.max", max))
+	if (hcclt_cg_write(cg, "memory.max", max))
 		return 15;
 	p = mem_map(fd, &m2, m2.size);
 	if (p != MAP_FAILED || errno != ENOMEM)
@@ -519,11 +785,10 @@ static int memcg_child(const char *cg, int out)
 
 TEST(mem_charged_to_memory_cgroup)
 {
-	char root[512], cg[600], mnt[] = "/tmp/hcclt-cg2.XXXXXX";
-	int pfd[2], status, mounted = 0, fd;
 	struct drm_hcclt_query q;
 	long long grew = -1;
-	pid_t pid;
+	struct hcclt_cg cg;
+	int status, fd;
 
 	fd = hcclt_open();
 	ASSERT_LE(0, fd);
@@ -533,45 +798,14 @@ TEST(mem_charged_to_memory_cgroup)
 		close(fd);
 		SKIP(return, "not enough device memory");
 	}
-	cg2_root(root, sizeof(root));
-	if (!root[0]) {
-		if (!mkdtemp(mnt))
-			SKIP(return, "mkdtemp: %s", strerror(errno));
-		if (mount("none", mnt, "cgroup2", 0, NULL)) {
-			rmdir(mnt);
-			SKIP(return, "no cgroup2: %s", strerror(errno));
-		}
-		mounted = 1;
-		snprintf(root, sizeof(root), "%s", mnt);
+	if (hcclt_cg_make(&cg, "hcclt-mem")) {
+		close(fd);
+		SKIP(return, "%s", cg.why);
 	}
-	cg_write(root, "cgroup.subtree_control", "+memory");
-	snprintf(cg, sizeof(cg), "%s/hcclt-mem-%d", root, (int)getpid());
-	if (mkdir(cg, 0755) || cg_read_ll(cg, "memory.current") < 0) {
-		rmdir(cg);
-		if (mounted) {
-			umount(mnt);
-			rmdir(mnt);
-		}
-		SKIP(return, "no memory controller under %s", root);
-	}
-	ASSERT_EQ(0, pipe(pfd));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(pfd[0]);
-		_exit(memcg_child(cg, pfd[1]));
-	}
-	close(pfd[1]);
-	EXPECT_EQ((ssize_t)sizeof(grew), read(pfd[0], &grew, sizeof(grew)));
-	close(pfd[0]);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, hcclt_cg_run(&cg, memcg_child, &grew, &status));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, rmdir(cg));
-	if (mounted) {
-		umount(mnt);
-		rmdir(mnt);
-	}
+	EXPECT_EQ(0, hcclt_cg_remove(&cg));
 	TH_LOG("memory.current grew by %lld bytes when %llu bytes were mapped",
 	       grew, MEMCG_BYTES);
 	EXPECT_LE((long long)MEMCG_BYTES, grew);
