@@ -198,15 +198,18 @@ struct drm_hcclt_query {
  * HCCLT_TASK_CHANNEL_RECORD and HCCLT_TASK_CHANNEL_WAIT (uAPI 1.3).
  */
 #define HCCLT_FEATURE_CHANNELS		0x10ULL
+/* DRM_IOCTL_HCCLT_COMM_BUFFER: a communicator's HCCL buffer (uAPI 1.3). */
+#define HCCLT_FEATURE_COMM_BUFFER	0x20ULL
+/*
+ * HCCLT_WAIT_DEADLINE (absolute deadlines) in DRM_IOCTL_HCCLT_STREAM_SYNC
+ * and DRM_IOCTL_HCCLT_GROUP_JOIN (uAPI 1.3).
+ */
+#define HCCLT_FEATURE_WAIT_DEADLINE	0x40ULL
+/*
  * DRM_IOCTL_HCCLT_INFO_ARRAY (uAPI 1.3): paged lists with an element size
  * and a cursor.
  */
-#define HCCLT_FEATURE_INFO_ARRAY	0x1000ULL
- * uAPI 1.3: DRM_IOCTL_HCCLT_COMM_BUFFER, and HCCLT_WAIT_DEADLINE (absolute
- * deadlines) in DRM_IOCTL_HCCLT_STREAM_SYNC and DRM_IOCTL_HCCLT_GROUP_JOIN.
- */
-#define HCCLT_FEATURE_COMM_BUFFER	0x100ULL
-#define HCCLT_FEATURE_WAIT_DEADLINE	0x200ULL
+#define HCCLT_FEATURE_INFO_ARRAY	0x80ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
