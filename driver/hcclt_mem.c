@@ -179,6 +179,13 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 	shmem = drm_gem_shmem_create(&hdev->drm, size);
 	if (IS_ERR(shmem)) {
 		hcclt_mem_unreserve(hdev, size);
+		/*
+		 * 6.1's shmem_file_setup() answers a failed inode allocation
+		 * with -ENOSPC (6.12 with -ENOMEM): it is the kernel's memory,
+		 * not the device's, that ran out.
+		 */
+		if (PTR_ERR(shmem) == -ENOSPC)
+			return ERR_PTR(-ENOMEM);
 		return ERR_CAST(shmem);
 	}
 	/* From here on the object gives the capacity back when freed. */
