@@ -138,9 +138,8 @@ static int channel_parse(ChannelHandle h, int dev, uint64_t *id)
 static int32_t channel_task(ThreadHandle thread, ChannelHandle channel,
 			    uint32_t op, uint32_t idx, uint32_t timeout)
 {
-	struct drm_hcclt_submit sub;
 	struct drm_hcclt_task task;
-	uint64_t tid, cid, epoch;
+	uint64_t tid, cid;
 	int dev, fd, ret;
 
 	if (!thread || !channel)
@@ -156,16 +155,7 @@ static int32_t channel_task(ThreadHandle thread, ChannelHandle channel,
 	task.notify_idx = idx;
 	task.dst_thread = cid;
 	task.timeout_s = timeout;
-	memset(&sub, 0, sizeof(sub));
-	sub.handle = tid;
-	sub.tasks_ptr = (uintptr_t)&task;
-	sub.task_count = 1;
-	sub.task_size = sizeof(task);
-	sub.fence_fd = -1;
-	epoch = hcclt_idle_epoch();
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
-	if (!ret)
-		hcclt_idle_note(dev, tid, &sub, epoch);
+	ret = hcclt_submit_one(fd, dev, tid, &task);
 	return hcclt_map_errno(HCCLT_OP_CHANNEL_TASK, ret);
 }
 

@@ -115,6 +115,10 @@ void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
 
+/* Queue one task (primitives.c); 0 or a negative errno. */
+int hcclt_submit_one(int fd, int dev, uint64_t id,
+		     const struct drm_hcclt_task *task);
+
 /* ACL memory (mem.c). */
 void hcclt_mem_atfork_prepare(void);
 void hcclt_mem_atfork_parent(void);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Notify record and wait: one DRM_IOCTL_HCCLT_SUBMIT with a task on the
- * stack, and no allocation (except on the error path of a record, to tell
+ * stack (hcclt_submit_one(), which the other one-task calls share), and no
+ * allocation (except on the error path of a record, to tell
  * an index out of range from an engine mismatch). What the submit says
  * about its stream goes to idle.c, under its lock.
  */
@@ -36,12 +37,35 @@ static int32_t record_einval(int fd, uint64_t src, uint64_t dst, uint32_t idx)
 	return HCCL_E_PARA;
 }
 
+/*
+ * Queue one task on thread or stream @id of device @dev through @fd, and
+ * tell idle.c what the submit said about the stream. 0 or a negative errno.
+ */
+int hcclt_submit_one(int fd, int dev, uint64_t id,
+		     const struct drm_hcclt_task *task)
+{
+	struct drm_hcclt_submit sub;
+	uint64_t epoch;
+	int ret;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.handle = id;
+	sub.tasks_ptr = (uintptr_t)task;
+	sub.task_count = 1;
+	sub.task_size = sizeof(*task);
+	sub.fence_fd = -1;
+	epoch = hcclt_idle_epoch();
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
+	if (!ret)
+		hcclt_idle_note(dev, id, &sub, epoch);
+	return ret;
+}
+
 HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, ThreadHandle dstThread,
 						     uint32_t dstNotifyIdx)
 {
-	struct drm_hcclt_submit sub;
 	struct drm_hcclt_task task;
-	uint64_t sid, did, epoch;
+	uint64_t sid, did;
 	int sdev, ddev, fd, ret;
 
 	if (!thread || !dstThread)
@@ -58,18 +82,9 @@ HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, Thread
 	task.op = HCCLT_TASK_NOTIFY_RECORD;
 	task.notify_idx = dstNotifyIdx;
 	task.dst_thread = did;
-	memset(&sub, 0, sizeof(sub));
-	sub.handle = sid;
-	sub.tasks_ptr = (uintptr_t)&task;
-	sub.task_count = 1;
-	sub.task_size = sizeof(task);
-	sub.fence_fd = -1;
-	epoch = hcclt_idle_epoch();
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
-	if (!ret) {
-		hcclt_idle_note(sdev, sid, &sub, epoch);
+	ret = hcclt_submit_one(fd, sdev, sid, &task);
+	if (!ret)
 		return HCCL_SUCCESS;
-	}
 	if (ret == -EINVAL)
 		return record_einval(fd, sid, did, dstNotifyIdx);
 	return hcclt_map_errno(HCCLT_OP_RECORD, ret);
@@ -78,9 +93,8 @@ HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, Thread
 HCCLT_EXPORT int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t notifyIdx,
 						   uint32_t timeOut)
 {
-	struct drm_hcclt_submit sub;
 	struct drm_hcclt_task task;
-	uint64_t id, epoch;
+	uint64_t id;
 	int dev, fd, ret;
 
 	if (!thread)
@@ -94,15 +108,6 @@ HCCLT_EXPORT int32_t HcommThreadNotifyWaitOnThread(ThreadHandle thread, uint32_t
 	task.op = HCCLT_TASK_NOTIFY_WAIT;
 	task.notify_idx = notifyIdx;
 	task.timeout_s = timeOut;
-	memset(&sub, 0, sizeof(sub));
-	sub.handle = id;
-	sub.tasks_ptr = (uintptr_t)&task;
-	sub.task_count = 1;
-	sub.task_size = sizeof(task);
-	sub.fence_fd = -1;
-	epoch = hcclt_idle_epoch();
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
-	if (!ret)
-		hcclt_idle_note(dev, id, &sub, epoch);
+	ret = hcclt_submit_one(fd, dev, id, &task);
 	return hcclt_map_errno(HCCLT_OP_WAIT, ret);
 }
