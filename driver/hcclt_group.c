@@ -20,6 +20,7 @@
  * hcclt_groups_lock.
  */
 
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/ktime.h>
@@ -433,12 +434,16 @@ void hcclt_group_file_close(struct hcclt_file *file)
 	mutex_unlock(&hcclt_groups_lock);
 }
 
-static bool hcclt_group_visible(struct hcclt_group *group, kuid_t euid)
+/*
+ * A group is visible to CAP_SYS_ADMIN (as INFO's every-file view), and to
+ * a caller of the euid of its creator or of one of its joined ranks.
+ */
+static bool hcclt_group_visible(struct hcclt_group *group, kuid_t euid,
+				bool admin)
 {
 	u32 i;
 
-	if (uid_eq(euid, GLOBAL_ROOT_UID) ||
-	    (group->creator && uid_eq(group->creator_euid, euid)))
+	if (admin || (group->creator && uid_eq(group->creator_euid, euid)))
 		return true;
 	for (i = 0; i < group->nranks; i++)
 		if (group->ranks[i].comm && uid_eq(group->ranks[i].euid, euid))
@@ -455,9 +460,11 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_group *group;
 	u32 cap, n = 0, i;
 	int idx, ret = 0;
+	bool admin;
 
 	if (args->flags)
 		return -EINVAL;
+	admin = capable(CAP_SYS_ADMIN);
 	cap = min_t(u32, args->rank_count, HCCLT_GROUP_INFO_MAX_ENTRIES);
 	if (cap) {
 		buf = kvcalloc(cap, sizeof(*buf), GFP_KERNEL_ACCOUNT);
@@ -472,7 +479,7 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 	}
 	mutex_lock(&hcclt_groups_lock);
 	list_for_each_entry(group, &hcclt_groups, node) {
-		if (!hcclt_group_visible(group, euid))
+		if (!hcclt_group_visible(group, euid, admin))
 			continue;
 		for (i = 0; i < group->nranks; i++) {
 			struct hcclt_group_rank *r = &group->ranks[i];

@@ -866,9 +866,10 @@ struct drm_hcclt_group_rank_info {
 /**
  * struct drm_hcclt_group_info - list the ranks of groups, host-wide.
  *
- * Read-only. Lists every joined rank of every group that has a rank on a
- * file opened by a process of the caller's effective uid (every group for
- * root), grouped by group. Fills at most @rank_count entries, then writes
+ * Read-only. Lists every joined rank of every group created, or joined
+ * by a rank, from a process of the caller's effective uid (every group
+ * for a caller with CAP_SYS_ADMIN, as INFO's every-file view; euid 0
+ * alone is not enough), grouped by group. Fills at most @rank_count entries, then writes
  * back the number that exist. Keys are never shown.
  *
  * Errors: -EINVAL non-zero @flags; -EFAULT; -ENOMEM.

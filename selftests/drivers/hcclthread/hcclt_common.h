@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 /*
@@ -30,6 +31,7 @@
 #define __user
 #endif
 #include "hcclthread_accel.h"
+#include <linux/capability.h>
 
 #define HCCLT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -539,5 +541,17 @@ static inline int hcclt_debugfs_state(int n, char *path, size_t len)
 		close(fd);						\
 		return test_harness_run(argc, argv);			\
 	}
+
+/*
+ * Set this process's effective, permitted and inheritable capability sets
+ * to @caps (the low 32 capabilities; the others are dropped).
+ */
+static inline int hcclt_set_caps(__u32 caps)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { caps, caps, 0 }, { 0, 0, 0 } };
+
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
 
 #endif /* HCCLT_COMMON_H */

@@ -661,6 +661,54 @@ TEST_F(group, unprivileged_cannot_see_or_join)
 	EXPECT_EQ(0, r0.ret);
 }
 
+/*
+ * A caller with CAP_SYS_ADMIN sees every group; euid 0 without it sees
+ * only the groups of its own euid (none of another user's).
+ */
+TEST_F(group, info_all_groups_needs_cap_sys_admin)
+{
+	struct drm_hcclt_group_create g;
+	pid_t holder, pid;
+	int p[2], st, drop;
+
+	if (geteuid())
+		SKIP(return, "needs root to switch users");
+	ASSERT_EQ(0, pipe(p));
+	holder = fork();
+	ASSERT_GE(holder, 0);
+	if (!holder) {
+		/* Another user's group: its rank 0 joins and waits for 1. */
+		int fd = open_dev(0);
+
+		close(p[0]);
+		if (fd < 0 || setgid(65534) || setuid(65534) ||
+		    group_create(fd, &g) ||
+		    write(p[1], &g, sizeof(g)) != sizeof(g))
+			_exit(100);
+		_exit(group_join(fd, g.key, 0, 2, 20000, NULL) == -ETIMEDOUT ?
+		      0 : 101);
+	}
+	close(p[1]);
+	ASSERT_EQ(sizeof(g), read(p[0], &g, sizeof(g)));
+	close(p[0]);
+	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
+	for (drop = 0; drop < 2; drop++) {
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (!pid) {
+			if (drop && hcclt_set_caps(~(1U << CAP_SYS_ADMIN)))
+				_exit(100);
+			_exit(group_ranks(self->fd, g.name, NULL, 0));
+		}
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		ASSERT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(drop ? 0 : 1, WEXITSTATUS(st)) TH_LOG("%s",
+			drop ? "euid 0 without CAP_SYS_ADMIN" : "CAP_SYS_ADMIN");
+	}
+	kill(holder, SIGKILL);
+	ASSERT_EQ(holder, waitpid(holder, &st, 0));
+}
+
 TEST_F(group, info_flags_einval)
 {
 	struct drm_hcclt_group_info a;

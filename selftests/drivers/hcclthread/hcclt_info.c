@@ -312,24 +312,6 @@ TEST(validation_logged_with_drm_debug_driver)
 
 /* ---- who sees what ---- */
 
-struct cap_hdr {
-	__u32 version;
-	int pid;
-};
-
-struct cap_data {
-	__u32 effective, permitted, inheritable;
-};
-
-/* Set the effective, permitted and inheritable sets to @caps (low 32). */
-static int set_caps(__u32 caps)
-{
-	struct cap_hdr h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct cap_data d[2] = { { caps, caps, 0 }, { 0, 0, 0 } };
-
-	return syscall(SYS_capset, &h, d) ? -errno : 0;
-}
-
 /*
  * Become @uid (and gid) with no capability; @dumpable as PR_SET_DUMPABLE.
  * An fd opened before stays open.
@@ -339,7 +321,7 @@ static int become(uid_t uid, int dumpable)
 	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
 	    setresuid(uid, uid, uid))
 		return -errno;
-	if (set_caps(0))
+	if (hcclt_set_caps(0))
 		return -errno;
 	return prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0) ? -errno : 0;
 }
@@ -358,10 +340,10 @@ static void holder(uid_t uid, int in, int out)
 
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
 	    setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ||
-	    set_caps(1U << CAP_DAC_OVERRIDE))
+	    hcclt_set_caps(1U << CAP_DAC_OVERRIDE))
 		_exit(10);
 	fd = hcclt_open();
-	if (fd < 0 || set_caps(0) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ||
+	if (fd < 0 || hcclt_set_caps(0) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ||
 	    hcclt_comm_create(fd, &comm))
 		_exit(11);
 	dprintf(out, "%d %llu\n", getpid(), (unsigned long long)comm);
@@ -445,7 +427,7 @@ static int as_child(uid_t uid, int drop_admin,
 		if (uid && become(uid, 1))
 			_exit(100);
 		if (!uid && drop_admin &&
-		    set_caps(~(1U << CAP_SYS_ADMIN)))
+		    hcclt_set_caps(~(1U << CAP_SYS_ADMIN)))
 			_exit(101);
 		_exit(fn(fd, h));
 	}
