@@ -35,6 +35,7 @@
  * is a leaf.
  */
 
+#include <linux/dma-buf.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/nospec.h>
@@ -45,6 +46,8 @@
 #include <linux/wait.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
 
 #include "hcclt_drv.h"
 
@@ -593,6 +596,107 @@ int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 					      chan->notifies[idx];
 	kref_get(&n->ref);
 	*out = n;
+	return 0;
+}
+
+/**
+ * hcclt_channel_task_check - may a thread of @engine queue a data task on
+ * @chan?
+ * @chan: the channel.
+ * @engine: the engine of the submitting thread.
+ *
+ * Return: 0, -EINVAL (another engine family), -ECONNRESET (peer gone).
+ */
+int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine)
+{
+	if (hcclt_engine_family(engine) != (int)chan->family)
+		return -EINVAL;
+	return READ_ONCE(chan->broken) ? -ECONNRESET : 0;
+}
+
+/**
+ * hcclt_channel_peer_buffer - the HCCL buffer of a channel's peer.
+ * @chan: the channel.
+ * @size: bytes to make it with if the peer has none yet; 0 not to.
+ *
+ * Return: the buffer with a reference held, ERR_PTR(-ECONNRESET) when the
+ * peer is gone, ERR_PTR(-ENOBUFS) when it has no buffer (and @size is 0,
+ * or above the capacity its device has left), ERR_PTR(-ENOMEM). Takes
+ * hcclt_chan_lock, then (not nested) the peer communicator's lock.
+ */
+struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
+						 u64 size)
+{
+	struct drm_gem_object *obj;
+	struct hcclt_comm *pc = NULL;
+
+	mutex_lock(&hcclt_chan_lock);
+	if (chan->peer) {
+		pc = chan->peer->comm;
+		kref_get(&pc->ref);
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	if (!pc)
+		return ERR_PTR(-ECONNRESET);
+	obj = hcclt_comm_buffer_get(pc, size);
+	hcclt_comm_put(pc);
+	if (obj == ERR_PTR(-ENOENT))
+		return ERR_PTR(-ECONNRESET);
+	return obj;
+}
+
+/**
+ * hcclt_channel_buffer_ioctl - DRM_IOCTL_HCCLT_CHANNEL_BUFFER.
+ * @drm: the device.
+ * @data: struct drm_hcclt_channel_buffer.
+ * @df: the calling file.
+ *
+ * Exports the peer's HCCL buffer, made with @size on its device if it has
+ * none yet, as a dma-buf (the GEM PRIME helper; the dma-buf holds the
+ * object and its device), whose mmap() maps the buffer's pages. Called
+ * inside drm_dev_enter() (HCCLT_GUARDED).
+ *
+ * Return: 0 or a negative errno (see the uAPI header).
+ */
+int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df)
+{
+	struct drm_hcclt_channel_buffer *args = data;
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_gem_object *obj;
+	struct hcclt_channel *chan;
+	struct hcclt_comm *comm;
+	struct dma_buf *buf;
+	int fd;
+
+	args->fd = -1;
+	if (args->flags || args->pad)
+		return -EINVAL;
+	comm = hcclt_comm_lookup(file, args->comm_id);
+	if (!comm)
+		return -ENOENT;
+	chan = hcclt_channel_lookup(comm, args->channel_id);
+	hcclt_comm_put(comm);
+	if (!chan)
+		return -ENOENT;
+	obj = hcclt_channel_peer_buffer(chan, args->size);
+	hcclt_channel_put(chan);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	buf = drm_gem_prime_export(obj, O_RDWR);
+	if (IS_ERR(buf)) {
+		drm_gem_object_put(obj);
+		return PTR_ERR(buf);
+	}
+	/* The dma-buf has its own reference now. */
+	args->size = obj->size;
+	drm_gem_object_put(obj);
+	fd = dma_buf_fd(buf, O_CLOEXEC);
+	if (fd < 0) {
+		dma_buf_put(buf);
+		return fd;
+	}
+	args->fd = fd;
 	return 0;
 }
 

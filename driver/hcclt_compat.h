@@ -101,6 +101,17 @@
 #endif
 
 /*
+ * HCCLT_DRM_GEM_PRIME_MMAP: drm_driver.gem_prime_mmap on kernels that map
+ * an exported dma-buf only through it (before 6.6; HCCLT_CHANNEL_BUFFER's
+ * dma-buf of a peer's HCCL buffer); later ones call funcs->mmap directly.
+ */
+#ifdef HCCLT_DRM_HAS_GEM_PRIME_MMAP
+#define HCCLT_DRM_GEM_PRIME_MMAP	.gem_prime_mmap = drm_gem_prime_mmap,
+#else
+#define HCCLT_DRM_GEM_PRIME_MMAP
+#endif
+
+/*
  * fdinfo (Documentation/gpu/drm-usage-stats.rst, hcclt_fdinfo.c): from 6.5
  * drm_show_fdinfo() prints drm-driver and drm-client-id and calls
  * drm_driver.show_fdinfo; on older kernels (6.1) the fops' own

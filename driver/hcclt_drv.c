@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
@@ -274,7 +275,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->features = HCCLT_FEATURE_FENCE_OUT | HCCLT_FEATURE_SUBMIT_STATUS |
 			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_CHANNELS |
 			 HCCLT_FEATURE_INFO_ARRAY | HCCLT_FEATURE_COMM_BUFFER |
-			 HCCLT_FEATURE_WAIT_DEADLINE | hdev->hw->features;
+			 HCCLT_FEATURE_WAIT_DEADLINE | HCCLT_FEATURE_DATA_TASKS |
+			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
 }
@@ -433,6 +435,7 @@ HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
 HCCLT_GUARDED(hcclt_group_create_ioctl)
 HCCLT_GUARDED(hcclt_mem_create_ioctl)
 HCCLT_GUARDED(hcclt_comm_buffer_ioctl)
+HCCLT_GUARDED(hcclt_channel_buffer_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -457,6 +460,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(CHANNEL_ACQUIRE, hcclt_channel_acquire_ioctl),
 	HCCLT_IOCTL(INFO_ARRAY, hcclt_info_array_ioctl),
 	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl_guarded),
+	HCCLT_IOCTL(CHANNEL_BUFFER, hcclt_channel_buffer_ioctl_guarded),
 };
 
 /*
@@ -516,6 +520,7 @@ static const struct drm_driver hcclt_drm_driver = {
 	.open = hcclt_open,
 	.postclose = hcclt_postclose,
 	.gem_create_object = hcclt_mem_create_object,
+	HCCLT_DRM_GEM_PRIME_MMAP
 	.ioctls = hcclt_ioctls,
 	.num_ioctls = ARRAY_SIZE(hcclt_ioctls),
 	.fops = &hcclt_fops,
@@ -697,4 +702,6 @@ module_exit(hcclt_exit);
 
 MODULE_DESCRIPTION(HCCLT_DRV_DESC);
 MODULE_LICENSE("GPL");
+/* dma_buf_fd() of DRM_IOCTL_HCCLT_CHANNEL_BUFFER. */
+MODULE_IMPORT_NS(DMA_BUF);
 MODULE_AUTHOR("hcclthread developers");

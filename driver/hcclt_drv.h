@@ -272,6 +272,7 @@ struct hcclt_notify {
 };
 
 struct hcclt_batch;
+struct hcclt_copy;
 
 /**
  * struct hcclt_task - one queued stream task.
@@ -285,11 +286,14 @@ struct hcclt_batch;
  * @engine: the engine the task counts for in fdinfo (hcclt_fdinfo.c).
  * @started: the task_start tracepoint fired; sched_lock.
  * @last: last task of @batch.
+ * @copy: data tasks: the copy (hcclt_copy.c) until the executor hands it
+ *	to the copy engine; NULL for other tasks.
  */
 struct hcclt_task {
 	struct list_head node;
 	u64 seqno;
 	struct hcclt_notify *notify;
+	struct hcclt_copy *copy;
 	struct hcclt_batch *batch;
 	u32 timeout_s;
 	u8 op;
@@ -355,6 +359,8 @@ struct hcclt_batch {
  * @parked: notify the head wait task waits for, or NULL; sched_lock.
  * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.
  * @timed: the parked wait has a timeout; sched_lock.
+ * @copying: the head task is a data task the copy engine has; the stream
+ *	runs nothing else until hcclt_sched_copy_done(); sched_lock.
  * @run_node: entry in hdev->runlist; sched_lock.
  * @dev_node: entry in hdev->streams; sched_lock.
  * @fences: pending out-fences, oldest first; sched_lock.
@@ -391,6 +397,7 @@ struct hcclt_stream {
 	struct hcclt_notify *parked;
 	unsigned long deadline;
 	bool timed;
+	bool copying;
 	struct list_head run_node;
 	struct list_head dev_node;
 	struct list_head fences;
@@ -740,6 +747,11 @@ void hcclt_channel_put(struct hcclt_channel *chan);
 bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id);
 int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 			      u32 op, u32 idx, struct hcclt_notify **out);
+int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine);
+struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
+						 u64 size);
+int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df);
 int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
 				struct drm_file *df);
 
@@ -788,7 +800,17 @@ void hcclt_debugfs_dev_init(struct hcclt_device *hdev);
 void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
 
 /* hcclt_mem.c */
+/* hcclt_copy.c */
+int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
+		       struct drm_gem_object *dst, u64 doff, u64 len,
+		       struct hcclt_copy **out);
+void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c);
+void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
+		      u64 seqno);
+void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err);
+
 int hcclt_mem_check_params(void);
+struct drm_gem_object *hcclt_mem_lookup(struct drm_file *df, u32 handle);
 void hcclt_mem_dev_init(struct hcclt_device *hdev);
 struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 					       size_t size);
@@ -797,6 +819,8 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 void hcclt_comm_buffer_drop(struct hcclt_comm *comm);
+struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
+					     u64 size);
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);
 void hcclt_mem_show_fdinfo(struct drm_printer *p, struct drm_file *df);
 

@@ -212,6 +212,19 @@ static int hcclt_mem_handle(struct drm_file *df, struct drm_gem_object *obj,
 	return ret;
 }
 
+/**
+ * hcclt_mem_lookup - the memory object of a GEM handle of a file.
+ * @df: the file.
+ * @handle: the handle.
+ *
+ * Every GEM object of the driver is a memory object (gem_create_object).
+ * Return: the object with a reference held, or NULL.
+ */
+struct drm_gem_object *hcclt_mem_lookup(struct drm_file *df, u32 handle)
+{
+	return handle ? drm_gem_object_lookup(df, handle) : NULL;
+}
+
 /* Called inside drm_dev_enter() (HCCLT_GUARDED). */
 int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
@@ -240,14 +253,51 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 }
 
 /**
+ * hcclt_comm_buffer_get - the HCCL buffer of a communicator.
+ * @comm: the communicator (of any device: a channel's peer's too).
+ * @size: bytes to make it with, on @comm's device, if it does not exist
+ *	yet; 0 not to make it.
+ *
+ * The buffer is made under comm->lock, so that concurrent first calls
+ * make one; comm->buf holds a reference of it until
+ * hcclt_comm_buffer_drop().
+ *
+ * Return: the buffer with a reference held; ERR_PTR(-ENOENT) when @comm
+ * is being destroyed, -ENOBUFS when it has none and @size is 0 or above
+ * the capacity left, -ENOMEM.
+ */
+struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
+					     u64 size)
+{
+	struct drm_gem_object *obj;
+
+	mutex_lock(&comm->lock);
+	if (comm->dead) {
+		obj = ERR_PTR(-ENOENT);
+	} else if (comm->buf) {
+		obj = comm->buf;
+		drm_gem_object_get(obj);
+	} else if (!size) {
+		obj = ERR_PTR(-ENOBUFS);
+	} else {
+		obj = hcclt_mem_new(comm->file->hdev, size);
+		if (!IS_ERR(obj)) {
+			comm->buf = obj;
+			drm_gem_object_get(obj);
+		}
+	}
+	mutex_unlock(&comm->lock);
+	return obj;
+}
+
+/**
  * hcclt_comm_buffer_ioctl - DRM_IOCTL_HCCLT_COMM_BUFFER.
  * @drm: the device.
  * @data: struct drm_hcclt_comm_buffer.
  * @df: the calling file.
  *
- * The communicator's buffer is made under comm->lock, so that concurrent
- * first calls make one; comm->buf holds a reference of it until
- * hcclt_comm_buffer_drop(). Called inside drm_dev_enter() (HCCLT_GUARDED).
+ * See hcclt_comm_buffer_get(). Called inside drm_dev_enter()
+ * (HCCLT_GUARDED).
  *
  * Return: 0 or a negative errno (see the uAPI header).
  */
@@ -267,20 +317,7 @@ int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
 		return -ENOENT;
-	mutex_lock(&comm->lock);
-	if (comm->dead) {
-		obj = ERR_PTR(-ENOENT);
-	} else if (comm->buf) {
-		obj = comm->buf;
-		drm_gem_object_get(obj);
-	} else {
-		obj = hcclt_mem_new(to_hcclt_dev(drm), args->size);
-		if (!IS_ERR(obj)) {
-			comm->buf = obj;
-			drm_gem_object_get(obj);
-		}
-	}
-	mutex_unlock(&comm->lock);
+	obj = hcclt_comm_buffer_get(comm, args->size);
 	hcclt_comm_put(comm);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);

@@ -47,6 +47,9 @@
 #define CREATE_TRACE_POINTS
 #include "hcclt_trace.h"
 
+static_assert(sizeof(struct drm_hcclt_task) == 64);
+static_assert(offsetof(struct drm_hcclt_task, src_handle) == HCCLT_TASK_SIZE_V1);
+
 /* Tasks run inline by one submit before the rest goes to the workqueue. */
 #define HCCLT_INLINE_BUDGET	(2 * HCCLT_MAX_BATCH)
 /* Tasks run by one pass of the work item before it requeues itself. */
@@ -162,15 +165,18 @@ static __always_inline void hcclt_trace_task(struct hcclt_stream *s,
 					     bool start, int err)
 {
 	struct hcclt_notify *n = task->notify;
+	/* A data task has no notify. */
+	u64 owner = n ? n->owner_id : 0;
+	u32 idx = n ? n->idx : 0, slot = n ? n->slot : 0;
 
 	if (start)
 		trace_hcclt_task_start(s->hdev->index, s->slot, s->id,
-				       task->seqno, task->op, n->owner_id,
-				       n->idx, n->slot, 0);
+				       task->seqno, task->op, owner, idx,
+				       slot, 0);
 	else
 		trace_hcclt_task_complete(s->hdev->index, s->slot, s->id,
-					  task->seqno, task->op, n->owner_id,
-					  n->idx, n->slot, err);
+					  task->seqno, task->op, owner, idx,
+					  slot, err);
 }
 
 /*
@@ -224,7 +230,11 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		s->fail_err = err;
 	}
 	hcclt_trace_task(s, task, false, err);
-	hcclt_notify_put(task->notify);
+	if (task->notify)
+		hcclt_notify_put(task->notify);
+	/* A data task dropped before the copy engine had it. */
+	if (task->copy)
+		hcclt_copy_drop(s->hdev, task->copy);
 	if (task->last)
 		hcclt_batch_put(s, task->batch);
 	hcclt_signal_fences(s);
@@ -251,7 +261,8 @@ static void hcclt_stream_unpark(struct hcclt_stream *s)
 static void hcclt_make_runnable(struct hcclt_device *hdev,
 				struct hcclt_stream *s)
 {
-	if (s->on_runlist || s->parked || s->dead || list_empty(&s->tasks))
+	if (s->on_runlist || s->parked || s->copying || s->dead ||
+	    list_empty(&s->tasks))
 		return;
 	list_add_tail(&s->run_node, &hdev->runlist);
 	s->on_runlist = true;
@@ -261,6 +272,8 @@ static void hcclt_make_runnable(struct hcclt_device *hdev,
 static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 {
 	hcclt_stream_unpark(s);
+	/* A copy in flight finds its task gone (hcclt_sched_copy_done()). */
+	s->copying = false;
 	if (s->on_runlist) {
 		list_del_init(&s->run_node);
 		s->on_runlist = false;
@@ -342,7 +355,20 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			hcclt_trace_task(s, task, true, 0);
 		}
 		budget--;
-		if (task->op == HCCLT_TASK_NOTIFY_RECORD ||
+		if (task->copy) {
+			struct hcclt_copy *c = task->copy;
+
+			/* The engine has it now; the stream waits for it. */
+			task->copy = NULL;
+			s->copying = true;
+			hcclt_copy_start(s, c, task->seqno);
+			progress = true;
+			break;
+		}
+		if (!n) {
+			/* An empty data task. */
+			hcclt_sched_task_done(s, 0);
+		} else if (task->op == HCCLT_TASK_NOTIFY_RECORD ||
 		    task->op == HCCLT_TASK_CHANNEL_RECORD) {
 			if (likely(n->hdev == hdev))
 				hcclt_notify_record(hdev, n);
@@ -472,6 +498,37 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 		mod_timer(&s->timer, s->deadline);
 	}
 	spin_unlock(&hdev->sched_lock);
+}
+
+/**
+ * hcclt_sched_copy_done - the copy engine finished a data task.
+ * @s: the stream.
+ * @seqno: the task's seqno.
+ * @err: 0, or why the copy failed (the stream then fails as on a wait
+ *	timeout: the tasks behind it are dropped, the next sync reports it).
+ *
+ * The task is completed if it is still the head of @s; a stream flushed
+ * meanwhile no longer has it.
+ */
+void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
+{
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_task *task;
+
+	spin_lock_bh(&hdev->sched_lock);
+	task = list_first_entry_or_null(&s->tasks, struct hcclt_task, node);
+	if (s->copying && task && task->seqno == seqno) {
+		s->copying = false;
+		hcclt_sched_task_done(s, err);
+		if (err) {
+			WRITE_ONCE(s->error, err);
+			hcclt_stream_flush(s, err);
+		}
+		hcclt_stream_wake(s);
+		hcclt_make_runnable(hdev, s);
+		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	}
+	spin_unlock_bh(&hdev->sched_lock);
 }
 
 /* ---- stream and thread lifetime ---- */
@@ -733,13 +790,37 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
  * @dst: the last record destination looked up (reference held); batches
  *	usually record into few threads.
  * @chan: the last channel looked up (reference held).
+ * @df: the DRM file (GEM handles of data tasks).
+ * @peer_buf: the HCCL buffer of @chan's peer, once a data task needed it
+ *	(reference held).
  */
 struct hcclt_prep {
 	struct hcclt_file *file;
 	struct hcclt_thread *thread;
 	struct hcclt_thread *dst;
 	struct hcclt_channel *chan;
+	struct drm_file *df;
+	struct drm_gem_object *peer_buf;
 };
+
+/* Make the channel of id @id of the submitting thread pp->chan. */
+static int hcclt_prep_chan(struct hcclt_prep *pp, u64 id)
+{
+	struct hcclt_channel *chan;
+
+	if (pp->chan && hcclt_channel_is(pp->chan, id))
+		return 0;
+	chan = hcclt_channel_lookup(pp->thread->comm, id);
+	if (!chan)
+		return -ENOENT;
+	hcclt_channel_put(pp->chan);
+	pp->chan = chan;
+	if (pp->peer_buf) {
+		drm_gem_object_put(pp->peer_buf);
+		pp->peer_buf = NULL;
+	}
+	return 0;
+}
 
 /* A channel task of @ut: its notify, with a reference, in @n. */
 static int hcclt_task_prepare_chan(struct hcclt_prep *pp,
@@ -747,20 +828,99 @@ static int hcclt_task_prepare_chan(struct hcclt_prep *pp,
 				   struct hcclt_notify **n)
 {
 	struct hcclt_thread *thread = pp->thread;
-	struct hcclt_channel *chan;
+	int ret;
 
 	if (!thread ||
 	    (ut->op == HCCLT_TASK_CHANNEL_RECORD && ut->timeout_s))
 		return -EINVAL;
-	if (!pp->chan || !hcclt_channel_is(pp->chan, ut->dst_thread)) {
-		chan = hcclt_channel_lookup(thread->comm, ut->dst_thread);
-		if (!chan)
-			return -ENOENT;
-		hcclt_channel_put(pp->chan);
-		pp->chan = chan;
-	}
+	ret = hcclt_prep_chan(pp, ut->dst_thread);
+	if (ret)
+		return ret;
 	return hcclt_channel_task_notify(pp->chan, thread->engine, ut->op,
 					 ut->notify_idx, n);
+}
+
+/* Fields of struct drm_hcclt_task that only data tasks use. */
+static bool hcclt_task_has_data(const struct drm_hcclt_task *ut)
+{
+	return ut->src_handle || ut->dst_handle || ut->src_offset ||
+	       ut->dst_offset || ut->len || ut->dtype || ut->reduce_op;
+}
+
+/* The object of handle @handle, or the channel's peer buffer for 0. */
+static struct drm_gem_object *hcclt_prep_obj(struct hcclt_prep *pp,
+					     u32 handle, bool peer)
+{
+	struct drm_gem_object *obj;
+
+	if (!peer) {
+		obj = hcclt_mem_lookup(pp->df, handle);
+		return obj ?: ERR_PTR(-ENOENT);
+	}
+	if (!pp->peer_buf) {
+		obj = hcclt_channel_peer_buffer(pp->chan, 0);
+		if (IS_ERR(obj))
+			return obj;
+		pp->peer_buf = obj;
+	}
+	drm_gem_object_get(pp->peer_buf);
+	return pp->peer_buf;
+}
+
+/*
+ * A data task (uAPI 1.4): check it and make its copy in @task->copy (none
+ * for a zero length, which completes at once).
+ */
+static int hcclt_task_prepare_data(struct hcclt_prep *pp,
+				   const struct drm_hcclt_task *ut,
+				   struct hcclt_task *task)
+{
+	bool to_peer = ut->op == HCCLT_TASK_WRITE;
+	bool from_peer = ut->op == HCCLT_TASK_READ;
+	struct drm_gem_object *src, *dst;
+	struct hcclt_copy *c = NULL;
+	int ret;
+
+	if (ut->notify_idx || ut->timeout_s || ut->dtype || ut->reduce_op)
+		return -EINVAL;
+	if (!to_peer && !from_peer) {
+		if (ut->dst_thread || !ut->src_handle || !ut->dst_handle)
+			return -EINVAL;
+	} else {
+		if (!pp->thread || !ut->src_handle == !from_peer ||
+		    !ut->dst_handle == !to_peer)
+			return -EINVAL;
+		ret = hcclt_prep_chan(pp, ut->dst_thread);
+		if (ret)
+			return ret;
+		/* The engine family and the peer, as channel notify tasks. */
+		ret = hcclt_channel_task_check(pp->chan, pp->thread->engine);
+		if (ret)
+			return ret;
+	}
+	src = hcclt_prep_obj(pp, ut->src_handle, from_peer);
+	if (IS_ERR(src))
+		return PTR_ERR(src);
+	dst = hcclt_prep_obj(pp, ut->dst_handle, to_peer);
+	if (IS_ERR(dst)) {
+		drm_gem_object_put(src);
+		return PTR_ERR(dst);
+	}
+	ret = hcclt_copy_prepare(ut->op, src, ut->src_offset, dst,
+				 ut->dst_offset, ut->len, &c);
+	if (ret)
+		return ret;
+	if (!ut->len) {
+		hcclt_copy_drop(pp->file->hdev, c);
+		c = NULL;
+	}
+	task->notify = NULL;
+	task->copy = c;
+	task->op = ut->op;
+	task->engine = pp->thread ? pp->thread->engine : HCCLT_ENGINE_CPU;
+	task->timeout_s = 0;
+	task->started = false;
+	return 0;
 }
 
 /*
@@ -777,6 +937,16 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	int ret;
 
 	if (ut->pad)
+		return -EINVAL;
+	switch (ut->op) {
+	case HCCLT_TASK_LOCAL_COPY:
+	case HCCLT_TASK_WRITE:
+	case HCCLT_TASK_READ:
+		return hcclt_task_prepare_data(pp, ut, task);
+	default:
+		break;
+	}
+	if (hcclt_task_has_data(ut))
 		return -EINVAL;
 	switch (ut->op) {
 	case HCCLT_TASK_CHANNEL_RECORD:
@@ -816,12 +986,23 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	kref_get(&n->ref);
 found:
 	task->notify = n;
+	task->copy = NULL;
 	task->op = ut->op;
 	/* A wait has @thread; a record through a stream id has only @dst. */
 	task->engine = (thread ?: pp->dst)->engine;
 	task->timeout_s = ut->timeout_s;
 	task->started = false;
 	return 0;
+}
+
+/* Drop what hcclt_task_prepare() gave @task (a task never queued). */
+static void hcclt_task_unprepare(struct hcclt_stream *s,
+				 struct hcclt_task *task)
+{
+	if (task->notify)
+		hcclt_notify_put(task->notify);
+	if (task->copy)
+		hcclt_copy_drop(s->hdev, task->copy);
 }
 
 /*
@@ -849,7 +1030,7 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 	}
 	if (ret) {
 		for (i = 0; i < made; i++)
-			hcclt_notify_put(batch->tasks[i].notify);
+			hcclt_task_unprepare(s, &batch->tasks[i]);
 		hcclt_batch_put(s, batch);
 		return ret;
 	}
@@ -916,10 +1097,11 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 }
 
 /* SUBMIT with its @tasks copied in (@args checked). */
-static int hcclt_submit(struct hcclt_file *file, struct drm_hcclt_submit *args,
+static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 			const struct drm_hcclt_task *tasks)
 {
-	struct hcclt_prep pp = { .file = file };
+	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_prep pp = { .file = file, .df = df };
 	struct sync_file *sync_file = NULL;
 	struct hcclt_fence *fence = NULL;
 	struct hcclt_batch *batch = NULL;
@@ -992,14 +1174,33 @@ out:
 		dma_fence_put(&fence->base);
 	if (batch) {
 		for (i = 0; i < batch->count; i++)
-			hcclt_notify_put(batch->tasks[i].notify);
+			hcclt_task_unprepare(s, &batch->tasks[i]);
 		hcclt_batch_put(s, batch);
 	}
+	if (pp.peer_buf)
+		drm_gem_object_put(pp.peer_buf);
 	hcclt_thread_put(pp.dst);
 	hcclt_channel_put(pp.chan);
 	hcclt_thread_put(pp.thread);
 	hcclt_stream_put(s);
 	return ret;
+}
+
+/*
+ * Tasks of the 1.0 size were copied in packed at the start of @tasks:
+ * spread them out to the current struct, the fields they lack zero. From
+ * the last one down, so that none is overwritten before it moved.
+ */
+static void hcclt_tasks_widen(struct drm_hcclt_task *tasks, u32 n, u32 size)
+{
+	u32 i;
+
+	if (size == sizeof(*tasks))
+		return;
+	for (i = n; i-- > 0;) {
+		memmove(&tasks[i], (u8 *)tasks + (size_t)i * size, size);
+		memset((u8 *)&tasks[i] + size, 0, sizeof(*tasks) - size);
+	}
 }
 
 /*
@@ -1023,7 +1224,8 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (n > HCCLT_MAX_BATCH ||
 	    (!n && !(args->flags & HCCLT_SUBMIT_FENCE_OUT)) ||
-	    args->task_size != sizeof(struct drm_hcclt_task))
+	    (args->task_size != sizeof(struct drm_hcclt_task) &&
+	     args->task_size != HCCLT_TASK_SIZE_V1))
 		return -EINVAL;
 
 	if (n > ARRAY_SIZE(onstack)) {
@@ -1032,15 +1234,16 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 			return -ENOMEM;
 	}
 	if (copy_from_user(tasks, u64_to_user_ptr(args->tasks_ptr),
-			   n * sizeof(*tasks))) {
+			   n * args->task_size)) {
 		ret = -EFAULT;
 		goto out_free;
 	}
+	hcclt_tasks_widen(tasks, n, args->task_size);
 	if (!drm_dev_enter(drm, &idx)) {
 		ret = -ENODEV;
 		goto out_free;
 	}
-	ret = hcclt_submit(df->driver_priv, args, tasks);
+	ret = hcclt_submit(df, args, tasks);
 	drm_dev_exit(idx);
 out_free:
 	if (tasks != onstack)

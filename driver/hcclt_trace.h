@@ -68,6 +68,19 @@ TRACE_DEFINE_ENUM(HCCLT_TASK_NOTIFY_RECORD);
 TRACE_DEFINE_ENUM(HCCLT_TASK_NOTIFY_WAIT);
 TRACE_DEFINE_ENUM(HCCLT_TASK_CHANNEL_RECORD);
 TRACE_DEFINE_ENUM(HCCLT_TASK_CHANNEL_WAIT);
+TRACE_DEFINE_ENUM(HCCLT_TASK_LOCAL_COPY);
+TRACE_DEFINE_ENUM(HCCLT_TASK_WRITE);
+TRACE_DEFINE_ENUM(HCCLT_TASK_READ);
+
+#define hcclt_show_op(op)						\
+	__print_symbolic(op,						\
+			 { HCCLT_TASK_NOTIFY_RECORD, "record" },	\
+			 { HCCLT_TASK_NOTIFY_WAIT, "wait" },		\
+			 { HCCLT_TASK_CHANNEL_RECORD, "channel_record" }, \
+			 { HCCLT_TASK_CHANNEL_WAIT, "channel_wait" },	\
+			 { HCCLT_TASK_LOCAL_COPY, "local_copy" },	\
+			 { HCCLT_TASK_WRITE, "write" },			\
+			 { HCCLT_TASK_READ, "read" })
 
 DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
@@ -94,9 +107,7 @@ DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_printk("dev=%u slot=%u stream=0x%llx seqno=%llu op=%s notify_owner=0x%llx notify_idx=%u notify_slot=%u err=%d",
 			      __entry->dev, __entry->slot, __entry->stream,
 			      __entry->seqno,
-			      __print_symbolic(__entry->op,
-					       { HCCLT_TASK_NOTIFY_RECORD, "record" },
-					       { HCCLT_TASK_NOTIFY_WAIT, "wait" }),
+			      hcclt_show_op(__entry->op),
 			      __entry->owner, __entry->idx, __entry->nslot, __entry->err)
 );
 
@@ -144,6 +155,34 @@ TRACE_EVENT(hcclt_channel_record,
 	    TP_printk("dev=%u chan=0x%llx idx=%u rank=%u peer=%u count=%u",
 		      __entry->dev, __entry->chan, __entry->idx,
 		      __entry->rank, __entry->peer, __entry->count)
+);
+
+/*
+ * The copy engine finished a data task: @bytes moved for task @seqno of
+ * stream @stream (between its task_start and task_complete).
+ */
+TRACE_EVENT(hcclt_copy,
+	    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
+		     u64 bytes, int err),
+	    TP_ARGS(dev, slot, stream, seqno, op, bytes, err),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(u32, slot)
+			     __field(u64, stream)
+			     __field(u64, seqno)
+			     __field(u32, op)
+			     __field(u64, bytes)
+			     __field(int, err)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->slot = slot;
+			   __entry->stream = stream;
+			   __entry->seqno = seqno;
+			   __entry->op = op;
+			   __entry->bytes = bytes;
+			   __entry->err = err;),
+	    TP_printk("dev=%u slot=%u stream=0x%llx seqno=%llu op=%s bytes=%llu err=%d",
+		      __entry->dev, __entry->slot, __entry->stream,
+		      __entry->seqno, hcclt_show_op(__entry->op),
+		      __entry->bytes, __entry->err)
 );
 
 #endif /* _HCCLT_TRACE_H_ */

@@ -123,7 +123,7 @@ HCCLT_EXPORT HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine,
 }
 
 /* Split a ChannelHandle as hcclt_handle_parse() splits a ThreadHandle. */
-static int channel_parse(ChannelHandle h, int dev, uint64_t *id)
+int hcclt_channel_parse(ChannelHandle h, int dev, uint64_t *id)
 {
 	uint64_t kid = h & HCCLT_HANDLE_ID_MASK;
 
@@ -145,7 +145,7 @@ static int32_t channel_task(ThreadHandle thread, ChannelHandle channel,
 	if (!thread || !channel)
 		return HCCL_E_PTR;
 	if (hcclt_handle_parse(thread, &dev, &tid) ||
-	    channel_parse(channel, dev, &cid))
+	    hcclt_channel_parse(channel, dev, &cid))
 		return HCCL_E_PTR;
 	fd = hcclt_device_fd_fast(dev);
 	if (fd < 0)

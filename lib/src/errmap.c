@@ -165,6 +165,30 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(COMM_BUFFER, ENOENT, HCCL_E_PTR),	/* communicator gone */
 	R(COMM_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.3 */
 	R(COMM_BUFFER, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_CHANNEL_BUFFER and mmap() (HcclChannelGetHcclBuffer) */
+	R(CHANNEL_BUFFER, ENOENT, HCCL_E_PTR),	/* not a channel of the comm */
+	R(CHANNEL_BUFFER, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
+	R(CHANNEL_BUFFER, ENOBUFS, HCCL_E_OOM),	/* the peer's device capacity */
+	R(CHANNEL_BUFFER, ENOMEM, HCCL_E_MEMORY),
+	R(CHANNEL_BUFFER, EMFILE, HCCL_E_SYSCALL),
+	R(CHANNEL_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.4 */
+	R(CHANNEL_BUFFER, ENODEV, HCCL_E_DRV),
+	/* SUBMIT of a data task (Hcomm{LocalCopy,Write,Read}OnThread) */
+	R(DATA_TASK, ENOENT, HCCL_E_PTR),	/* thread, channel or object gone */
+	R(DATA_TASK, EINVAL, HCCL_E_PARA),	/* engine family; driver before 1.4 */
+	R(DATA_TASK, ERANGE, HCCL_E_PARA),	/* a range outside its object */
+	R(DATA_TASK, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
+	R(DATA_TASK, ENOBUFS, HCCL_E_PARA),
+	R(DATA_TASK, EBUSY, HCCL_E_AGAIN),
+	R(DATA_TASK, ENOMEM, HCCL_E_MEMORY),
+	R(DATA_TASK, ENODEV, HCCL_E_DRV),
+	/* SUBMIT of a local copy on a stream (aclrtMemcpyAsync) */
+	R(MEMCPY_ASYNC, ENOENT, ACL_ERROR_RT_INVALID_HANDLE),
+	R(MEMCPY_ASYNC, EINVAL, ACL_ERROR_INVALID_PARAM),
+	R(MEMCPY_ASYNC, ERANGE, ACL_ERROR_INVALID_PARAM),
+	R(MEMCPY_ASYNC, EBUSY, ACL_ERROR_RT_STREAM_TASK_FULL),
+	R(MEMCPY_ASYNC, ENOMEM, ACL_ERROR_RT_MEMORY_ALLOCATION),
+	R(MEMCPY_ASYNC, ENODEV, ACL_ERROR_RT_INVALID_HANDLE),
 };
 
 #undef R
@@ -173,7 +197,8 @@ static int op_is_acl(enum hcclt_op op)
 {
 	return op == HCCLT_OP_DEVICE_ACL || op == HCCLT_OP_STREAM_CREATE ||
 	       op == HCCLT_OP_STREAM_DESTROY || op == HCCLT_OP_STREAM_SYNC ||
-	       op == HCCLT_OP_STREAM_FENCE || op == HCCLT_OP_MEM_CREATE;
+	       op == HCCLT_OP_STREAM_FENCE || op == HCCLT_OP_MEM_CREATE ||
+	       op == HCCLT_OP_MEMCPY_ASYNC;
 }
 
 int32_t hcclt_map_errno(enum hcclt_op op, int err)

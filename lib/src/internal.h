@@ -115,6 +115,17 @@ void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
 
+/* A ChannelHandle of device @dev: its kernel id (channel.c); 0 or -1. */
+int hcclt_channel_parse(ChannelHandle h, int dev, uint64_t *id);
+
+/*
+ * Device memory of @dev holding [@p, @p + @len) (mem.c): its GEM handle
+ * (0 for a channel peer's buffer, whose channel id goes to @chan, else
+ * 0) and the offset of @p in it. 0, or -1 when no allocation holds it.
+ */
+int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
+		      uint64_t *off, uint64_t *chan);
+
 /* Queue one task (primitives.c); 0 or a negative errno. */
 int hcclt_submit_one(int fd, int dev, uint64_t id,
 		     const struct drm_hcclt_task *task);
@@ -148,6 +159,9 @@ enum hcclt_op {
 	HCCLT_OP_CHANNEL_ACQUIRE,	/* HcclChannelAcquire */
 	HCCLT_OP_CHANNEL_TASK,	/* HcommChannelNotify{Record,Wait}OnThread */
 	HCCLT_OP_COMM_BUFFER,	/* HcclGetHcclBuffer: COMM_BUFFER and mmap() */
+	HCCLT_OP_CHANNEL_BUFFER,	/* HcclChannelGetHcclBuffer */
+	HCCLT_OP_DATA_TASK,	/* Hcomm{LocalCopy,Write,Read}OnThread */
+	HCCLT_OP_MEMCPY_ASYNC,	/* aclrtMemcpyAsync */
 	HCCLT_OP_COUNT
 };
 

@@ -17,6 +17,10 @@
  * communicator; the library maps it, enters it in the table (device
  * memory for aclrtMemcpy, but not aclrtFree's), and unmaps it and closes
  * its handle when the communicator is destroyed (hcclt_mem_comm_gone()).
+ * A channel peer's buffer (HcclChannelGetHcclBuffer) is a dma-buf of the
+ * peer's object (DRM_IOCTL_HCCLT_CHANNEL_BUFFER), mapped once per
+ * (communicator, channel) and entered like the others, with no handle;
+ * data tasks name it by the channel (hcclt_mem_resolve()).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,9 +37,16 @@ struct alloc {
 	size_t size;		/* bytes asked for: the range checks */
 	size_t map_len;		/* bytes mapped (device memory) */
 	int dev;		/* device index, -1 for host memory */
-	uint32_t handle;	/* GEM handle in the device's file */
-	int hccl_buf;		/* a communicator's HCCL buffer: not freed here */
+	uint32_t handle;	/* GEM handle in the device's file; 0 for a peer's */
+	int hccl_buf;		/* ALLOC_* kind: HCCL buffers are not freed here */
+	uint64_t comm;		/* ALLOC_PEER_BUF: kernel id of the communicator */
+	uint64_t chan;		/* ALLOC_PEER_BUF: kernel id of the channel */
 };
+
+/* struct alloc's hccl_buf. */
+#define ALLOC_OWN	0	/* aclrtMalloc / aclrtMallocHost */
+#define ALLOC_HCCL_BUF	1	/* a communicator's HCCL buffer */
+#define ALLOC_PEER_BUF	2	/* a channel peer's HCCL buffer, mapped here */
 
 /* protects table, nallocs, cap */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -205,7 +216,9 @@ HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
 	a.map_len = mc.size;
 	a.dev = dev;
 	a.handle = mc.handle;
-	a.hccl_buf = 0;
+	a.hccl_buf = ALLOC_OWN;
+	a.comm = 0;
+	a.chan = 0;
 	if (table_add(&a)) {
 		munmap(p, mc.size);
 		gem_close(dev, mc.handle);
@@ -219,7 +232,7 @@ HCCLT_EXPORT aclError aclrtFree(void *devPtr)
 {
 	struct alloc a;
 
-	if (!devPtr || table_take((uintptr_t)devPtr, 1, 0, &a))
+	if (!devPtr || table_take((uintptr_t)devPtr, 1, ALLOC_OWN, &a))
 		return ACL_ERROR_INVALID_PARAM;
 	munmap(devPtr, a.map_len);
 	gem_close(a.dev, a.handle);
@@ -240,7 +253,9 @@ HCCLT_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 	a.map_len = 0;
 	a.dev = -1;
 	a.handle = 0;
-	a.hccl_buf = 0;
+	a.hccl_buf = ALLOC_OWN;
+	a.comm = 0;
+	a.chan = 0;
 	if (table_add(&a)) {
 		free(p);
 		return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -253,7 +268,7 @@ HCCLT_EXPORT aclError aclrtFreeHost(void *hostPtr)
 {
 	struct alloc a;
 
-	if (!hostPtr || table_take((uintptr_t)hostPtr, 0, 0, &a))
+	if (!hostPtr || table_take((uintptr_t)hostPtr, 0, ALLOC_OWN, &a))
 		return ACL_ERROR_INVALID_PARAM;
 	free(hostPtr);
 	return ACL_SUCCESS;
@@ -278,8 +293,9 @@ static int range_ok(const void *p, size_t n, int device)
 	return n <= a->size - (u - a->base);
 }
 
-HCCLT_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src,
-				  size_t count, aclrtMemcpyKind kind)
+/* aclrtMemcpy()'s checks; ACL_SUCCESS or the code. */
+static aclError memcpy_check(void *dst, size_t destMax, const void *src,
+			     size_t count, aclrtMemcpyKind kind)
 {
 	int dst_dev, src_dev, ok;
 
@@ -312,11 +328,64 @@ HCCLT_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src,
 	pthread_mutex_lock(&table_lock);
 	ok = range_ok(dst, count, dst_dev) && range_ok(src, count, src_dev);
 	pthread_mutex_unlock(&table_lock);
-	if (!ok)
-		return ACL_ERROR_INVALID_PARAM;
-	if (count)
+	return ok ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+HCCLT_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src,
+				  size_t count, aclrtMemcpyKind kind)
+{
+	aclError ret = memcpy_check(dst, destMax, src, count, kind);
+
+	if (ret == ACL_SUCCESS && count)
 		memmove(dst, src, count);
-	return ACL_SUCCESS;
+	return ret;
+}
+
+HCCLT_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
+				       size_t count, aclrtMemcpyKind kind,
+				       aclrtStream stream)
+{
+	struct drm_hcclt_task task;
+	uint64_t doff, soff, dchan, schan;
+	uint32_t dh, sh;
+	struct hcclt_stream *s;
+	aclError ret;
+	int fd, err;
+
+	ret = memcpy_check(dst, destMax, src, count, kind);
+	if (ret != ACL_SUCCESS)
+		return ret;
+	if (!stream)
+		return ACL_ERROR_INVALID_PARAM;
+	s = hcclt_stream_get(stream);
+	if (!s)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	fd = hcclt_device_fd_fast(s->dev);
+	if (fd < 0)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	if (!count)
+		return ACL_SUCCESS;
+	if (hcclt_mem_resolve(s->dev, dst, count, &dh, &doff, &dchan) ||
+	    hcclt_mem_resolve(s->dev, src, count, &sh, &soff, &schan) ||
+	    !dh || !sh) {
+		/* Host memory (or a peer's): after the stream's work, now. */
+		if (!hcclt_idle_check(s->dev, s->id)) {
+			err = hcclt_stream_sync(fd, s->id, -1);
+			if (err)
+				return hcclt_map_errno(HCCLT_OP_STREAM_SYNC, err);
+		}
+		memmove(dst, src, count);
+		return ACL_SUCCESS;
+	}
+	memset(&task, 0, sizeof(task));
+	task.op = HCCLT_TASK_LOCAL_COPY;
+	task.src_handle = sh;
+	task.dst_handle = dh;
+	task.src_offset = soff;
+	task.dst_offset = doff;
+	task.len = count;
+	return hcclt_map_errno(HCCLT_OP_MEMCPY_ASYNC,
+			       hcclt_submit_one(fd, s->dev, s->id, &task));
 }
 
 HCCLT_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
@@ -367,7 +436,9 @@ static HcclResult comm_buffer_make(struct hcclt_comm *c)
 	a.map_len = cb.size;
 	a.dev = c->dev;
 	a.handle = cb.handle;
-	a.hccl_buf = 1;
+	a.hccl_buf = ALLOC_HCCL_BUF;
+	a.comm = c->id;
+	a.chan = 0;
 	if (table_add(&a)) {
 		munmap(p, cb.size);
 		gem_close(c->dev, cb.handle);
@@ -406,19 +477,134 @@ HCCLT_EXPORT HcclResult HcclGetHcclBuffer(HcclComm comm, void **buffer, uint64_t
 }
 
 /*
+ * The table entry of @c's mapping of channel @chan's peer buffer, or NULL.
+ * Caller holds table_lock.
+ */
+static struct alloc *peer_find(const struct hcclt_comm *c, uint64_t chan)
+{
+	size_t i;
+
+	for (i = 0; i < nallocs; i++)
+		if (table[i].hccl_buf == ALLOC_PEER_BUF && table[i].dev == c->dev &&
+		    table[i].comm == c->id && (!chan || table[i].chan == chan))
+			return &table[i];
+	return NULL;
+}
+
+HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle channel,
+						 void **buffer, uint64_t *size)
+{
+	struct drm_hcclt_channel_buffer cb;
+	struct hcclt_comm *c;
+	struct alloc a, *e;
+	HcclResult ret = HCCL_SUCCESS;
+	uint64_t cid;
+	void *p;
+	int fd, err;
+
+	if (!comm || !channel || !buffer || !size)
+		return HCCL_E_PTR;
+	c = hcclt_comm_get(comm);
+	if (!c || hcclt_channel_parse(channel, c->dev, &cid))
+		return HCCL_E_PTR;
+	fd = hcclt_device_fd_fast(c->dev);
+	if (fd < 0)
+		return HCCL_E_PTR;
+	pthread_mutex_lock(&buf_lock);
+	pthread_mutex_lock(&table_lock);
+	e = peer_find(c, cid);
+	if (e) {
+		*buffer = (void *)e->base;
+		*size = e->size;
+	}
+	pthread_mutex_unlock(&table_lock);
+	if (e)
+		goto out;
+	if (atomic_load(&c->magic) != HCCLT_COMM_MAGIC) {
+		ret = HCCL_E_PTR;
+		goto out;
+	}
+	memset(&cb, 0, sizeof(cb));
+	cb.comm_id = c->id;
+	cb.channel_id = cid;
+	/* A peer without a buffer yet gets one of this communicator's size. */
+	cb.size = 2 * c->buf_size;
+	err = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_CHANNEL_BUFFER, &cb);
+	if (err) {
+		ret = hcclt_map_errno(HCCLT_OP_CHANNEL_BUFFER, err);
+		goto out;
+	}
+	p = mmap(NULL, cb.size, PROT_READ | PROT_WRITE, MAP_SHARED, cb.fd, 0);
+	err = p == MAP_FAILED ? -errno : 0;
+	close(cb.fd);
+	if (err) {
+		ret = hcclt_map_errno(HCCLT_OP_CHANNEL_BUFFER, err);
+		goto out;
+	}
+	madvise(p, cb.size, MADV_DONTFORK);
+	memset(&a, 0, sizeof(a));
+	a.base = (uintptr_t)p;
+	a.size = cb.size;
+	a.map_len = cb.size;
+	a.dev = c->dev;
+	a.hccl_buf = ALLOC_PEER_BUF;
+	a.comm = c->id;
+	a.chan = cid;
+	if (table_add(&a)) {
+		munmap(p, cb.size);
+		ret = HCCL_E_MEMORY;
+		goto out;
+	}
+	*buffer = p;
+	*size = cb.size;
+out:
+	pthread_mutex_unlock(&buf_lock);
+	return ret;
+}
+
+int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
+		      uint64_t *off, uint64_t *chan)
+{
+	uintptr_t u = (uintptr_t)p;
+	struct alloc *a;
+	int ret = -1;
+
+	pthread_mutex_lock(&table_lock);
+	a = find(u);
+	if (a && a->dev == dev && len <= a->size - (u - a->base)) {
+		*handle = a->handle;
+		*off = u - a->base;
+		*chan = a->hccl_buf == ALLOC_PEER_BUF ? a->chan : 0;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&table_lock);
+	return ret;
+}
+
+/*
  * @c is being destroyed (claimed, no longer live): unmap its HCCL buffer
- * and close the handle; the kernel frees the buffer with the communicator.
- * A fork() child has neither the mapping nor the table entry.
+ * and close the handle, and unmap its peers' buffers; the kernel frees
+ * the buffer with the communicator. A fork() child has neither the
+ * mappings nor the table entries.
  */
 void hcclt_mem_comm_gone(struct hcclt_comm *c)
 {
-	struct alloc a;
+	struct alloc a, *e;
 
 	pthread_mutex_lock(&buf_lock);
 	if (c->buf_addr && c->gen == hcclt_gen() &&
-	    !table_take((uintptr_t)c->buf_addr, 1, 1, &a)) {
+	    !table_take((uintptr_t)c->buf_addr, 1, ALLOC_HCCL_BUF, &a)) {
 		munmap(c->buf_addr, a.map_len);
 		gem_close(a.dev, a.handle);
+	}
+	for (;;) {
+		pthread_mutex_lock(&table_lock);
+		e = c->gen == hcclt_gen() ? peer_find(c, 0) : NULL;
+		a.base = e ? e->base : 0;
+		pthread_mutex_unlock(&table_lock);
+		if (!e || table_take(a.base, 1, ALLOC_PEER_BUF, &a))
+			break;
+		munmap((void *)a.base, a.map_len);
 	}
 	c->buf_addr = NULL;
 	c->buf_len = 0;

@@ -52,7 +52,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		3
+#define HCCLT_UAPI_MINOR		4
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -210,6 +210,11 @@ struct drm_hcclt_query {
  * and a cursor.
  */
 #define HCCLT_FEATURE_INFO_ARRAY	0x80ULL
+/*
+ * uAPI 1.4: data tasks (HCCLT_TASK_LOCAL_COPY .. HCCLT_TASK_READ_REDUCE,
+ * the 64-byte struct drm_hcclt_task) and DRM_IOCTL_HCCLT_CHANNEL_BUFFER.
+ */
+#define HCCLT_FEATURE_DATA_TASKS	0x100ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -434,18 +439,67 @@ struct drm_hcclt_thread_export {
  *	returns -ECONNRESET, once. A record the peer made before it went is
  *	still consumed by one wait.
  *
+ * @HCCLT_TASK_LOCAL_COPY: (uAPI 1.4) copy @len bytes from @src_offset of
+ *	the memory object @src_handle to @dst_offset of @dst_handle (GEM
+ *	handles of this file: DRM_IOCTL_HCCLT_MEM_CREATE objects and HCCL
+ *	buffers). The ranges may overlap (memmove).
+ * @HCCLT_TASK_WRITE: (uAPI 1.4) copy @len bytes from @src_offset of
+ *	@src_handle to @dst_offset of the HCCL buffer of the peer of the
+ *	channel @dst_thread; @dst_handle must be zero.
+ * @HCCLT_TASK_READ: (uAPI 1.4) copy @len bytes from @src_offset of the
+ *	channel @dst_thread's peer's HCCL buffer to @dst_offset of
+ *	@dst_handle; @src_handle must be zero.
+ * @HCCLT_TASK_LOCAL_REDUCE: (uAPI 1.4) as HCCLT_TASK_LOCAL_COPY, but each
+ *	element of the destination becomes @reduce_op of itself and the
+ *	source element (@dtype; @len a multiple of its size).
+ * @HCCLT_TASK_WRITE_REDUCE: (uAPI 1.4) HCCLT_TASK_WRITE, reducing.
+ * @HCCLT_TASK_READ_REDUCE: (uAPI 1.4) HCCLT_TASK_READ, reducing.
+ *
  * Channel tasks need a thread @handle whose engine is of the channel's
- * engine family (CPU and CPU_TS, or AICPU and AICPU_TS).
+ * engine family (CPU and CPU_TS, or AICPU and AICPU_TS); so do writes and
+ * reads. Local copies and reduces may also be submitted through a stream
+ * id. Data tasks are executed by the device's copy engine in stream order:
+ * a task after a data task on the same stream sees the data (a channel
+ * record after a write releases a peer wait that then sees it).
+ *
+ * Every byte range of a data task is checked when it is submitted: it must
+ * lie inside its object (the peer's HCCL buffer for the channel side).
+ * A queued data task holds its objects: closing their handles, unmapping
+ * them or destroying the channel's peer communicator does not free them
+ * before the task has completed.
  */
 enum drm_hcclt_task_op {
 	HCCLT_TASK_NOTIFY_RECORD = 1,
 	HCCLT_TASK_NOTIFY_WAIT = 2,
 	HCCLT_TASK_CHANNEL_RECORD = 3,
 	HCCLT_TASK_CHANNEL_WAIT = 4,
+	HCCLT_TASK_LOCAL_COPY = 5,
+	HCCLT_TASK_WRITE = 6,
+	HCCLT_TASK_READ = 7,
+	HCCLT_TASK_LOCAL_REDUCE = 8,
+	HCCLT_TASK_WRITE_REDUCE = 9,
+	HCCLT_TASK_READ_REDUCE = 10,
 };
+
+/* Element types of reduce tasks (CANN's HcclDataType values). */
+#define HCCLT_DTYPE_INT8		0
+#define HCCLT_DTYPE_INT16		1
+#define HCCLT_DTYPE_INT32		2
+#define HCCLT_DTYPE_FP16		3
+#define HCCLT_DTYPE_FP32		4
+#define HCCLT_DTYPE_BF16		11
+
+/* Reduce operations (CANN's HcclReduceOp values). */
+#define HCCLT_REDUCE_SUM		0
+#define HCCLT_REDUCE_MAX		2
+#define HCCLT_REDUCE_MIN		3
 
 /**
  * struct drm_hcclt_task - one task of a submitted batch.
+ *
+ * uAPI 1.4 appended @src_handle .. @reduce_op (64 bytes in all); a SUBMIT
+ * with the 1.0 size (HCCLT_TASK_SIZE_V1, 24 bytes) still works, without
+ * data tasks. Fields a task's op does not use must be zero.
  */
 struct drm_hcclt_task {
 	/** @op: enum drm_hcclt_task_op. */
@@ -462,7 +516,30 @@ struct drm_hcclt_task {
 	__u32 timeout_s;
 	/** @pad: must be zero. */
 	__u32 pad;
+	/**
+	 * @src_handle: (1.4) data tasks: GEM handle of the source object in
+	 * this file; zero for a read's source (the channel peer's buffer).
+	 */
+	__u32 src_handle;
+	/**
+	 * @dst_handle: (1.4) data tasks: GEM handle of the destination object
+	 * in this file; zero for a write's destination.
+	 */
+	__u32 dst_handle;
+	/** @src_offset: (1.4) data tasks: byte offset in the source. */
+	__u64 src_offset;
+	/** @dst_offset: (1.4) data tasks: byte offset in the destination. */
+	__u64 dst_offset;
+	/** @len: (1.4) data tasks: bytes to copy or reduce; may be zero. */
+	__u64 len;
+	/** @dtype: (1.4) reduce tasks: HCCLT_DTYPE_*. */
+	__u32 dtype;
+	/** @reduce_op: (1.4) reduce tasks: HCCLT_REDUCE_*. */
+	__u32 reduce_op;
 };
+
+/* The size of struct drm_hcclt_task in uAPI 1.0-1.3. */
+#define HCCLT_TASK_SIZE_V1		24
 
 /*
  * Return a sync_file in @fence_fd (opened close-on-exec), signalled when the
@@ -498,8 +575,9 @@ struct drm_hcclt_task {
  * Errors:
  *
  * - -EINVAL: unknown bit in @flags, @task_count above
- *   HCCLT_MAX_BATCH or zero without HCCLT_SUBMIT_FENCE_OUT, @task_size not
- *   sizeof(struct drm_hcclt_task), non-zero @pad.
+ *   HCCLT_MAX_BATCH or zero without HCCLT_SUBMIT_FENCE_OUT, @task_size
+ *   neither sizeof(struct drm_hcclt_task) nor HCCLT_TASK_SIZE_V1, non-zero
+ *   @pad.
  *
  * The struct grew in uAPI 1.1 (@stream_id, @status, @pad); callers built
  * against 1.0 keep working, without those fields.
@@ -514,6 +592,19 @@ struct drm_hcclt_task {
  *   engine family than the channel's, with @notify_idx not below the
  *   channel's notify count, or a channel record with a non-zero timeout.
  * - -ECONNRESET: a channel task on a channel whose peer is gone.
+ * - -EINVAL (1.4): a data task with a non-zero @notify_idx or @timeout_s, a
+ *   local one with a non-zero @dst_thread, a write or read on a stream
+ *   @handle, a zero handle where an object is needed or a non-zero one
+ *   where the channel's peer buffer is meant, an unknown @dtype or
+ *   @reduce_op of a reduce (non-zero ones for a copy), a reduce @len not a
+ *   multiple of the element size; non-zero 1.4 fields in another task.
+ * - -ENOENT (1.4): a data task's handle that is not a memory object of
+ *   this file.
+ * - -ERANGE (1.4): a data task's byte range that is not entirely inside
+ *   its object (offset plus length past its end, or overflowing).
+ * - -ENOBUFS (1.4): a write or read whose channel peer has no HCCL buffer
+ *   (made by its DRM_IOCTL_HCCLT_COMM_BUFFER or by a
+ *   DRM_IOCTL_HCCLT_CHANNEL_BUFFER of a channel to it).
  * - -EBUSY: the stream's queue would exceed HCCLT_MAX_QUEUE_DEPTH tasks,
  *   or, with HCCLT_SUBMIT_FENCE_OUT, the stream already has
  *   HCCLT_MAX_QUEUE_DEPTH out-fences waiting to signal.
@@ -1192,6 +1283,55 @@ struct drm_hcclt_comm_buffer {
 #define DRM_IOCTL_HCCLT_COMM_BUFFER \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_COMM_BUFFER, \
 		 struct drm_hcclt_comm_buffer)
+
+#define DRM_HCCLT_CHANNEL_BUFFER	0x17
+
+/**
+ * struct drm_hcclt_channel_buffer - map the HCCL buffer of a channel's
+ * peer (HcclChannelGetHcclBuffer; uAPI 1.4, HCCLT_FEATURE_DATA_TASKS).
+ *
+ * Returns a dma-buf fd (close-on-exec) of the HCCL buffer of the peer rank
+ * of channel @channel_id of communicator @comm_id, and its size. If the
+ * peer has no HCCL buffer yet, it is made with @size bytes (page-rounded)
+ * on the peer's device, as the peer's DRM_IOCTL_HCCLT_COMM_BUFFER would
+ * (which then returns it), charged to the peer's device. mmap() of
+ * the fd (MAP_SHARED, offset 0, at most @size bytes) maps the buffer the
+ * peer's process maps, so that stores through either mapping are seen
+ * through the other. This is the only way to reach another rank's memory:
+ * the channel's peer buffer, nothing else of the peer. The fd holds the
+ * buffer (the memory stays until the fd and its mappings are gone, also
+ * after the peer went).
+ *
+ * Checks, in this order:
+ *
+ * - -EINVAL: non-zero @flags or @pad.
+ * - -ENOENT: unknown @comm_id, or @channel_id not a channel of it.
+ * - -ECONNRESET: the peer's communicator is gone.
+ * - -ENOBUFS: the peer has no HCCL buffer and @size is zero or exceeds the
+ *   capacity the peer's device has left.
+ * - -ENOMEM, -EMFILE.
+ */
+struct drm_hcclt_channel_buffer {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/** @channel_id: in, a channel of @comm_id. */
+	__u64 channel_id;
+	/**
+	 * @size: in, bytes to make the peer's buffer with if it has none
+	 * (0: do not make it); out, bytes of the peer's buffer.
+	 */
+	__u64 size;
+	/** @fd: out, the dma-buf fd; -1 on error. */
+	__s32 fd;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u64 pad;
+};
+
+#define DRM_IOCTL_HCCLT_CHANNEL_BUFFER \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_BUFFER, \
+		 struct drm_hcclt_channel_buffer)
 
 #if defined(__cplusplus)
 }

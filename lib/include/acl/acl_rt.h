@@ -294,6 +294,29 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
  */
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
 
+/**
+ * aclrtMemcpyAsync() - copy @count bytes from @src to @dst on @stream.
+ * @dst: destination.
+ * @destMax: bytes the destination may take; @count must not exceed it.
+ * @src: source.
+ * @count: bytes to copy (zero queues nothing).
+ * @kind: as aclrtMemcpy().
+ * @stream: the stream.
+ *
+ * When both ranges are device memory of @stream's device (aclrtMalloc(),
+ * HCCL buffers), the copy is a task on @stream, run by the device in
+ * stream order and checked by the kernel. A range in host memory cannot
+ * be reached by the simulated device: then the call waits for @stream's
+ * queued work (as aclrtSynchronizeStream()) and copies at once, which
+ * keeps the stream order.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (as aclrtMemcpy(), @stream
+ * NULL); ACL_ERROR_RT_INVALID_HANDLE (@stream not live); a stream error
+ * the wait found; ACL_ERROR_RT_STREAM_TASK_FULL.
+ */
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+			  aclrtMemcpyKind kind, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -207,6 +207,30 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
  */
 HcclResult HcclGetHcclBuffer(HcclComm comm, void **buffer, uint64_t *size);
 
+/**
+ * HcclChannelGetHcclBuffer() - the HCCL buffer of @channel's peer rank,
+ * mapped into this process.
+ * @comm: the communicator of @channel.
+ * @channel: a channel of @comm (HcclChannelAcquire()).
+ * @buffer: out, the peer's buffer's address in this process.
+ * @size: out, its size in bytes.
+ *
+ * The peer's buffer is device memory of the peer's device; this process
+ * may store to it and load from it, and HcommWriteOnThread() and
+ * HcommReadOnThread() name addresses in it. The mapping is made on the
+ * first call for (@comm, @channel) and removed by HcclCommDestroy(@comm).
+ * A peer that never asked for its buffer gets one of this communicator's
+ * size (HcclGetHcclBuffer()). Only a channel's peer buffer is reachable
+ * this way; nothing else of another rank.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (a NULL argument, @comm not live,
+ * @channel 0 or not a channel of @comm); HCCL_E_REMOTE (the peer is gone);
+ * HCCL_E_OOM (the peer's device cannot hold its buffer); HCCL_E_MEMORY;
+ * HCCL_E_DRV.
+ */
+HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle channel, void **buffer,
+				    uint64_t *size);
+
 #ifdef __cplusplus
 }
 #endif

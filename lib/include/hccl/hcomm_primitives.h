@@ -91,6 +91,62 @@ int32_t HcommChannelNotifyRecordOnThread(ThreadHandle thread, ChannelHandle chan
 int32_t HcommChannelNotifyWaitOnThread(ThreadHandle thread, ChannelHandle channel,
 				       uint32_t localNotifyIdx, uint32_t timeout);
 
+/**
+ * HcommLocalCopyOnThread() - queue a copy of @len bytes from @src to @dst
+ * on @thread's stream.
+ * @thread: the thread (any engine; a stream wrapped by
+ *	HcclThreadAcquireWithStream included).
+ * @dst: destination: device memory of the thread's device (aclrtMalloc(),
+ *	the communicator's HCCL buffer).
+ * @src: source, the same kinds.
+ * @len: bytes; zero queues nothing.
+ *
+ * Asynchronous: the copy runs when the stream reaches it (the simulated
+ * device's copy engine), in stream order. Both ranges must lie inside one
+ * allocation each; the kernel checks them again when the task is queued.
+ * Overlapping ranges are copied as by memmove().
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@dst or @src NULL, @thread 0 or not a
+ * live thread); HCCL_E_PARA (a range not inside device memory of the
+ * thread's device); HCCL_E_AGAIN (the stream's queue is full).
+ */
+int32_t HcommLocalCopyOnThread(ThreadHandle thread, void *dst, const void *src, uint64_t len);
+
+/**
+ * HcommWriteOnThread() - queue a one-sided write of @len bytes from local
+ * @src to @dst in the HCCL buffer of @channel's peer.
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel (HcclChannelAcquire()).
+ * @dst: an address in the peer's HCCL buffer as HcclChannelGetHcclBuffer()
+ *	mapped it.
+ * @src: device memory of this rank.
+ * @len: bytes; zero queues nothing.
+ *
+ * A channel record queued after it on the same thread releases the peer's
+ * wait only after the data is in the peer's buffer.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@dst or @src NULL, @thread or @channel
+ * 0 or not live); HCCL_E_PARA (@dst not inside @channel's peer buffer, @src
+ * not inside local device memory, another engine family); HCCL_E_REMOTE
+ * (the peer is gone); HCCL_E_AGAIN.
+ */
+int32_t HcommWriteOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+			   const void *src, uint64_t len);
+
+/**
+ * HcommReadOnThread() - queue a one-sided read of @len bytes from @src in
+ * the HCCL buffer of @channel's peer into local @dst.
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @dst: device memory of this rank.
+ * @src: an address in the peer's HCCL buffer (HcclChannelGetHcclBuffer()).
+ * @len: bytes; zero queues nothing.
+ *
+ * Return: as HcommWriteOnThread(), with @src and @dst swapped.
+ */
+int32_t HcommReadOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+			  const void *src, uint64_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: the copy engine of the simulated NPU (data tasks:
+ * HCCLT_TASK_LOCAL_COPY, HCCLT_TASK_WRITE, HCCLT_TASK_READ).
+ *
+ * SUBMIT checks a data task's byte ranges and makes a struct hcclt_copy
+ * holding references on both memory objects (hcclt_copy_prepare()); the
+ * task carries it. When the executor reaches the task (under the device's
+ * sched_lock) it hands the copy to the engine: the stream is marked busy
+ * (no other task of it runs) and the copy's work item is queued on the
+ * device's workqueue (hcclt_copy_start()). The work item copies without
+ * any lock, page by page through the objects' shmem mappings, then takes
+ * sched_lock and completes the task if it is still the stream's head
+ * (hcclt_copy_work()). A stream flushed meanwhile (cancelled, its thread
+ * gone, the device unplugged) no longer has the task: the result is
+ * dropped. Nothing here nests two devices' locks: the copy engine of the
+ * submitting stream's device does the whole copy, also when one object
+ * (a channel peer's HCCL buffer) belongs to another device.
+ *
+ * The objects stay alive until the copy is freed, after the task completed
+ * or was dropped: GEM object references can only be dropped in process
+ * context, so a copy dropped under sched_lock is freed by its work item
+ * (hcclt_copy_drop()).
+ *
+ * Pages: an object's pages are those of its shmem file; the copy reads
+ * them with shmem_read_mapping_page() (a page the process never touched
+ * is allocated, zeroed, as a first mmap() fault would).
+ */
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/shmem_fs.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <drm/drm_gem.h>
+
+#include "hcclt_drv.h"
+#include "hcclt_trace.h"
+
+/**
+ * struct hcclt_copy - one data task's copy.
+ * @work: runs the copy (hcclt_copy_work()), or frees a copy dropped
+ *	before it ran (hcclt_copy_free_work()).
+ * @s: the stream, reference held, while the engine has the copy.
+ * @seqno: the task's stream seqno, set when the engine takes it.
+ * @src: source object (reference held).
+ * @dst: destination object (reference held).
+ * @soff: byte offset in @src.
+ * @doff: byte offset in @dst.
+ * @len: bytes.
+ * @op: HCCLT_TASK_LOCAL_COPY, _WRITE or _READ.
+ */
+struct hcclt_copy {
+	struct work_struct work;
+	struct hcclt_stream *s;
+	u64 seqno;
+	struct drm_gem_object *src;
+	struct drm_gem_object *dst;
+	u64 soff;
+	u64 doff;
+	u64 len;
+	u32 op;
+};
+
+static void hcclt_copy_free(struct hcclt_copy *c)
+{
+	drm_gem_object_put(c->src);
+	drm_gem_object_put(c->dst);
+	kfree(c);
+}
+
+/**
+ * hcclt_copy_prepare - make the copy of a data task.
+ * @op: the task's op.
+ * @src: source object, reference taken over (dropped on error too).
+ * @soff: offset in @src.
+ * @dst: destination object, reference taken over (dropped on error too).
+ * @doff: offset in @dst.
+ * @len: bytes.
+ * @out: the copy.
+ *
+ * Return: 0, -ERANGE (a range not inside its object), -ENOMEM.
+ */
+int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
+		       struct drm_gem_object *dst, u64 doff, u64 len,
+		       struct hcclt_copy **out)
+{
+	struct hcclt_copy *c;
+
+	if (soff > src->size || len > src->size - soff ||
+	    doff > dst->size || len > dst->size - doff) {
+		drm_gem_object_put(src);
+		drm_gem_object_put(dst);
+		return -ERANGE;
+	}
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c) {
+		drm_gem_object_put(src);
+		drm_gem_object_put(dst);
+		return -ENOMEM;
+	}
+	c->src = src;
+	c->dst = dst;
+	c->soff = soff;
+	c->doff = doff;
+	c->len = len;
+	c->op = op;
+	*out = c;
+	return 0;
+}
+
+static void hcclt_copy_free_work(struct work_struct *work)
+{
+	hcclt_copy_free(container_of(work, struct hcclt_copy, work));
+}
+
+/**
+ * hcclt_copy_drop - free the copy of a task that will not run.
+ * @hdev: the device whose workqueue frees it (the caller may hold
+ *	sched_lock; the device's workqueue is drained before it goes).
+ * @c: the copy.
+ */
+void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c)
+{
+	INIT_WORK(&c->work, hcclt_copy_free_work);
+	queue_work(hdev->wq, &c->work);
+}
+
+/*
+ * The page of @obj's shmem file at byte @pos, with a reference; @cur and
+ * @idx cache the last one.
+ */
+static struct page *hcclt_copy_page(struct drm_gem_object *obj, u64 pos,
+				    struct page **cur, pgoff_t *idx)
+{
+	pgoff_t i = pos >> PAGE_SHIFT;
+	struct page *page;
+
+	if (*cur && *idx == i)
+		return *cur;
+	page = shmem_read_mapping_page(obj->filp->f_mapping, i);
+	if (IS_ERR(page))
+		return page;
+	if (*cur)
+		put_page(*cur);
+	*cur = page;
+	*idx = i;
+	return page;
+}
+
+/*
+ * Copy @c->len bytes, page by page; backwards when the ranges overlap in
+ * one object with the destination above the source (memmove semantics).
+ */
+static int hcclt_copy_bytes(struct hcclt_copy *c)
+{
+	struct page *sp = NULL, *dp = NULL, *p;
+	pgoff_t sidx = 0, didx = 0;
+	bool back = c->src == c->dst && c->doff > c->soff &&
+		    c->doff < c->soff + c->len;
+	u64 done = 0, so, dof;
+	size_t chunk;
+	void *sv, *dv;
+	int ret = 0;
+
+	while (done < c->len) {
+		if (back) {
+			so = c->soff + c->len - done;
+			dof = c->doff + c->len - done;
+			chunk = min3(c->len - done,
+				     (u64)offset_in_page(so - 1) + 1,
+				     (u64)offset_in_page(dof - 1) + 1);
+			so -= chunk;
+			dof -= chunk;
+		} else {
+			so = c->soff + done;
+			dof = c->doff + done;
+			chunk = min3(c->len - done,
+				     (u64)(PAGE_SIZE - offset_in_page(so)),
+				     (u64)(PAGE_SIZE - offset_in_page(dof)));
+		}
+		p = hcclt_copy_page(c->src, so, &sp, &sidx);
+		if (IS_ERR(p)) {
+			ret = PTR_ERR(p);
+			break;
+		}
+		p = hcclt_copy_page(c->dst, dof, &dp, &didx);
+		if (IS_ERR(p)) {
+			ret = PTR_ERR(p);
+			break;
+		}
+		sv = kmap_local_page(sp);
+		dv = kmap_local_page(dp);
+		memmove(dv + offset_in_page(dof), sv + offset_in_page(so),
+			chunk);
+		kunmap_local(dv);
+		kunmap_local(sv);
+		set_page_dirty(dp);
+		done += chunk;
+		cond_resched();
+	}
+	if (sp)
+		put_page(sp);
+	if (dp)
+		put_page(dp);
+	return ret;
+}
+
+static void hcclt_copy_work(struct work_struct *work)
+{
+	struct hcclt_copy *c = container_of(work, struct hcclt_copy, work);
+	struct hcclt_stream *s = c->s;
+	int err;
+
+	err = hcclt_copy_bytes(c);
+	trace_hcclt_copy(s->hdev->index, s->slot, s->id, c->seqno, c->op,
+			 c->len, err);
+	hcclt_sched_copy_done(s, c->seqno, err);
+	hcclt_stream_put(s);
+	hcclt_copy_free(c);
+}
+
+/**
+ * hcclt_copy_start - the executor reached a data task: run its copy.
+ * @s: the stream, whose head task it is; sched_lock held.
+ * @c: the copy, now the engine's.
+ * @seqno: the task's seqno.
+ *
+ * hcclt_sched_copy_done() completes the task when the copy is done.
+ */
+void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
+		      u64 seqno)
+{
+	lockdep_assert_held(&s->hdev->sched_lock);
+	kref_get(&s->ref);
+	c->s = s;
+	c->seqno = seqno;
+	INIT_WORK(&c->work, hcclt_copy_work);
+	queue_work(s->hdev->wq, &c->work);
+}

@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data tasks (uAPI 1.4): HCCLT_TASK_LOCAL_COPY, _WRITE and _READ, and
+ * DRM_IOCTL_HCCLT_CHANNEL_BUFFER. Every validation errno; ranges at the
+ * first and last byte of each buffer kind, off by one either way, and
+ * overflowing; data correctness across sizes and unaligned offsets,
+ * overlapping copies; a queued copy keeps its objects alive; the 1.0 task
+ * size; writes and reads between two ranks on two devices (threads and
+ * processes), a write followed by a channel record seen by the peer's wait;
+ * the peer's buffer reachable only through a channel; device memory back
+ * at its start after every test and after a process dies.
+ */
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "hcclt_ranks.h"
+#include "../../kselftest_harness.h"
+
+#define MIB		(1024 * 1024ULL)
+
+struct obj {
+	__u32 handle;
+	__u64 size;
+	__u8 *p;
+};
+
+/* A mapped memory object of @size bytes. */
+static int obj_new(int fd, __u64 size, struct obj *o)
+{
+	struct drm_hcclt_mem_create m;
+	int ret;
+
+	memset(&m, 0, sizeof(m));
+	m.size = size;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &m);
+	if (ret)
+		return ret;
+	o->handle = m.handle;
+	o->size = m.size;
+	o->p = mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)m.mmap_offset);
+	return o->p == MAP_FAILED ? -errno : 0;
+}
+
+static int gem_close(int fd, __u32 handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return hcclt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static void obj_free(int fd, struct obj *o)
+{
+	if (o->p && o->p != MAP_FAILED)
+		munmap(o->p, o->size);
+	if (o->handle)
+		gem_close(fd, o->handle);
+	memset(o, 0, sizeof(*o));
+}
+
+/* The communicator's HCCL buffer, made with @size if it has none. */
+static int comm_buf(int fd, __u64 comm, __u64 size, struct obj *o)
+{
+	struct drm_hcclt_comm_buffer b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.comm_id = comm;
+	b.size = size;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_BUFFER, &b);
+	if (ret)
+		return ret;
+	o->handle = b.handle;
+	o->size = b.size;
+	o->p = mmap(NULL, b.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)b.mmap_offset);
+	return o->p == MAP_FAILED ? -errno : 0;
+}
+
+static int chan_buf_ex(int fd, __u64 comm, __u64 chan, __u64 size,
+		       __u32 flags, __u64 pad, struct drm_hcclt_channel_buffer *out)
+{
+	struct drm_hcclt_channel_buffer b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.comm_id = comm;
+	b.channel_id = chan;
+	b.size = size;
+	b.flags = flags;
+	b.pad = pad;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_CHANNEL_BUFFER, &b);
+	if (out)
+		*out = b;
+	return ret;
+}
+
+/* The peer's buffer of @chan, mapped (no handle: o->handle stays 0). */
+static int chan_buf(int fd, __u64 comm, __u64 chan, struct obj *o)
+{
+	struct drm_hcclt_channel_buffer b;
+	int ret = chan_buf_ex(fd, comm, chan, 0, 0, 0, &b);
+
+	if (ret)
+		return ret;
+	memset(o, 0, sizeof(*o));
+	o->size = b.size;
+	o->p = mmap(NULL, b.size, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0);
+	close(b.fd);
+	return o->p == MAP_FAILED ? -errno : 0;
+}
+
+static struct drm_hcclt_task dtask(__u32 op, __u64 chan, __u32 sh, __u64 so,
+				   __u32 dh, __u64 dof, __u64 len)
+{
+	struct drm_hcclt_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.op = op;
+	t.dst_thread = chan;
+	t.src_handle = sh;
+	t.src_offset = so;
+	t.dst_handle = dh;
+	t.dst_offset = dof;
+	t.len = len;
+	return t;
+}
+
+static int copy1(int fd, __u64 h, __u32 sh, __u64 so, __u32 dh, __u64 dof,
+		 __u64 len)
+{
+	struct drm_hcclt_task t = dtask(HCCLT_TASK_LOCAL_COPY, 0, sh, so, dh,
+					dof, len);
+
+	return hcclt_submit(fd, h, &t, 1);
+}
+
+static __u8 pat(__u64 i, unsigned int seed)
+{
+	return (__u8)(i * 2654435761u + seed + (i >> 13));
+}
+
+static void fill(__u8 *p, __u64 n, unsigned int seed)
+{
+	__u64 i;
+
+	for (i = 0; i < n; i++)
+		p[i] = pat(i, seed);
+}
+
+/* Index of the first byte of @p that is not pattern @seed, or -1. */
+static long long check(const __u8 *p, __u64 n, unsigned int seed)
+{
+	__u64 i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != pat(i, seed))
+			return (long long)i;
+	return -1;
+}
+
+static __u64 mem_used(int dev)
+{
+	struct drm_hcclt_query q;
+	int fd = open_dev(dev);
+	__u64 v = ~0ULL;
+
+	if (fd >= 0 && !hcclt_query(fd, &q))
+		v = q.mem_used;
+	if (fd >= 0)
+		close(fd);
+	return v;
+}
+
+/* Until device @dev's memory in use is @want (objects go when unmapped). */
+static int wait_mem(int dev, __u64 want)
+{
+	long long end = hcclt_now_ms() + 5000;
+
+	while (mem_used(dev) != want) {
+		if (hcclt_now_ms() > end)
+			return -1;
+		hcclt_msleep(5);
+	}
+	return 0;
+}
+
+FIXTURE(data) {
+	int fd;
+	__u64 comm, thread;
+	struct obj a, b;
+	__u64 mem0[MAX_DEVS];
+	__u32 used0[MAX_DEVS];
+};
+
+FIXTURE_SETUP(data)
+{
+	struct drm_hcclt_query q;
+	int i;
+
+	if (find_devices() < 1)
+		SKIP(return, "needs an hcclthread device");
+	for (i = 0; i < ndevs; i++) {
+		self->mem0[i] = mem_used(i);
+		self->used0[i] = notifies_used(i);
+	}
+	self->fd = open_dev(0);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	if (!(q.features & HCCLT_FEATURE_DATA_TASKS))
+		SKIP(return, "driver without data tasks");
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &self->comm));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_AICPU_TS,
+				   1, 1, &self->thread));
+	ASSERT_EQ(0, obj_new(self->fd, MIB, &self->a));
+	ASSERT_EQ(0, obj_new(self->fd, MIB, &self->b));
+}
+
+FIXTURE_TEARDOWN(data)
+{
+	int i;
+
+	obj_free(self->fd, &self->a);
+	obj_free(self->fd, &self->b);
+	if (self->fd >= 0)
+		close(self->fd);
+	/* Every test gives back the memory and notifies it took. */
+	for (i = 0; i < ndevs; i++) {
+		EXPECT_EQ(0, wait_mem(i, self->mem0[i])) TH_LOG("device %d", i);
+		EXPECT_EQ(0, wait_notifies(i, self->used0[i]));
+	}
+}
+
+TEST_F(data, query_reports_data_tasks)
+{
+	struct drm_hcclt_query q;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	EXPECT_LE(4, q.uapi_minor);
+}
+
+/* Sizes around page boundaries, at unaligned offsets, both directions. */
+TEST_F(data, local_copy_patterns)
+{
+	static const __u64 sizes[] = { 1, 7, 4095, 4096, 4097, 8191, 65539,
+				       MIB / 2 + 3, MIB - 4099 };
+	static const __u64 offs[] = { 0, 1, 4095, 4097 };
+	unsigned int i, j, seed = 1;
+
+	for (i = 0; i < HCCLT_ARRAY_SIZE(sizes); i++) {
+		for (j = 0; j < HCCLT_ARRAY_SIZE(offs); j++, seed++) {
+			__u64 so = offs[j], dof = offs[(j + 1) % 4], n = sizes[i];
+
+			if (so + n > MIB || dof + n > MIB)
+				continue;
+			fill(self->a.p + so, n, seed);
+			memset(self->b.p, 0xee, MIB);
+			ASSERT_EQ(0, copy1(self->fd, self->thread, self->a.handle,
+					   so, self->b.handle, dof, n));
+			ASSERT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+			ASSERT_EQ(-1, check(self->b.p + dof, n, seed))
+				TH_LOG("%llu bytes from %llu to %llu",
+				       (unsigned long long)n,
+				       (unsigned long long)so,
+				       (unsigned long long)dof);
+			/* Not a byte more. */
+			if (dof)
+				EXPECT_EQ(0xee, self->b.p[dof - 1]);
+			if (dof + n < MIB)
+				EXPECT_EQ(0xee, self->b.p[dof + n]);
+		}
+	}
+}
+
+TEST_F_TIMEOUT(data, local_copy_64mib, 240)
+{
+	struct obj x = {0}, y = {0};
+
+	ASSERT_EQ(0, obj_new(self->fd, 64 * MIB, &x));
+	ASSERT_EQ(0, obj_new(self->fd, 64 * MIB + 4096, &y));
+	fill(x.p, 64 * MIB, 77);
+	ASSERT_EQ(0, copy1(self->fd, self->thread, x.handle, 0, y.handle, 4096,
+			   64 * MIB));
+	ASSERT_EQ(0, hcclt_sync(self->fd, self->thread, 120000));
+	EXPECT_EQ(-1, check(y.p + 4096, 64 * MIB, 77));
+	obj_free(self->fd, &x);
+	obj_free(self->fd, &y);
+}
+
+/* Overlapping ranges of one object copy as memmove() does. */
+TEST_F(data, overlap_is_memmove)
+{
+	__u8 *ref = malloc(MIB);
+	int dir;
+
+	ASSERT_NE(NULL, ref);
+	for (dir = 0; dir < 2; dir++) {
+		__u64 so = dir ? 10000 : 3, dof = dir ? 3 : 10000, n = 300000;
+
+		fill(self->a.p, MIB, 5 + dir);
+		memcpy(ref, self->a.p, MIB);
+		memmove(ref + dof, ref + so, n);
+		ASSERT_EQ(0, copy1(self->fd, self->thread, self->a.handle, so,
+				   self->a.handle, dof, n));
+		ASSERT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+		EXPECT_EQ(0, memcmp(ref, self->a.p, MIB)) TH_LOG("dir %d", dir);
+	}
+	free(ref);
+}
+
+/* The first and last byte of an object, and one past, either side. */
+TEST_F(data, bounds)
+{
+	__u64 sz = self->a.size;
+	__u32 a = self->a.handle, b = self->b.handle;
+	__u64 h = self->thread;
+	struct obj buf = {0};
+
+	EXPECT_EQ(0, copy1(self->fd, h, a, 0, b, 0, 1));
+	EXPECT_EQ(0, copy1(self->fd, h, a, sz - 1, b, sz - 1, 1));
+	EXPECT_EQ(0, copy1(self->fd, h, a, 0, b, 0, sz));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, sz, b, 0, 1));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, 0, b, sz, 1));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, 1, b, 0, sz));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, 0, b, 1, sz));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, 0, b, 0, sz + 1));
+	/* Offset plus length wrapping around 2^64. */
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, ~0ULL - 7, b, 0, 16));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, 0, b, 16, ~0ULL - 7));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, sz + 1, b, 0, 0));
+	/* The HCCL buffer is a memory object like the others. */
+	ASSERT_EQ(0, comm_buf(self->fd, self->comm, 2 * MIB, &buf));
+	EXPECT_EQ(0, copy1(self->fd, h, a, 0, buf.handle, buf.size - 1, 1));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, a, 0, buf.handle, buf.size, 1));
+	EXPECT_EQ(-ERANGE, copy1(self->fd, h, buf.handle, buf.size - 1, a, 0, 2));
+	EXPECT_EQ(0, hcclt_sync(self->fd, h, 10000));
+	obj_free(self->fd, &buf);
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+}
+
+/* One negative test per validation of a data task. */
+TEST_F(data, task_einval)
+{
+	__u32 a = self->a.handle, b = self->b.handle;
+	struct drm_hcclt_task t;
+	__u64 stream;
+
+#define TRY(field, value, err)						\
+	do {								\
+		t = dtask(HCCLT_TASK_LOCAL_COPY, 0, a, 0, b, 0, 64);	\
+		t.field = value;					\
+		EXPECT_EQ(err, hcclt_submit(self->fd, self->thread, &t, 1)) \
+			TH_LOG(#field "=" #value);			\
+	} while (0)
+	TRY(notify_idx, 1, -EINVAL);
+	TRY(timeout_s, 1, -EINVAL);
+	TRY(dtype, 4, -EINVAL);
+	TRY(reduce_op, 2, -EINVAL);
+	TRY(dst_thread, self->thread, -EINVAL);
+	TRY(pad, 1, -EINVAL);
+	TRY(src_handle, 0, -EINVAL);
+	TRY(dst_handle, 0, -EINVAL);
+	TRY(src_handle, 0x7fff, -ENOENT);
+	TRY(dst_handle, 0x7fff, -ENOENT);
+	TRY(op, 11, -EINVAL);
+#undef TRY
+	/* A record or wait with any 1.4 field set. */
+	t = hcclt_rec(self->thread, 0);
+	t.len = 1;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
+	t = hcclt_wait(0, 0);
+	t.src_handle = a;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
+	/* Writes and reads need a thread (a channel), not a stream. */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &stream));
+	t = dtask(HCCLT_TASK_WRITE, 1, a, 0, 0, 0, 64);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, stream, &t, 1));
+	t = dtask(HCCLT_TASK_READ, 1, 0, 0, b, 0, 64);
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, stream, &t, 1));
+	/* ... and a channel id of the thread's communicator. */
+	t = dtask(HCCLT_TASK_WRITE, 0x123456789ULL, a, 0, 0, 0, 64);
+	EXPECT_EQ(-ENOENT, hcclt_submit(self->fd, self->thread, &t, 1));
+	/* A local copy may go through a stream id (aclrtMemcpyAsync). */
+	fill(self->a.p, 64, 9);
+	EXPECT_EQ(0, copy1(self->fd, stream, a, 0, b, 0, 64));
+	EXPECT_EQ(0, hcclt_sync(self->fd, stream, 10000));
+	EXPECT_EQ(-1, check(self->b.p, 64, 9));
+	/* Zero bytes: a task that completes at once, checked like others. */
+	EXPECT_EQ(0, copy1(self->fd, stream, a, 0, b, 0, 0));
+	EXPECT_EQ(-ENOENT, copy1(self->fd, stream, 0x7fff, 0, b, 0, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, stream, 10000));
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, stream));
+}
+
+/* The 1.0 task size still works; other sizes do not. */
+TEST_F(data, task_size)
+{
+	struct drm_hcclt_task t[2] = { hcclt_rec(self->thread, 0),
+				       hcclt_wait(0, 0) };
+	__u8 packed[2 * HCCLT_TASK_SIZE_V1];
+	struct drm_hcclt_submit s;
+
+	memcpy(packed, &t[0], HCCLT_TASK_SIZE_V1);
+	memcpy(packed + HCCLT_TASK_SIZE_V1, &t[1], HCCLT_TASK_SIZE_V1);
+	memset(&s, 0, sizeof(s));
+	s.handle = self->thread;
+	s.tasks_ptr = (__u64)(uintptr_t)packed;
+	s.task_count = 2;
+	s.task_size = HCCLT_TASK_SIZE_V1;
+	s.fence_fd = -1;
+	EXPECT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT, &s));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+	s.task_size = 40;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT, &s));
+	s.task_size = sizeof(t[0]) + 8;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT, &s));
+}
+
+/*
+ * A copy queued behind a wait holds its objects: the handle closed and the
+ * mapping gone, the copy still runs when the wait is released, and the
+ * memory comes back after it.
+ */
+TEST_F(data, queued_copy_keeps_objects)
+{
+	struct drm_hcclt_task t[2];
+	struct obj x = {0}, y = {0};
+	__u64 used, stream;
+	__u32 yh;
+
+	ASSERT_EQ(0, obj_new(self->fd, 3 * 4096, &x));
+	ASSERT_EQ(0, obj_new(self->fd, 3 * 4096, &y));
+	fill(x.p, x.size, 31);
+	t[0] = hcclt_wait(0, 0);
+	t[1] = dtask(HCCLT_TASK_LOCAL_COPY, 0, x.handle, 0, y.handle, 0, x.size);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->thread, t, 2));
+	used = mem_used(0);
+	obj_free(self->fd, &x);	/* source gone from this file */
+	yh = y.handle;
+	ASSERT_EQ(0, gem_close(self->fd, yh));	/* destination: handle only */
+	y.handle = 0;
+	EXPECT_EQ(used, mem_used(0));
+	/* Released from another stream (this one waits). */
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &stream));
+	ASSERT_EQ(0, hcclt_record(self->fd, stream, self->thread, 0));
+	ASSERT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+	EXPECT_EQ(-1, check(y.p, y.size, 31));
+	/* The closed handle names nothing any more. */
+	EXPECT_EQ(-ENOENT, copy1(self->fd, self->thread, self->a.handle, 0, yh, 0, 1));
+	obj_free(self->fd, &y);
+	EXPECT_EQ(0, wait_mem(0, used - 6 * 4096));
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, stream));
+}
+
+/* Destroying the thread drops a copy that waits; its objects go after. */
+TEST_F(data, cancelled_copy_drops_objects)
+{
+	struct drm_hcclt_task t[2];
+	struct obj x = {0};
+	__u64 used = mem_used(0);
+
+	ASSERT_EQ(0, obj_new(self->fd, 5 * 4096, &x));
+	t[0] = hcclt_wait(0, 0);
+	t[1] = dtask(HCCLT_TASK_LOCAL_COPY, 0, x.handle, 0, self->a.handle, 0, 4096);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->thread, t, 2));
+	obj_free(self->fd, &x);
+	EXPECT_EQ(used + 5 * 4096, mem_used(0));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_EQ(0, wait_mem(0, used));
+}
+
+/* Two ranks on devices 0 and 1, as threads, with one channel. */
+struct pair2 {
+	struct rank r[2];
+	__u64 c[2];
+	struct obj buf[2], peer[2], loc[2];
+};
+
+static int pair2_setup(int fd0, struct pair2 *p, __u64 bufsize)
+{
+	struct drm_hcclt_group_create g;
+	int e1, ret, i;
+
+	memset(p, 0, sizeof(*p));
+	ret = join_all(fd0, p->r, 2, &g);
+	if (ret)
+		return ret;
+	ret = pair(p->r, 2, 2, &p->c[0], &p->c[1], &e1);
+	if (ret || e1)
+		return ret ?: e1;
+	for (i = 0; i < 2; i++) {
+		ret = comm_buf(p->r[i].fd, p->r[i].comm, bufsize, &p->buf[i]);
+		if (!ret)
+			ret = obj_new(p->r[i].fd, bufsize, &p->loc[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < 2; i++) {
+		ret = chan_buf(p->r[i].fd, p->r[i].comm, p->c[i], &p->peer[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void pair2_free(struct pair2 *p)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (p->peer[i].p && p->peer[i].p != MAP_FAILED)
+			munmap(p->peer[i].p, p->peer[i].size);
+		if (p->r[i].fd >= 0) {
+			obj_free(p->r[i].fd, &p->buf[i]);
+			obj_free(p->r[i].fd, &p->loc[i]);
+		}
+	}
+	close_all(p->r, 2);
+}
+
+/*
+ * The peer's buffer through CHANNEL_BUFFER is the peer's memory: stores
+ * through either mapping are seen through the other. Its checks.
+ */
+TEST_F(data, channel_buffer)
+{
+	struct drm_hcclt_channel_buffer cb;
+	struct drm_hcclt_task t;
+	struct pair2 p;
+	__u64 other;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	EXPECT_EQ(p.buf[1].size, p.peer[0].size);
+	p.buf[1].p[12345] = 0x5a;
+	EXPECT_EQ(0x5a, p.peer[0].p[12345]);
+	p.peer[1].p[MIB] = 0xa5;
+	EXPECT_EQ(0xa5, p.buf[0].p[MIB]);
+	EXPECT_EQ(-EINVAL, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 1, 0, &cb));
+	EXPECT_EQ(-1, cb.fd);
+	EXPECT_EQ(-EINVAL, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 0, 1, NULL));
+	EXPECT_EQ(-ENOENT, chan_buf_ex(p.r[0].fd, p.r[0].comm + 1, p.c[0], 0, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0] + 1, 0, 0, 0, NULL));
+	/* Another communicator of the same file has no such channel. */
+	ASSERT_EQ(0, hcclt_comm_create(p.r[0].fd, &other));
+	EXPECT_EQ(-ENOENT, chan_buf_ex(p.r[0].fd, other, p.c[0], 0, 0, 0, NULL));
+	/* The peer gone: -ECONNRESET, and writes are refused. */
+	ASSERT_EQ(0, hcclt_comm_destroy(p.r[1].fd, p.r[1].comm));
+	EXPECT_EQ(-ECONNRESET, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 0, 0, NULL));
+	t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0, 0, 8);
+	EXPECT_EQ(-ECONNRESET, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	/* The mapping still holds the peer's memory. */
+	EXPECT_EQ(0x5a, p.peer[0].p[12345]);
+	pair2_free(&p);
+}
+
+/* A peer without a buffer gets one of the asked size; 0 asks for none. */
+TEST_F(data, channel_buffer_made_for_peer)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_channel_buffer cb;
+	struct rank r[2];
+	struct obj own = {0};
+	__u64 c0, c1;
+	int e1;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 1, 1, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	EXPECT_EQ(-ENOBUFS, chan_buf_ex(r[0].fd, r[0].comm, c0, 0, 0, 0, NULL));
+	ASSERT_EQ(0, chan_buf_ex(r[0].fd, r[0].comm, c0, 3 * MIB, 0, 0, &cb));
+	EXPECT_EQ(3 * MIB, cb.size);
+	close(cb.fd);
+	/* The peer's own call returns that buffer, whatever it asks. */
+	ASSERT_EQ(0, comm_buf(r[1].fd, r[1].comm, 5 * MIB, &own));
+	EXPECT_EQ(3 * MIB, own.size);
+	obj_free(r[1].fd, &own);
+	close_all(r, 2);
+}
+
+/* Write and read between two ranks, every byte checked. */
+TEST_F(data, write_and_read)
+{
+	static const __u64 sizes[] = { 1, 4097, MIB + 3 };
+	struct drm_hcclt_task t;
+	struct pair2 p;
+	unsigned int i;
+	__u64 ai;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	for (i = 0; i < HCCLT_ARRAY_SIZE(sizes); i++) {
+		__u64 n = sizes[i], off = 1000 + i;
+
+		/* Rank 0 writes its object into rank 1's buffer. */
+		fill(p.loc[0].p + 5, n, 40 + i);
+		t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 5, 0, off, n);
+		ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+		ASSERT_EQ(0, hcclt_sync(p.r[0].fd, p.r[0].thread, 10000));
+		EXPECT_EQ(-1, check(p.buf[1].p + off, n, 40 + i));
+		/* Rank 1 reads it back from rank 0's buffer. */
+		fill(p.buf[0].p + off, n, 50 + i);
+		t = dtask(HCCLT_TASK_READ, p.c[1], 0, off, p.loc[1].handle, 3, n);
+		ASSERT_EQ(0, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+		ASSERT_EQ(0, hcclt_sync(p.r[1].fd, p.r[1].thread, 10000));
+		EXPECT_EQ(-1, check(p.loc[1].p + 3, n, 50 + i));
+	}
+	/* The peer's buffer bounds, and handles where the peer is meant. */
+	t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0,
+		  p.buf[1].size - 1, 1);
+	EXPECT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	t.dst_offset = p.buf[1].size;
+	EXPECT_EQ(-ERANGE, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	t = dtask(HCCLT_TASK_READ, p.c[1], 0, p.buf[0].size - 2, p.loc[1].handle, 0, 3);
+	EXPECT_EQ(-ERANGE, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, p.loc[0].handle, 0, 1);
+	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	t = dtask(HCCLT_TASK_READ, p.c[1], p.loc[1].handle, 0, p.loc[1].handle, 0, 1);
+	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	t = dtask(HCCLT_TASK_WRITE, p.c[0], 0, 0, 0, 0, 1);
+	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	/* The thread must be of the channel's family (CPU here). */
+	ASSERT_EQ(0, hcclt_acquire(p.r[0].fd, p.r[0].comm, HCCLT_ENGINE_AICPU,
+				   1, 0, &ai));
+	t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0, 0, 1);
+	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[0].fd, ai, &t, 1));
+	EXPECT_EQ(0, hcclt_sync(p.r[0].fd, p.r[0].thread, 10000));
+	pair2_free(&p);
+}
+
+/*
+ * Write; channel record on one thread, wait on the peer: the peer sees the
+ * data as soon as its wait returns. Two processes on two devices, rounds
+ * of 256 KiB, each round acknowledged back.
+ */
+static __attribute__((noinline)) int vis_rank(const __u8 *key, int dev,
+					      int rounds)
+{
+	struct rank r = { .key = key, .dev = dev, .rank = dev, .nranks = 2 };
+	struct obj buf = {0}, loc = {0};
+	struct drm_hcclt_task t[2];
+	__u64 c, n = 256 * 1024;
+	int ret, k;
+
+	ret = rank_join(&r);
+	if (!ret)
+		ret = chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, !dev, 2,
+				    now_ns() + 20000000000LL, &c);
+	if (!ret)
+		ret = comm_buf(r.fd, r.comm, MIB, &buf);
+	if (!ret)
+		ret = obj_new(r.fd, n, &loc);
+	for (k = 0; !ret && k < rounds; k++) {
+		if (dev == 0) {
+			fill(loc.p, n, k);
+			t[0] = dtask(HCCLT_TASK_WRITE, c, loc.handle, 0, 0, 0, n);
+			t[1] = ctask(HCCLT_TASK_CHANNEL_RECORD, c, 0, 0);
+			ret = hcclt_submit(r.fd, r.thread, t, 2);
+			if (!ret)
+				ret = cwait(r.fd, r.thread, c, 1, 20);
+			if (!ret)
+				ret = hcclt_sync(r.fd, r.thread, 30000);
+		} else {
+			ret = cwait(r.fd, r.thread, c, 0, 20);
+			if (!ret)
+				ret = hcclt_sync(r.fd, r.thread, 30000);
+			if (!ret && check(buf.p, n, k) >= 0)
+				ret = -EBADMSG;
+			if (!ret)
+				ret = crecord(r.fd, r.thread, c, 1);
+		}
+	}
+	if (!ret)
+		ret = hcclt_sync(r.fd, r.thread, 30000);
+	return ret;
+}
+
+TEST_F_TIMEOUT(data, write_then_record_visible_across_processes, 300)
+{
+	struct drm_hcclt_group_create g;
+	pid_t pid[2];
+	int i, st;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		ASSERT_GE(pid[i], 0);
+		if (!pid[i])
+			_exit(-vis_rank(g.key, i, 200) & 0xff);
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("rank %d", i);
+	}
+}
+
+/*
+ * A process killed with a write and a read queued (and its peer's buffer
+ * mapped): everything it held comes back, on both devices (teardown).
+ */
+TEST_F_TIMEOUT(data, sigkill_with_data_tasks_queued, 120)
+{
+	struct drm_hcclt_group_create g;
+	int sync[2], st, i;
+	pid_t pid[2];
+	char c;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	ASSERT_EQ(0, pipe(sync));
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		ASSERT_GE(pid[i], 0);
+		if (!pid[i]) {
+			struct rank r = { .key = g.key, .dev = i, .rank = i,
+					  .nranks = 2 };
+			struct obj buf = {0}, peer = {0}, loc = {0};
+			struct drm_hcclt_task t[3];
+			__u64 ch;
+
+			if (rank_join(&r) ||
+			    chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, !i, 1,
+					  now_ns() + 20000000000LL, &ch) ||
+			    comm_buf(r.fd, r.comm, MIB, &buf) ||
+			    obj_new(r.fd, MIB, &loc) ||
+			    chan_buf(r.fd, r.comm, ch, &peer))
+				_exit(1);
+			/* Parked on a notify nobody records, data behind. */
+			t[0] = ctask(HCCLT_TASK_CHANNEL_WAIT, ch, 0, 0);
+			t[1] = dtask(HCCLT_TASK_WRITE, ch, loc.handle, 0, 0, 0, MIB);
+			t[2] = dtask(HCCLT_TASK_READ, ch, 0, 0, loc.handle, 0, MIB);
+			if (hcclt_submit(r.fd, r.thread, t, 3))
+				_exit(2);
+			if (write(sync[1], "x", 1) != 1)
+				_exit(3);
+			pause();
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(1, read(sync[0], &c, 1));
+	for (i = 0; i < 2; i++) {
+		kill(pid[i], SIGKILL);
+		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+		EXPECT_TRUE(WIFSIGNALED(st));
+	}
+	close(sync[0]);
+	close(sync[1]);
+}
+
+TEST_HARNESS_MAIN
