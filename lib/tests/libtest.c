@@ -1378,6 +1378,161 @@ static void test_channels(void)
 	aclrtSetDevice(0);
 }
 
+static unsigned char pat(size_t i, unsigned int seed)
+{
+	return (unsigned char)((i * 131 + seed * 7 + (i >> 8)) ^ (i >> 16));
+}
+
+/*
+ * Data tasks through the library: HcommLocalCopy/Write/ReadOnThread,
+ * HcclChannelGetHcclBuffer and aclrtMemcpyAsync, their codes and data.
+ */
+static void test_data(void)
+{
+	struct rank_job r[2];
+	struct chan_job c[2];
+	pthread_t tid[2];
+	HcclRootInfo root;
+	ThreadHandle th[2], ai;
+	unsigned char *buf[2], *peer[2], *loc[2], *host;
+	void *p2;
+	uint64_t bsz[2], psz[2], sz2;
+	aclrtStream st;
+	size_t n = 300000, i;
+	uint32_t k;
+	int bad;
+
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "data: HcclGetRootInfo");
+	for (k = 0; k < 2; k++) {
+		memset(&r[k], 0, sizeof(r[k]));
+		r[k].root = &root;
+		r[k].dev = (int32_t)k;
+		r[k].rank = k;
+		r[k].nranks = 2;
+		pthread_create(&tid[k], NULL, rank_job_run, &r[k]);
+	}
+	for (k = 0; k < 2; k++)
+		pthread_join(tid[k], NULL);
+	TAP_EQ(r[0].ret | r[1].ret, HCCL_SUCCESS, "data: two ranks");
+	for (k = 0; k < 2; k++) {
+		aclrtSetDevice((int32_t)k);
+		CHECK_HCCL(HcclThreadAcquire(r[k].comm, COMM_ENGINE_CPU, 1, 0, &th[k]),
+			   HCCL_SUCCESS, "data: a thread on rank %u", k);
+		CHECK_HCCL(HcclGetHcclBuffer(r[k].comm, (void **)&buf[k], &bsz[k]), HCCL_SUCCESS,
+			   "data: rank %u's HCCL buffer", k);
+		TAP_EQ(aclrtMalloc((void **)&loc[k], n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS,
+		       "data: rank %u's device memory", k);
+		c[k].comm = r[k].comm;
+		c[k].dev = (int32_t)k;
+		c[k].remote = 1 - k;
+		c[k].notify_num = 1;
+		pthread_create(&tid[k], NULL, chan_job_run, &c[k]);
+	}
+	for (k = 0; k < 2; k++)
+		pthread_join(tid[k], NULL);
+	TAP_EQ(c[0].ret | c[1].ret, HCCL_SUCCESS, "data: the channel");
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclChannelGetHcclBuffer(NULL, c[0].ch, &p2, &sz2), HCCL_E_PTR,
+		   "HcclChannelGetHcclBuffer: comm NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, 0, &p2, &sz2), HCCL_E_PTR,
+		   "HcclChannelGetHcclBuffer: channel 0 -> HCCL_E_PTR");
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, c[0].ch, NULL, &sz2), HCCL_E_PTR,
+		   "HcclChannelGetHcclBuffer: buffer NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, c[0].ch, &p2, NULL), HCCL_E_PTR,
+		   "HcclChannelGetHcclBuffer: size NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, th[0], &p2, &sz2), HCCL_E_PTR,
+		   "HcclChannelGetHcclBuffer: a thread handle -> HCCL_E_PTR");
+	for (k = 0; k < 2; k++)
+		CHECK_HCCL(HcclChannelGetHcclBuffer(r[k].comm, c[k].ch, (void **)&peer[k], &psz[k]),
+			   HCCL_SUCCESS, "HcclChannelGetHcclBuffer on rank %u", k);
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, c[0].ch, &p2, &sz2), HCCL_SUCCESS,
+		   "HcclChannelGetHcclBuffer again");
+	tap_ok(p2 == peer[0] && sz2 == psz[0] && sz2 == bsz[1], "the same mapping, the peer's size");
+	buf[1][77] = 0x3c;
+	tap_ok(peer[0][77] == 0x3c, "rank 1's store is seen through rank 0's mapping of it");
+
+	/* Local copy. */
+	for (i = 0; i < n; i++)
+		loc[0][i] = pat(i, 3);
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], NULL, loc[0], n), HCCL_E_PTR, "LocalCopy: dst NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], NULL, n), HCCL_E_PTR, "LocalCopy: src NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcommLocalCopyOnThread(0, buf[0], loc[0], n), HCCL_E_PTR, "LocalCopy: thread 0 -> HCCL_E_PTR");
+	host = malloc(n);
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], host, n), HCCL_E_PARA,
+		   "LocalCopy: host memory -> HCCL_E_PARA");
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], loc[0] + 1, n), HCCL_E_PARA,
+		   "LocalCopy: one byte past the allocation -> HCCL_E_PARA");
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], loc[1], n), HCCL_E_PARA,
+		   "LocalCopy: another device's memory -> HCCL_E_PARA");
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], loc[0], 0), HCCL_SUCCESS, "LocalCopy: 0 bytes");
+	CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0] + 5, loc[0], n), HCCL_SUCCESS, "LocalCopy");
+	TAP_EQ(hccltThreadSynchronize(th[0], 10000), ACL_SUCCESS, "LocalCopy: synchronized");
+	for (bad = 0, i = 0; i < n; i++)
+		bad |= buf[0][5 + i] != pat(i, 3);
+	tap_ok(!bad, "LocalCopy: every byte");
+
+	/* Write into the peer's buffer, read it back. */
+	CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, buf[0], loc[0], n), HCCL_E_PARA,
+		   "Write: dst not in the channel's peer buffer -> HCCL_E_PARA");
+	CHECK_HCCL(HcommWriteOnThread(th[0], 0, peer[0], loc[0], n), HCCL_E_PTR, "Write: channel 0 -> HCCL_E_PTR");
+	CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, peer[0] + psz[0] - n + 1, loc[0], n), HCCL_E_PARA,
+		   "Write: one byte past the peer's buffer -> HCCL_E_PARA");
+	CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, peer[0] + 9, loc[0], n), HCCL_SUCCESS, "Write");
+	CHECK_HCCL(HcommChannelNotifyRecordOnThread(th[0], c[0].ch, 0), HCCL_SUCCESS, "Write; record");
+	aclrtSetDevice(1);
+	CHECK_HCCL(HcommChannelNotifyWaitOnThread(th[1], c[1].ch, 0, 10), HCCL_SUCCESS, "the peer waits");
+	TAP_EQ(hccltThreadSynchronize(th[1], 10000), ACL_SUCCESS, "the wait returned");
+	for (bad = 0, i = 0; i < n; i++)
+		bad |= buf[1][9 + i] != pat(i, 3);
+	tap_ok(!bad, "Write: every byte is in the peer's buffer when its wait returns");
+	CHECK_HCCL(HcommReadOnThread(th[1], c[1].ch, loc[1], buf[1], n), HCCL_E_PARA,
+		   "Read: src not in the peer's buffer -> HCCL_E_PARA");
+	CHECK_HCCL(HcommReadOnThread(th[1], c[1].ch, loc[1], peer[1] + 5, n), HCCL_SUCCESS, "Read");
+	TAP_EQ(hccltThreadSynchronize(th[1], 10000), ACL_SUCCESS, "Read: synchronized");
+	for (bad = 0, i = 0; i < n; i++)
+		bad |= loc[1][i] != pat(i, 3);
+	tap_ok(!bad, "Read: every byte");
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclThreadAcquire(r[0].comm, COMM_ENGINE_AICPU, 1, 0, &ai), HCCL_SUCCESS,
+		   "data: an AICPU thread");
+	CHECK_HCCL(HcommWriteOnThread(ai, c[0].ch, peer[0], loc[0], 8), HCCL_E_PARA,
+		   "Write: a thread of another engine family -> HCCL_E_PARA");
+
+	/* aclrtMemcpyAsync: device to device on the stream, host by a sync. */
+	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "memcpy async: a stream");
+	TAP_EQ(aclrtMemcpyAsync(buf[0], n, loc[0], n, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL),
+	       ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: stream NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemcpyAsync(buf[0], n - 1, loc[0], n, ACL_MEMCPY_DEVICE_TO_DEVICE, st),
+	       ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: count above destMax -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemcpyAsync(buf[0], n, loc[0], n, 9, st), ACL_ERROR_INVALID_PARAM,
+	       "aclrtMemcpyAsync: unknown kind -> ACL_ERROR_INVALID_PARAM");
+	for (i = 0; i < n; i++)
+		loc[0][i] = pat(i, 8);
+	TAP_EQ(aclrtMemcpyAsync(buf[0], n, loc[0], n, ACL_MEMCPY_DEVICE_TO_DEVICE, st), ACL_SUCCESS,
+	       "aclrtMemcpyAsync device to device");
+	TAP_EQ(aclrtMemcpyAsync(host, n, buf[0], n, ACL_MEMCPY_DEVICE_TO_HOST, st), ACL_SUCCESS,
+	       "aclrtMemcpyAsync device to host, after it");
+	for (bad = 0, i = 0; i < n; i++)
+		bad |= host[i] != pat(i, 8);
+	tap_ok(!bad, "aclrtMemcpyAsync: the host copy saw the device copy before it");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "memcpy async: synchronized");
+	aclrtDestroyStream(st);
+
+	/* The peer gone. */
+	aclrtSetDevice(1);
+	CHECK_HCCL(HcclCommDestroy(r[1].comm), HCCL_SUCCESS, "data: rank 1 destroys its communicator");
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, peer[0], loc[0], 8), HCCL_E_REMOTE,
+		   "Write to a gone peer -> HCCL_E_REMOTE");
+	free(host);
+	aclrtFree(loc[0]);
+	aclrtSetDevice(1);
+	aclrtFree(loc[1]);
+	aclrtSetDevice(0);
+	HcclCommDestroy(r[0].comm);
+}
+
 static void test_ranks(uint32_t ndev)
 {
 	test_acl_basics(ndev);
@@ -1389,6 +1544,7 @@ static void test_ranks(uint32_t ndev)
 	test_ranks_threads(ndev);
 	test_ranks_conflicts();
 	test_channels();
+	test_data();
 	if (ndev >= 3)
 		test_ranks_processes();
 	test_init_all_group(ndev);
@@ -1555,11 +1711,6 @@ static void *malloc_no_device(void *arg)
 
 	*(aclError *)arg = aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST);
 	return NULL;
-}
-
-static unsigned char pat(size_t i, unsigned int seed)
-{
-	return (unsigned char)((i * 131 + seed * 7 + (i >> 8)) ^ (i >> 16));
 }
 
 /* H2D at @off of A, D2D to @off2 of B, D2H back: every byte, nothing else. */
