@@ -353,7 +353,8 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 	for (i = 0; i < n; i++) {
 		if (d[i].pad ||
 		    (d[i].protocol != HCCLT_PROTOCOL_HCCS &&
-		     d[i].protocol != HCCLT_PROTOCOL_ROCE) ||
+		     d[i].protocol != HCCLT_PROTOCOL_ROCE &&
+		     d[i].protocol != HCCLT_PROTOCOL_UB_CTP) ||
 		    d[i].notify_num > HCCLT_MAX_NOTIFIES_PER_CHANNEL)
 			return -EINVAL;
 		for (j = 0; j < i; j++)

@@ -276,6 +276,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_CHANNELS |
 			 HCCLT_FEATURE_INFO_ARRAY | HCCLT_FEATURE_COMM_BUFFER |
 			 HCCLT_FEATURE_WAIT_DEADLINE | HCCLT_FEATURE_DATA_TASKS |
+			 HCCLT_FEATURE_KERNEL_LAUNCH |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
@@ -436,6 +437,7 @@ HCCLT_GUARDED(hcclt_group_create_ioctl)
 HCCLT_GUARDED(hcclt_mem_create_ioctl)
 HCCLT_GUARDED(hcclt_comm_buffer_ioctl)
 HCCLT_GUARDED(hcclt_channel_buffer_ioctl)
+HCCLT_GUARDED(hcclt_kernel_done_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -461,6 +463,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(INFO_ARRAY, hcclt_info_array_ioctl),
 	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl_guarded),
 	HCCLT_IOCTL(CHANNEL_BUFFER, hcclt_channel_buffer_ioctl_guarded),
+	HCCLT_IOCTL(KERNEL_DONE, hcclt_kernel_done_ioctl_guarded),
 };
 
 /*

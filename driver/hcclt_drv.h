@@ -273,6 +273,7 @@ struct hcclt_notify {
 
 struct hcclt_batch;
 struct hcclt_copy;
+struct hcclt_launch;
 
 /**
  * struct hcclt_task - one queued stream task.
@@ -288,12 +289,15 @@ struct hcclt_copy;
  * @last: last task of @batch.
  * @copy: data tasks: the copy (hcclt_copy.c) until the executor hands it
  *	to the copy engine; NULL for other tasks.
+ * @launch: kernel launches: the event (hcclt_kernel.c) until the executor
+ *	sends it; NULL for other tasks.
  */
 struct hcclt_task {
 	struct list_head node;
 	u64 seqno;
 	struct hcclt_notify *notify;
 	struct hcclt_copy *copy;
+	struct hcclt_launch *launch;
 	struct hcclt_batch *batch;
 	u32 timeout_s;
 	u8 op;
@@ -361,6 +365,9 @@ struct hcclt_batch {
  * @timed: the parked wait has a timeout; sched_lock.
  * @copying: the head task is a data task the copy engine has; the stream
  *	runs nothing else until hcclt_sched_copy_done(); sched_lock.
+ * @launching: the head task is a kernel launch the AI CPU worker runs;
+ *	the stream runs nothing else until hcclt_sched_launch_done() or its
+ *	timeout; sched_lock.
  * @run_node: entry in hdev->runlist; sched_lock.
  * @dev_node: entry in hdev->streams; sched_lock.
  * @fences: pending out-fences, oldest first; sched_lock.
@@ -398,6 +405,7 @@ struct hcclt_stream {
 	unsigned long deadline;
 	bool timed;
 	bool copying;
+	bool launching;
 	struct list_head run_node;
 	struct list_head dev_node;
 	struct list_head fences;
@@ -808,6 +816,16 @@ void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c);
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno);
 void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err);
+
+/* hcclt_kernel.c */
+int hcclt_launch_prepare(struct drm_file *df, u64 cookie, u64 handle,
+			 struct hcclt_launch **out);
+void hcclt_launch_free(struct drm_device *dev, struct hcclt_launch *l);
+void hcclt_launch_send(struct drm_device *dev, struct hcclt_launch *l,
+		       u64 seqno, bool cancelled);
+int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status);
+int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df);
 
 int hcclt_mem_check_params(void);
 struct drm_gem_object *hcclt_mem_lookup(struct drm_file *df, u32 handle);

@@ -235,6 +235,9 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	/* A data task dropped before the copy engine had it. */
 	if (task->copy)
 		hcclt_copy_drop(s->hdev, task->copy);
+	/* A launch dropped before it ran: the worker frees its cookie. */
+	if (task->launch)
+		hcclt_launch_send(&s->hdev->drm, task->launch, task->seqno, true);
 	if (task->last)
 		hcclt_batch_put(s, task->batch);
 	hcclt_signal_fences(s);
@@ -261,7 +264,7 @@ static void hcclt_stream_unpark(struct hcclt_stream *s)
 static void hcclt_make_runnable(struct hcclt_device *hdev,
 				struct hcclt_stream *s)
 {
-	if (s->on_runlist || s->parked || s->copying || s->dead ||
+	if (s->on_runlist || s->parked || s->copying || s->launching || s->dead ||
 	    list_empty(&s->tasks))
 		return;
 	list_add_tail(&s->run_node, &hdev->runlist);
@@ -274,6 +277,14 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 	hcclt_stream_unpark(s);
 	/* A copy in flight finds its task gone (hcclt_sched_copy_done()). */
 	s->copying = false;
+	/* So does a launch running (hcclt_sched_launch_done()). */
+	if (s->launching) {
+		s->launching = false;
+		if (s->timed) {
+			s->timed = false;
+			timer_delete(&s->timer);
+		}
+	}
 	if (s->on_runlist) {
 		list_del_init(&s->run_node);
 		s->on_runlist = false;
@@ -362,6 +373,22 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			task->copy = NULL;
 			s->copying = true;
 			hcclt_copy_start(s, c, task->seqno);
+			progress = true;
+			break;
+		}
+		if (task->launch) {
+			struct hcclt_launch *l = task->launch;
+
+			/* The worker has it now; the stream waits for it. */
+			task->launch = NULL;
+			s->launching = true;
+			if (task->timeout_s) {
+				s->timed = true;
+				s->deadline = jiffies +
+					(unsigned long)task->timeout_s * HZ;
+				mod_timer(&s->timer, s->deadline);
+			}
+			hcclt_launch_send(&hdev->drm, l, task->seqno, false);
 			progress = true;
 			break;
 		}
@@ -482,7 +509,18 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 	struct hcclt_notify *n;
 
 	spin_lock(&hdev->sched_lock);
-	if (s->parked && s->timed && time_after_eq(jiffies, s->deadline)) {
+	if (s->launching && s->timed && time_after_eq(jiffies, s->deadline)) {
+		task = list_first_entry(&s->tasks, struct hcclt_task, node);
+		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
+					 task->seqno, task->op, 0, 0, 0, -ETIME);
+		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: kernel launch %llu did not return within %u s\n",
+				    hdev->index, s->id, task->seqno,
+				    task->timeout_s);
+		WRITE_ONCE(s->error, -ETIME);
+		hcclt_stream_flush(s, -ETIME);
+		hcclt_stream_wake(s);
+	} else if (s->parked && s->timed &&
+		   time_after_eq(jiffies, s->deadline)) {
 		task = list_first_entry(&s->tasks, struct hcclt_task, node);
 		n = task->notify;
 		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
@@ -493,7 +531,7 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 		WRITE_ONCE(s->error, -ETIME);
 		hcclt_stream_flush(s, -ETIME);
 		hcclt_stream_wake(s);
-	} else if (s->parked && s->timed) {
+	} else if ((s->parked || s->launching) && s->timed) {
 		/* The timer wheel capped a very long timeout: re-arm. */
 		mod_timer(&s->timer, s->deadline);
 	}
@@ -529,6 +567,45 @@ void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
 		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	}
 	spin_unlock_bh(&hdev->sched_lock);
+}
+
+/**
+ * hcclt_sched_launch_done - the AI CPU worker ran a launch
+ * (DRM_IOCTL_HCCLT_KERNEL_DONE).
+ * @s: the stream.
+ * @seqno: the launch task's seqno.
+ * @status: what the kernel function returned; non-zero fails the stream
+ *	with -EIO (the tasks behind it are dropped, the next sync reports it).
+ *
+ * Return: 0, or -ESRCH when the launch is not running on @s (it timed out,
+ * was cancelled, or was reported already).
+ */
+int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status)
+{
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_task *task;
+	int err = status ? -EIO : 0, ret = -ESRCH;
+
+	spin_lock_bh(&hdev->sched_lock);
+	task = list_first_entry_or_null(&s->tasks, struct hcclt_task, node);
+	if (s->launching && task && task->seqno == seqno) {
+		s->launching = false;
+		if (s->timed) {
+			s->timed = false;
+			timer_delete(&s->timer);
+		}
+		hcclt_sched_task_done(s, err);
+		if (err) {
+			WRITE_ONCE(s->error, err);
+			hcclt_stream_flush(s, err);
+		}
+		hcclt_stream_wake(s);
+		hcclt_make_runnable(hdev, s);
+		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+		ret = 0;
+	}
+	spin_unlock_bh(&hdev->sched_lock);
+	return ret;
 }
 
 /* ---- stream and thread lifetime ---- */
@@ -793,6 +870,7 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
  * @df: the DRM file (GEM handles of data tasks).
  * @peer_buf: the HCCL buffer of @chan's peer, once a data task needed it
  *	(reference held).
+ * @handle: the SUBMIT's handle (kernel launches report it back).
  */
 struct hcclt_prep {
 	struct hcclt_file *file;
@@ -801,6 +879,7 @@ struct hcclt_prep {
 	struct hcclt_channel *chan;
 	struct drm_file *df;
 	struct drm_gem_object *peer_buf;
+	u64 handle;
 };
 
 /* Make the channel of id @id of the submitting thread pp->chan. */
@@ -915,10 +994,33 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		c = NULL;
 	}
 	task->notify = NULL;
+	task->launch = NULL;
 	task->copy = c;
 	task->op = ut->op;
 	task->engine = pp->thread ? pp->thread->engine : HCCLT_ENGINE_CPU;
 	task->timeout_s = 0;
+	task->started = false;
+	return 0;
+}
+
+/* A kernel launch (uAPI 1.4): its event in @task->launch. */
+static int hcclt_task_prepare_launch(struct hcclt_prep *pp,
+				     const struct drm_hcclt_task *ut,
+				     struct hcclt_task *task)
+{
+	int ret;
+
+	if (ut->notify_idx || hcclt_task_has_data(ut))
+		return -EINVAL;
+	ret = hcclt_launch_prepare(pp->df, ut->dst_thread, pp->handle,
+				   &task->launch);
+	if (ret)
+		return ret;
+	task->notify = NULL;
+	task->copy = NULL;
+	task->op = ut->op;
+	task->engine = pp->thread ? pp->thread->engine : HCCLT_ENGINE_AICPU;
+	task->timeout_s = ut->timeout_s;
 	task->started = false;
 	return 0;
 }
@@ -943,6 +1045,8 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	case HCCLT_TASK_WRITE:
 	case HCCLT_TASK_READ:
 		return hcclt_task_prepare_data(pp, ut, task);
+	case HCCLT_TASK_KERNEL_LAUNCH:
+		return hcclt_task_prepare_launch(pp, ut, task);
 	default:
 		break;
 	}
@@ -987,6 +1091,7 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 found:
 	task->notify = n;
 	task->copy = NULL;
+	task->launch = NULL;
 	task->op = ut->op;
 	/* A wait has @thread; a record through a stream id has only @dst. */
 	task->engine = (thread ?: pp->dst)->engine;
@@ -1003,6 +1108,8 @@ static void hcclt_task_unprepare(struct hcclt_stream *s,
 		hcclt_notify_put(task->notify);
 	if (task->copy)
 		hcclt_copy_drop(s->hdev, task->copy);
+	if (task->launch)
+		hcclt_launch_free(&s->hdev->drm, task->launch);
 }
 
 /*
@@ -1101,7 +1208,8 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 			const struct drm_hcclt_task *tasks)
 {
 	struct hcclt_file *file = df->driver_priv;
-	struct hcclt_prep pp = { .file = file, .df = df };
+	struct hcclt_prep pp = { .file = file, .df = df,
+				 .handle = args->handle };
 	struct sync_file *sync_file = NULL;
 	struct hcclt_fence *fence = NULL;
 	struct hcclt_batch *batch = NULL;

@@ -71,6 +71,7 @@ TRACE_DEFINE_ENUM(HCCLT_TASK_CHANNEL_WAIT);
 TRACE_DEFINE_ENUM(HCCLT_TASK_LOCAL_COPY);
 TRACE_DEFINE_ENUM(HCCLT_TASK_WRITE);
 TRACE_DEFINE_ENUM(HCCLT_TASK_READ);
+TRACE_DEFINE_ENUM(HCCLT_TASK_KERNEL_LAUNCH);
 
 #define hcclt_show_op(op)						\
 	__print_symbolic(op,						\
@@ -80,7 +81,8 @@ TRACE_DEFINE_ENUM(HCCLT_TASK_READ);
 			 { HCCLT_TASK_CHANNEL_WAIT, "channel_wait" },	\
 			 { HCCLT_TASK_LOCAL_COPY, "local_copy" },	\
 			 { HCCLT_TASK_WRITE, "write" },			\
-			 { HCCLT_TASK_READ, "read" })
+			 { HCCLT_TASK_READ, "read" },			\
+			 { HCCLT_TASK_KERNEL_LAUNCH, "kernel_launch" })
 
 DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,

@@ -52,7 +52,7 @@ pkgs=(build-essential clang pkg-config libdrm-dev qemu-system-x86
 	busybox-static cpio rsync sparse xz-utils kmod bc bison flex libelf-dev
 	libssl-dev linux-source-6.1 linux-source-6.12
 	"$img61" "$h61" "$img612" "$h612" "$imgrt" "$hrt"
-	libtracefs-dev libtraceevent-dev)
+	libtracefs-dev libtraceevent-dev libjson-c-dev)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

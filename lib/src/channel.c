@@ -39,6 +39,8 @@ static int64_t deadline_ns(int32_t timeout_ms)
 static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 			      const HcclChannelDesc *d, uint32_t n)
 {
+	const char *soc = aclrtGetSocName();
+	int ub = soc && !strncmp(soc, "Ascend950", 9);
 	uint32_t i, j;
 
 	for (i = 0; i < n; i++) {
@@ -57,8 +59,10 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 				return HCCL_E_PARA;
 		if (d[i].remoteRank == c->rank || d[i].remoteRank >= c->nranks)
 			return HCCL_E_PARA;
-		if (d[i].channelProtocol != COMM_PROTOCOL_HCCS &&
-		    d[i].channelProtocol != COMM_PROTOCOL_ROCE)
+		/* HCCS or RoCE on A2/A3, UB_CTP on a 950 (hcomm's choice). */
+		if (ub ? d[i].channelProtocol != COMM_PROTOCOL_UB_CTP :
+			 d[i].channelProtocol != COMM_PROTOCOL_HCCS &&
+			 d[i].channelProtocol != COMM_PROTOCOL_ROCE)
 			return HCCL_E_PARA;
 		if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
 		    engine != COMM_ENGINE_AICPU && engine != COMM_ENGINE_AICPU_TS)

@@ -113,6 +113,20 @@ static void name_drop(int32_t dev, const char *name)
 	pthread_mutex_unlock(&names_lock);
 }
 
+/* Does a communicator of this process on @dev have @name? (devapi.c) */
+int hcclt_name_exists(int32_t dev, const char *name)
+{
+	uint32_t gen = hcclt_gen();
+	struct name_ent *e;
+	int found = 0;
+
+	pthread_mutex_lock(&names_lock);
+	for (e = *name_bucket(dev, name); e && !found; e = e->next)
+		found = e->dev == dev && e->gen == gen && !strcmp(e->name, name);
+	pthread_mutex_unlock(&names_lock);
+	return found;
+}
+
 /* HCCL_CONNECT_TIMEOUT in ms, or -1 when it is not a number of seconds. */
 int32_t hcclt_connect_timeout_ms(void)
 {
@@ -336,6 +350,7 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	fd = hcclt_device_fd_fast(c->dev);
 	memset(&cd, 0, sizeof(cd));
 	cd.comm_id = c->id;
+	hcclt_ctx_comm_gone(c);
 	hcclt_mem_comm_gone(c);
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
 	if (c->gen == hcclt_gen())

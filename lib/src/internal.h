@@ -126,6 +126,21 @@ int hcclt_channel_parse(ChannelHandle h, int dev, uint64_t *id);
 int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
 		      uint64_t *off, uint64_t *chan);
 
+/* Device memory on @dev (mem.c; aclrtFree() frees it). */
+aclError hcclt_dev_alloc(int32_t dev, size_t size, void **devPtr);
+/* Engine contexts of a communicator being destroyed (engine_ctx.c). */
+void hcclt_ctx_comm_gone(struct hcclt_comm *c);
+
+/* Communicator names (group.c). */
+int hcclt_name_exists(int32_t dev, const char *name);
+
+/*
+ * Batch mode (devapi.c): while the calling OS thread is in one, tasks are
+ * kept instead of submitted: 1 when @task was kept, 0 when not in batch
+ * mode, a negative errno.
+ */
+int hcclt_batch_add(int fd, int dev, uint64_t id, const struct drm_hcclt_task *task);
+
 /* Queue one task (primitives.c); 0 or a negative errno. */
 int hcclt_submit_one(int fd, int dev, uint64_t id,
 		     const struct drm_hcclt_task *task);
@@ -162,6 +177,8 @@ enum hcclt_op {
 	HCCLT_OP_CHANNEL_BUFFER,	/* HcclChannelGetHcclBuffer */
 	HCCLT_OP_DATA_TASK,	/* Hcomm{LocalCopy,Write,Read}OnThread */
 	HCCLT_OP_MEMCPY_ASYNC,	/* aclrtMemcpyAsync */
+	HCCLT_OP_LAUNCH,	/* aclrtLaunchKernelWithConfig */
+	HCCLT_OP_BATCH,		/* HcommBatchModeEnd: the batch's SUBMITs */
 	HCCLT_OP_COUNT
 };
 

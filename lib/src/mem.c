@@ -179,20 +179,14 @@ static void gem_close(int dev, uint32_t handle)
 /* CANN refuses a size whose 32-byte rounding plus padding would wrap. */
 #define HCCLT_MEM_SIZE_MAX	(SIZE_MAX - 64)
 
-HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
-				  aclrtMemMallocPolicy policy)
+/* Device memory of @size bytes on @dev, mapped here (aclrtMalloc()). */
+aclError hcclt_dev_alloc(int32_t dev, size_t size, void **devPtr)
 {
 	struct drm_hcclt_mem_create mc;
-	int32_t dev = hcclt_current_device();
 	struct alloc a;
 	void *p;
 	int fd, ret;
 
-	(void)policy;
-	if (!devPtr || !size || size > HCCLT_MEM_SIZE_MAX)
-		return ACL_ERROR_INVALID_PARAM;
-	if (dev < 0)
-		return ACL_ERROR_RT_CONTEXT_NULL;
 	fd = hcclt_device_open(dev);
 	if (fd < 0)
 		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd);
@@ -226,6 +220,19 @@ HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
 	}
 	*devPtr = p;
 	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtMalloc(void **devPtr, size_t size,
+				  aclrtMemMallocPolicy policy)
+{
+	int32_t dev = hcclt_current_device();
+
+	(void)policy;
+	if (!devPtr || !size || size > HCCLT_MEM_SIZE_MAX)
+		return ACL_ERROR_INVALID_PARAM;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	return hcclt_dev_alloc(dev, size, devPtr);
 }
 
 HCCLT_EXPORT aclError aclrtFree(void *devPtr)

@@ -39,7 +39,8 @@ static int32_t record_einval(int fd, uint64_t src, uint64_t dst, uint32_t idx)
 
 /*
  * Queue one task on thread or stream @id of device @dev through @fd, and
- * tell idle.c what the submit said about the stream. 0 or a negative errno.
+ * tell idle.c what the submit said about the stream; in batch mode, keep
+ * it for HcommBatchModeEnd(). 0 or a negative errno.
  */
 int hcclt_submit_one(int fd, int dev, uint64_t id,
 		     const struct drm_hcclt_task *task)
@@ -48,6 +49,9 @@ int hcclt_submit_one(int fd, int dev, uint64_t id,
 	uint64_t epoch;
 	int ret;
 
+	ret = hcclt_batch_add(fd, dev, id, task);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	memset(&sub, 0, sizeof(sub));
 	sub.handle = id;
 	sub.tasks_ptr = (uintptr_t)task;

@@ -215,6 +215,11 @@ struct drm_hcclt_query {
  * the 64-byte struct drm_hcclt_task) and DRM_IOCTL_HCCLT_CHANNEL_BUFFER.
  */
 #define HCCLT_FEATURE_DATA_TASKS	0x100ULL
+/*
+ * uAPI 1.4: kernel launches (HCCLT_TASK_KERNEL_LAUNCH, the
+ * DRM_HCCLT_EVENT_LAUNCH event, DRM_IOCTL_HCCLT_KERNEL_DONE).
+ */
+#define HCCLT_FEATURE_KERNEL_LAUNCH	0x200ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -449,6 +454,17 @@ struct drm_hcclt_thread_export {
  * @HCCLT_TASK_READ: (uAPI 1.4) copy @len bytes from @src_offset of the
  *	channel @dst_thread's peer's HCCL buffer to @dst_offset of
  *	@dst_handle; @src_handle must be zero.
+ * @HCCLT_TASK_KERNEL_LAUNCH: (uAPI 1.4) run a kernel on the simulated AI
+ *	CPU: when the stream reaches the task, a struct
+ *	drm_hcclt_event_launch with @dst_thread as its cookie (any value;
+ *	the driver never uses it) is sent to the submitting file, to be
+ *	read() from it; the stream waits until that file answers with
+ *	DRM_IOCTL_HCCLT_KERNEL_DONE. A non-zero status fails the stream:
+ *	the tasks queued after it are dropped and the next
+ *	DRM_IOCTL_HCCLT_STREAM_SYNC returns -EIO, once. With a non-zero
+ *	@timeout_s, a launch not done in time fails it likewise with -ETIME.
+ *	A launch dropped before it ran still sends its event, flagged
+ *	HCCLT_LAUNCH_CANCELLED. The 1.4 data fields must be zero.
  * @HCCLT_TASK_LOCAL_REDUCE: (uAPI 1.4) as HCCLT_TASK_LOCAL_COPY, but each
  *	element of the destination becomes @reduce_op of itself and the
  *	source element (@dtype; @len a multiple of its size).
@@ -476,6 +492,7 @@ enum drm_hcclt_task_op {
 	HCCLT_TASK_LOCAL_COPY = 5,
 	HCCLT_TASK_WRITE = 6,
 	HCCLT_TASK_READ = 7,
+	HCCLT_TASK_KERNEL_LAUNCH = 11,
 	HCCLT_TASK_LOCAL_REDUCE = 8,
 	HCCLT_TASK_WRITE_REDUCE = 9,
 	HCCLT_TASK_READ_REDUCE = 10,
@@ -600,6 +617,8 @@ struct drm_hcclt_task {
  *   multiple of the element size; non-zero 1.4 fields in another task.
  * - -ENOENT (1.4): a data task's handle that is not a memory object of
  *   this file.
+ * - -EBUSY (1.4): a kernel launch while the file has too many launch
+ *   events queued and not read (the DRM event space).
  * - -ERANGE (1.4): a data task's byte range that is not entirely inside
  *   its object (offset plus length past its end, or overflowing).
  * - -ENOBUFS (1.4): a write or read whose channel peer has no HCCL buffer
@@ -679,6 +698,8 @@ struct drm_hcclt_submit {
  *   error is reported once and cleared.
  * - -ECANCELED: the stream's work was cancelled (its communicator or
  *   stream was destroyed); reported once.
+ * - -EIO (1.4): a kernel launch of the stream returned a non-zero
+ *   status (HCCLT_TASK_KERNEL_LAUNCH); reported once.
  * - -ECONNRESET: a channel wait of the stream failed because the peer of
  *   the channel is gone (uAPI 1.3); reported once.
  * - -ENODEV: the device was unplugged.
@@ -1028,6 +1049,8 @@ struct drm_hcclt_mem_create {
 /* Channel protocols (CommProtocol values). */
 #define HCCLT_PROTOCOL_HCCS		0
 #define HCCLT_PROTOCOL_ROCE		1
+/* uAPI 1.4: UB_CTP (the protocol of a 950 SoC's links). */
+#define HCCLT_PROTOCOL_UB_CTP		4
 
 /* Notifies of one side of a channel, at most. */
 #define HCCLT_MAX_NOTIFIES_PER_CHANNEL	64
@@ -1332,6 +1355,63 @@ struct drm_hcclt_channel_buffer {
 #define DRM_IOCTL_HCCLT_CHANNEL_BUFFER \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_BUFFER, \
 		 struct drm_hcclt_channel_buffer)
+
+/* The type of struct drm_hcclt_event_launch (a driver-private event). */
+#define DRM_HCCLT_EVENT_LAUNCH		0x80000000
+/* In drm_hcclt_event_launch's @flags: the launch was dropped, not run. */
+#define HCCLT_LAUNCH_CANCELLED		0x1U
+
+/**
+ * struct drm_hcclt_event_launch - a kernel launch reached the head of its
+ * stream (uAPI 1.4, HCCLT_FEATURE_KERNEL_LAUNCH).
+ *
+ * Read from the DRM file that submitted the HCCLT_TASK_KERNEL_LAUNCH task
+ * (read() of the device fd; poll() says when one is there).
+ */
+struct drm_hcclt_event_launch {
+	/** @base: type DRM_HCCLT_EVENT_LAUNCH, length sizeof(this). */
+	struct drm_event base;
+	/** @cookie: the task's @dst_thread. */
+	__u64 cookie;
+	/** @handle: the SUBMIT's handle, for DRM_IOCTL_HCCLT_KERNEL_DONE. */
+	__u64 handle;
+	/** @seqno: the task's stream seqno, for DRM_IOCTL_HCCLT_KERNEL_DONE. */
+	__u64 seqno;
+	/** @flags: HCCLT_LAUNCH_CANCELLED: do not run it, nothing waits. */
+	__u32 flags;
+	/** @pad: zero. */
+	__u32 pad;
+};
+
+#define DRM_HCCLT_KERNEL_DONE		0x18
+
+/**
+ * struct drm_hcclt_kernel_done - a launched kernel returned (uAPI 1.4).
+ *
+ * Completes the launch task @seqno of the stream of @handle (as the event
+ * gave them), which then goes on; a non-zero @status fails the stream
+ * (see HCCLT_TASK_KERNEL_LAUNCH).
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOENT unknown @handle;
+ * -ESRCH the launch is not running: it timed out, was cancelled, or was
+ * reported done already.
+ */
+struct drm_hcclt_kernel_done {
+	/** @handle: in, the event's @handle. */
+	__u64 handle;
+	/** @seqno: in, the event's @seqno. */
+	__u64 seqno;
+	/** @status: in, the kernel's return value; 0 is success. */
+	__s32 status;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u64 pad;
+};
+
+#define DRM_IOCTL_HCCLT_KERNEL_DONE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_KERNEL_DONE, \
+		struct drm_hcclt_kernel_done)
 
 #if defined(__cplusplus)
 }

@@ -54,6 +54,7 @@ typedef void *aclrtStream;
 #define ACL_ERROR_RT_STREAM_TASK_FULL		507002
 #define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT	507046
 #define ACL_ERROR_RT_DRV_INTERNAL_ERROR		507899
+#define ACL_ERROR_RT_AICPU_EXCEPTION		507018
 
 /** aclrtMemcpyKind - direction of a copy (CANN's values). */
 typedef enum aclrtMemcpyKind {
@@ -316,6 +317,176 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
  */
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
 			  aclrtMemcpyKind kind, aclrtStream stream);
+
+/* ---- AICPU kernels (CANN's types and values) ---- */
+
+typedef void *aclrtBinHandle;
+typedef void *aclrtFuncHandle;
+typedef void *aclrtArgsHandle;
+typedef void *aclrtParamHandle;
+
+typedef enum aclrtBinaryLoadOptionType {
+	ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+	ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+	ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+	ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
+} aclrtBinaryLoadOptionType;
+
+typedef union aclrtBinaryLoadOptionValue {
+	uint32_t isLazyLoad;
+	uint32_t magic;
+	int32_t cpuKernelMode;
+	uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+typedef struct {
+	aclrtBinaryLoadOptionType type;
+	aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+typedef struct aclrtBinaryLoadOptions {
+	aclrtBinaryLoadOption *options;
+	size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+typedef enum aclrtLaunchKernelAttrId {
+	ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+	ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+	ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+	ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+	ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+	ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+	ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+	ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
+	ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
+} aclrtLaunchKernelAttrId;
+
+typedef struct {
+	uint32_t timeoutLow;
+	uint32_t timeoutHigh;
+} aclrtTimeoutUs;
+
+typedef enum {
+	ACL_RT_ENGINE_TYPE_AIC = 0,
+	ACL_RT_ENGINE_TYPE_AIV,
+} aclrtEngineType;
+
+typedef union aclrtLaunchKernelAttrValue {
+	uint8_t schemMode;
+	uint32_t dynUBufSize;
+	aclrtEngineType engineType;
+	uint32_t blockDimOffset;
+	uint8_t isBlockTaskPrefetch;
+	uint8_t isDataDump;
+	uint16_t timeout;		/* seconds */
+	aclrtTimeoutUs timeoutUs;	/* microseconds */
+	uint8_t enableProfiling;
+	uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+typedef struct aclrtLaunchKernelAttr {
+	aclrtLaunchKernelAttrId id;
+	aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+typedef struct aclrtLaunchKernelCfg {
+	aclrtLaunchKernelAttr *attrs;
+	size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+/**
+ * aclrtBinaryLoadFromFile() - load the AICPU kernels a CANN kernel
+ * descriptor names.
+ * @binPath: the JSON descriptor: an object whose members (one per kernel)
+ *	each have "opInfo": {"kernelSo": "<file>.so", "functionName": ...}.
+ * @options: may be NULL; ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE and the
+ *	lazy-load options are accepted (every load is immediate here).
+ * @binHandle: out, the loaded binary.
+ *
+ * The shared objects are compiled for this host and loaded with dlopen():
+ * each is looked up beside the JSON file, then in ../kernel/ relative to
+ * it, then by its name on the loader's path (LD_LIBRARY_PATH, ...). With
+ * HCCLT_DEBUG=1 every failure says what was tried.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@binPath or @binHandle
+ * NULL, an unknown option); ACL_ERROR_INVALID_FILE (no such file, not a
+ * descriptor, a kernel without kernelSo or functionName, a shared object
+ * that cannot be loaded); ACL_ERROR_BAD_ALLOC.
+ */
+aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+				 aclrtBinHandle *binHandle);
+
+/**
+ * aclrtBinaryGetFunction() - a kernel of a loaded binary, by the name of
+ * its descriptor entry or by its functionName.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (a NULL argument, not a
+ * loaded binary, no entry of that name, or its shared object has no such
+ * symbol).
+ */
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+				aclrtFuncHandle *funcHandle);
+
+/**
+ * aclrtBinaryUnLoad() - unload a binary; its functions and argument
+ * handles become invalid. Kernels it launched that have not run yet must
+ * have completed (synchronize their streams first).
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (not a loaded binary).
+ */
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+
+/**
+ * aclrtKernelArgsInit() - start the argument block of a launch of
+ * @funcHandle. aclrtKernelArgsAppend() appends parameters by value,
+ * aclrtKernelArgsAppendPlaceHolder() a pointer slot whose buffer
+ * aclrtKernelArgsGetPlaceHolderBuffer() allocates, aclrtKernelArgsFinalize()
+ * ends it. The kernel function gets a pointer to the block. A successful
+ * aclrtLaunchKernelWithConfig() consumes the handle (copying the block):
+ * a launch needs a new one.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (a NULL argument, a stale
+ * handle, appending after Finalize, a block above 64 KiB);
+ * ACL_ERROR_BAD_ALLOC.
+ */
+aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+			       aclrtParamHandle *paramHandle);
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+					  aclrtParamHandle *paramHandle);
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+					     aclrtParamHandle paramHandle, size_t dataSize,
+					     void **bufferAddr);
+aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+
+/**
+ * aclrtLaunchKernelWithConfig() - queue a run of @funcHandle on @stream.
+ * @funcHandle: the kernel (aclrtBinaryGetFunction()).
+ * @numBlocks: how many times the simulated AI CPU runs it, one after the
+ *	other, with the same arguments (at least 1).
+ * @stream: the stream.
+ * @cfg: may be NULL; ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT (seconds) or
+ *	_TIMEOUT_US (rounded up to seconds) bound the run; other attributes
+ *	are accepted and have no effect here.
+ * @argsHandle: the finalized argument block.
+ * @reserve: NULL.
+ *
+ * The launch is a task on @stream, ordered like any other: when the stream
+ * reaches it, the AI CPU worker of this process for @stream's device runs
+ * the function (kernels of one device run one at a time), and the stream
+ * goes on when it returns. A non-zero return makes the next
+ * aclrtSynchronizeStream() fail with ACL_ERROR_RT_AICPU_EXCEPTION, a run
+ * longer than the timeout with ACL_ERROR_RT_WAIT_TIMEOUT, the code of any
+ * timed-out task (the tasks after it are dropped, as for a failed wait).
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (a NULL handle, @numBlocks
+ * 0, args not finalized or of another function, @reserve non-NULL, both
+ * timeouts given); ACL_ERROR_RT_INVALID_HANDLE (@stream not live);
+ * ACL_ERROR_RT_STREAM_TASK_FULL; ACL_ERROR_BAD_ALLOC.
+ */
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+				     aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+				     aclrtArgsHandle argsHandle, void *reserve);
 
 #ifdef __cplusplus
 }

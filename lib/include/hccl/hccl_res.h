@@ -231,6 +231,44 @@ HcclResult HcclGetHcclBuffer(HcclComm comm, void **buffer, uint64_t *size);
 HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle channel, void **buffer,
 				    uint64_t *size);
 
+/**
+ * HcclEngineCtxCreate() - make the engine context (@comm, @ctxTag, @engine):
+ * @size bytes, zeroed; host memory for CPU, CPU_TS and CCU, device memory
+ * of @comm's device for AICPU, AICPU_TS and AIV (what kernels read).
+ * @ctxTag: NULL is ""; at most 255 bytes.
+ * @ctx: out, its address.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @ctx NULL, not a live
+ * communicator); HCCL_E_PARA (@size 0, tag too long, engine unknown, the
+ * context exists); HCCL_E_MEMORY.
+ */
+HcclResult HcclEngineCtxCreate(HcclComm comm, const char *ctxTag, CommEngine engine,
+			       uint64_t size, void **ctx);
+
+/**
+ * HcclEngineCtxGet() - the context (@comm, @ctxTag, @engine) and its size.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (a NULL pointer, not a communicator);
+ * HCCL_E_PARA (no such context, tag too long).
+ */
+HcclResult HcclEngineCtxGet(HcclComm comm, const char *ctxTag, CommEngine engine, void **ctx,
+			    uint64_t *size);
+
+/**
+ * HcclEngineCtxCopy() - copy @size bytes of @srcCtx (host memory) to
+ * @dstCtxOffset of the context. Unlike hcomm, the range is checked.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (@size 0, no such
+ * context, @dstCtxOffset + @size past its end).
+ */
+HcclResult HcclEngineCtxCopy(HcclComm comm, CommEngine engine, const char *ctxTag,
+			     const void *srcCtx, uint64_t size, uint64_t dstCtxOffset);
+
+/**
+ * HcclEngineCtxDestroy() - free the context; HcclCommDestroy() frees the
+ * ones left.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (no such context).
+ */
+HcclResult HcclEngineCtxDestroy(HcclComm comm, const char *ctxTag, CommEngine engine);
+
 #ifdef __cplusplus
 }
 #endif

@@ -147,6 +147,48 @@ int32_t HcommWriteOnThread(ThreadHandle thread, ChannelHandle channel, void *dst
 int32_t HcommReadOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 			  const void *src, uint64_t len);
 
+/**
+ * HcommBatchModeStart() - keep the tasks this OS thread queues from now
+ * on (on any thread handle) until HcommBatchModeEnd() with the same tag.
+ * @batchTag: the batch's name; NULL is "".
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PARA (a batch is open on this OS thread
+ * already, or the tag is 256 bytes or longer).
+ */
+int32_t HcommBatchModeStart(const char *batchTag);
+
+/**
+ * HcommBatchModeEnd() - submit every task kept since HcommBatchModeStart():
+ * one submission per stream (more only past the driver's batch limit).
+ * @batchTag: the tag Start was given.
+ *
+ * Checks the kernel makes (ranges, ids, a gone peer) fail here, with the
+ * codes of the calls that queued the tasks; the other streams' tasks are
+ * submitted anyway.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PARA (no batch open on this OS thread, or
+ * another tag; nothing is submitted then); the code of the first failed
+ * submission.
+ */
+int32_t HcommBatchModeEnd(const char *batchTag);
+
+/**
+ * HcommAcquireComm() - before a kernel's data-plane calls: check that
+ * this process has a communicator named @commId on the calling thread's
+ * device (an AICPU kernel runs with the device of its launch).
+ * HcommReleaseComm() ends that (nothing to release here).
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@commId NULL, no such communicator).
+ */
+int32_t HcommAcquireComm(const char *commId);
+int32_t HcommReleaseComm(const char *commId);
+
+/**
+ * HcommThreadSynchronize() - as hcomm on A2/A3: returns at once (it is
+ * not a completion wait); HCCL_E_PTR for a handle that is not a thread.
+ */
+int32_t HcommThreadSynchronize(ThreadHandle thread);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hccl/hccl_rank_graph.h - the rank graph of a communicator, as CANN's
+ * header declares it (types, values, CommLinkInit()).
+ *
+ * The simulated server is one layer (layer 0): every rank of a
+ * communicator, one per card, every pair linked directly. The links are
+ * HCCS on an A2/A3 SoC and UB_CTP on a 950 SoC (module parameter
+ * sim_soc); their endpoints are the two cards (device locations, the
+ * device index as physical id, server 0).
+ *
+ * Lists these functions return are the library's, not to be freed: valid
+ * until the calling thread calls the same function again (CANN promises
+ * less: until the next call on the communicator).
+ */
+#ifndef HCCL_RANK_GRAPH_H
+#define HCCL_RANK_GRAPH_H
+
+#include <stdint.h>
+#include <string.h>
+#include "securec.h"
+#include "hccl_res.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** CommTopo - how the ranks of a layer are connected. */
+typedef enum {
+	COMM_TOPO_RESERVED = -1,
+	COMM_TOPO_CLOS = 0,
+	COMM_TOPO_1DMESH = 1,
+	COMM_TOPO_910_93 = 2,
+	COMM_TOPO_310P = 3,
+	COMM_TOPO_A2AXSERVER = 4,
+	COMM_TOPO_CUSTOM = 5
+} CommTopo;
+
+#define COMM_LINK_MAGIC_WORD	0x0f0e0f0fU
+#define COMM_LINK_VERSION	1U
+
+/** CommLink - a link between two ranks (CANN's layout, 432 bytes). */
+typedef struct {
+	CommAbiHeader header;
+	EndpointDesc srcEndpointDesc;
+	EndpointDesc dstEndpointDesc;
+	union {
+		uint8_t raws[128];
+		struct {
+			CommProtocol linkProtocol;
+			uint8_t hop;
+		};
+	} linkAttr;
+} CommLink;
+
+/* CommLinkInit() - CANN's initialiser of @linkNum links: 0xFF, then the
+ * header, reserved endpoints, protocol RESERVED, one hop. */
+static inline HcclResult CommLinkInit(CommLink *commLink, uint32_t linkNum)
+{
+	uint32_t i;
+
+	if (!commLink)
+		return HCCL_E_PTR;
+	for (i = 0; i < linkNum; i++, commLink++) {
+		(void)memset_s(commLink, sizeof(CommLink), 0xFF, sizeof(CommLink));
+		commLink->header.version = COMM_LINK_VERSION;
+		commLink->header.magicWord = COMM_LINK_MAGIC_WORD;
+		commLink->header.size = sizeof(CommLink);
+		commLink->header.reserved = 0;
+		if (EndpointDescInit(&commLink->srcEndpointDesc, 1) != HCCL_SUCCESS ||
+		    EndpointDescInit(&commLink->dstEndpointDesc, 1) != HCCL_SUCCESS)
+			return HCCL_E_INTERNAL;
+		commLink->linkAttr.linkProtocol = COMM_PROTOCOL_RESERVED;
+		commLink->linkAttr.hop = 1;
+	}
+	return HCCL_SUCCESS;
+}
+
+/**
+ * HcclRankGraphGetLayers() - the network layers of @comm: [0].
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (a NULL argument, not a communicator).
+ */
+HcclResult HcclRankGraphGetLayers(HcclComm comm, uint32_t **netLayers, uint32_t *netLayerNum);
+
+/**
+ * HcclRankGraphGetRanksByLayer() - the ranks of this rank's instance of
+ * layer @netLayer: all ranks, 0 .. rank count - 1.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (no such layer).
+ */
+HcclResult HcclRankGraphGetRanksByLayer(HcclComm comm, uint32_t netLayer, uint32_t **ranks,
+					uint32_t *rankNum);
+
+/**
+ * HcclRankGraphGetRankSizeByLayer() - how many ranks layer @netLayer has.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (no such layer).
+ */
+HcclResult HcclRankGraphGetRankSizeByLayer(HcclComm comm, uint32_t netLayer, uint32_t *rankNum);
+
+/**
+ * HcclRankGraphGetTopoTypeByLayer() - COMM_TOPO_1DMESH (every card linked
+ * to every other) for layer 0.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (no such layer).
+ */
+HcclResult HcclRankGraphGetTopoTypeByLayer(HcclComm comm, uint32_t netLayer, CommTopo *topoType);
+
+/**
+ * HcclRankGraphGetLinks() - the links from @srcRank to @dstRank in layer
+ * @netLayer: one direct link (HCCS, or UB_CTP on a 950), whose endpoints
+ * are the two ranks' cards; none from a rank to itself.
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (no such layer, a rank not
+ * below the rank count); HCCL_E_MEMORY.
+ */
+HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, uint32_t srcRank,
+				 uint32_t dstRank, CommLink **links, uint32_t *linkNum);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HCCL_RANK_GRAPH_H */
