@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tools/demo.sh (make demo): build, boot a VM with the module, run the three
 # examples of the HCCL documentation, the multi-rank example (ranks as
-# threads, then as processes) and the status tool, and say what happened. The handshake example's timeline lands in build/demo/.
+# threads, then as processes), the example ring AllGather custom operator
+# on every card, and the status tool, and say what happened. The handshake example's timeline lands in build/demo/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

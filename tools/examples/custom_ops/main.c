@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The example custom operators on N ranks of the simulated server, one
+ * rank per card, as threads of this process or as processes: P2P (even
+ * ranks send to the next odd rank) and the ring AllGather. Every output
+ * byte is checked against what its source rank sent.
+ *
+ *   hcclt-example-custom-ops [--threads|--processes] [--op p2p|allgather|all]
+ *                            [--ranks N] [--bytes B] [--rounds R]
+ *
+ * Defaults: threads, all, every card, 1 MiB per rank, 2 rounds.
+ * Exit status 0 when every rank saw every byte right.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "hccl/hccl.h"
+#include "hccl/hccl_comm.h"
+#include "example_ops.h"
+
+#define MAX_RANKS 16
+
+struct opts {
+	int processes, p2p, allgather, rounds;
+	uint32_t nranks;
+	uint64_t bytes;
+};
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint8_t pattern(uint32_t rank, uint64_t i, int round)
+{
+	return (uint8_t)(rank * 131u + i * 7u + (uint64_t)round * 29u + (i >> 12));
+}
+
+static void say(uint32_t rank, const char *fmt, const char *what, unsigned long long a,
+		unsigned long long b)
+{
+	pthread_mutex_lock(&out_lock);
+	printf("  rank %u (device %u, pid %d): ", rank, rank, (int)getpid());
+	printf(fmt, what, a, b);
+	putchar('\n');
+	fflush(stdout);
+	pthread_mutex_unlock(&out_lock);
+}
+
+/* The first byte of @got that differs from rank @src's round @round, or -1. */
+static long long first_bad(const uint8_t *got, uint64_t n, uint32_t src, int round)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		if (got[i] != pattern(src, i, round))
+			return (long long)i;
+	return -1;
+}
+
+struct rank_ctx {
+	const struct opts *o;
+	uint32_t rank;
+	HcclComm comm;
+	aclrtStream stream;
+	void *in, *out;		/* device memory */
+	uint8_t *host;		/* host staging, nranks * bytes */
+};
+
+static int fill_input(struct rank_ctx *c, int round)
+{
+	uint64_t i;
+
+	for (i = 0; i < c->o->bytes; i++)
+		c->host[i] = pattern(c->rank, i, round);
+	return aclrtMemcpy(c->in, c->o->bytes, c->host, c->o->bytes,
+			   ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS;
+}
+
+static int run_p2p(struct rank_ctx *c, int round)
+{
+	const struct opts *o = c->o;
+	uint32_t peer = c->rank ^ 1;
+	long long bad;
+	HcclResult r;
+
+	if (peer >= o->nranks)
+		return 0;	/* the odd one out of an odd rank count */
+	if (fill_input(c, round))
+		return 1;
+	if (c->rank % 2 == 0)
+		r = ExampleSend(c->in, o->bytes, peer, c->comm, c->stream);
+	else
+		r = ExampleRecv(c->out, o->bytes, peer, c->comm, c->stream);
+	if (r != HCCL_SUCCESS || aclrtSynchronizeStream(c->stream) != ACL_SUCCESS) {
+		say(c->rank, "%s failed (%llu, %llu)", "p2p", (unsigned long long)r, 0);
+		return 1;
+	}
+	if (c->rank % 2 == 0)
+		return 0;
+	if (aclrtMemcpy(c->host, o->bytes, c->out, o->bytes,
+			ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS)
+		return 1;
+	bad = first_bad(c->host, o->bytes, peer, round);
+	if (bad >= 0) {
+		say(c->rank, "%s: byte %llu from rank %llu is wrong", "recv",
+		    (unsigned long long)bad, peer);
+		return 1;
+	}
+	if (round == o->rounds - 1)
+		say(c->rank, "%s %llu bytes from rank %llu: every byte correct",
+		    "received", (unsigned long long)o->bytes, peer);
+	return 0;
+}
+
+static int run_allgather(struct rank_ctx *c, int round)
+{
+	const struct opts *o = c->o;
+	uint64_t total = o->bytes * o->nranks;
+	long long bad;
+	uint32_t src;
+	HcclResult r;
+
+	if (fill_input(c, round))
+		return 1;
+	r = ExampleAllGather(c->in, c->out, o->bytes, c->comm, c->stream);
+	if (r != HCCL_SUCCESS || aclrtSynchronizeStream(c->stream) != ACL_SUCCESS) {
+		say(c->rank, "%s failed (%llu, %llu)", "allgather", (unsigned long long)r, 0);
+		return 1;
+	}
+	if (aclrtMemcpy(c->host, total, c->out, total, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS)
+		return 1;
+	for (src = 0; src < o->nranks; src++) {
+		bad = first_bad(c->host + src * o->bytes, o->bytes, src, round);
+		if (bad >= 0) {
+			say(c->rank, "%s: byte %llu of rank %llu's slot is wrong", "allgather",
+			    (unsigned long long)bad, src);
+			return 1;
+		}
+	}
+	if (round == o->rounds - 1)
+		say(c->rank, "%s: %llu ranks x %llu bytes, every byte correct", "allgather",
+		    o->nranks, (unsigned long long)o->bytes);
+	return 0;
+}
+
+static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t rank)
+{
+	struct rank_ctx c = { .o = o, .rank = rank };
+	uint64_t total = o->bytes * o->nranks;
+	int fail = 0, round;
+	HcclResult r;
+
+	if (aclrtSetDevice((int32_t)rank) != ACL_SUCCESS)
+		return 1;
+	r = HcclCommInitRootInfo(o->nranks, root, rank, &c.comm);
+	if (r != HCCL_SUCCESS) {
+		fprintf(stderr, "rank %u: HcclCommInitRootInfo: %s\n", rank, HcclGetErrorString(r));
+		return 1;
+	}
+	c.host = malloc(total);
+	if (!c.host || aclrtCreateStream(&c.stream) != ACL_SUCCESS ||
+	    aclrtMalloc(&c.in, o->bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMalloc(&c.out, total, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+		fprintf(stderr, "rank %u: cannot allocate\n", rank);
+		fail = 1;
+	}
+	for (round = 0; !fail && round < o->rounds; round++) {
+		if (o->p2p)
+			fail |= run_p2p(&c, round);
+		if (o->allgather && !fail)
+			fail |= run_allgather(&c, round);
+	}
+	if (c.in)
+		aclrtFree(c.in);
+	if (c.out)
+		aclrtFree(c.out);
+	if (c.stream)
+		aclrtDestroyStream(c.stream);
+	free(c.host);
+	fail |= HcclCommDestroy(c.comm) != HCCL_SUCCESS;
+	aclrtResetDevice((int32_t)rank);
+	return fail;
+}
+
+struct thread_arg {
+	const struct opts *o;
+	const HcclRootInfo *root;
+	uint32_t rank;
+	int ret;
+};
+
+static void *rank_thread(void *p)
+{
+	struct thread_arg *a = p;
+
+	a->ret = run_rank(a->o, a->root, a->rank);
+	return NULL;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: hcclt-example-custom-ops [--threads|--processes] "
+		"[--op p2p|allgather|all] [--ranks N] [--bytes B] [--rounds R]\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .p2p = 1, .allgather = 1, .rounds = 2, .bytes = 1 << 20 };
+	uint32_t ndev = 0, r;
+	HcclRootInfo root;
+	const char *soc;
+	int fail = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--processes")) {
+			o.processes = 1;
+		} else if (!strcmp(argv[i], "--threads")) {
+			o.processes = 0;
+		} else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
+			i++;
+			o.p2p = !strcmp(argv[i], "p2p") || !strcmp(argv[i], "all");
+			o.allgather = !strcmp(argv[i], "allgather") || !strcmp(argv[i], "all");
+			if (!o.p2p && !o.allgather)
+				return usage();
+		} else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
+			o.nranks = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--bytes") && i + 1 < argc) {
+			o.bytes = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+			o.rounds = atoi(argv[++i]);
+		} else {
+			return usage();
+		}
+	}
+	if (!o.bytes || o.rounds < 1)
+		return usage();
+	aclInit(NULL);
+	if (aclrtGetDeviceCount(&ndev) != ACL_SUCCESS || !ndev) {
+		fprintf(stderr, "no hcclthread device\n");
+		return 4;
+	}
+	if (!o.nranks || o.nranks > ndev)
+		o.nranks = ndev;
+	if (o.nranks > MAX_RANKS)
+		o.nranks = MAX_RANKS;
+	soc = aclrtGetSocName();
+	printf("custom operators (%s%s%s) on %u ranks as %s, %s, %llu bytes per rank, %d rounds\n",
+	       o.p2p ? "P2P" : "", o.p2p && o.allgather ? " and " : "",
+	       o.allgather ? "ring AllGather" : "", o.nranks,
+	       o.processes ? "processes" : "threads", soc ? soc : "?",
+	       (unsigned long long)o.bytes, o.rounds);
+	fflush(stdout);
+	if (aclrtSetDevice(0) != ACL_SUCCESS || HcclGetRootInfo(&root) != HCCL_SUCCESS) {
+		fprintf(stderr, "cannot create the root info\n");
+		return 1;
+	}
+	if (!o.processes) {
+		struct thread_arg a[MAX_RANKS];
+		pthread_t t[MAX_RANKS];
+
+		for (r = 0; r < o.nranks; r++) {
+			a[r] = (struct thread_arg){ .o = &o, .root = &root, .rank = r };
+			pthread_create(&t[r], NULL, rank_thread, &a[r]);
+		}
+		for (r = 0; r < o.nranks; r++) {
+			pthread_join(t[r], NULL);
+			fail |= a[r].ret;
+		}
+	} else {
+		pid_t pid[MAX_RANKS];
+		int st;
+
+		for (r = 0; r < o.nranks; r++) {
+			pid[r] = fork();
+			if (!pid[r])
+				_exit(run_rank(&o, &root, r));
+		}
+		for (r = 0; r < o.nranks; r++) {
+			waitpid(pid[r], &st, 0);
+			fail |= !WIFEXITED(st) || WEXITSTATUS(st);
+		}
+	}
+	aclFinalize();
+	printf("%s\n", fail ? "FAILED" : "every rank got every byte right");
+	return fail;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the host half and the AICPU half of the example operators share:
+ * the launch parameters (copied into the kernel's argument block) and the
+ * resources the host half acquires once per communicator and keeps in an
+ * AICPU engine context (device memory the kernel reads).
+ *
+ * The layout is the one a CANN custom operator uses: a parameter struct
+ * passed by value to the kernel, a resource struct in an engine context
+ * tagged with the operator's name, and two threads that hand control
+ * between the user's stream and the AICPU thread running the operator.
+ */
+#ifndef EXAMPLE_OP_COMMON_H_
+#define EXAMPLE_OP_COMMON_H_
+
+#include <stdint.h>
+
+#include "acl/acl_rt.h"
+#include "hccl/hccl_res.h"
+#include "hccl/hccl_types.h"
+#include "hccl/hcomm_primitives.h"
+
+/* Notify indexes of a channel, and of the hand-off threads. */
+#define EXAMPLE_NOTIFY_READY	0	/* the peer may go ahead */
+#define EXAMPLE_NOTIFY_DATA	1	/* the data is where it should be */
+/* Wait timeout of every notify wait, seconds. */
+#define EXAMPLE_TIMEOUT_S	120
+#define EXAMPLE_TAG_LEN		64
+#define EXAMPLE_COMM_NAME_LEN	128
+/* Ranks of one AllGather, at most (one channel to each neighbour). */
+#define EXAMPLE_MAX_RANKS	32
+
+/*
+ * Resources of an operator on one rank, in its AICPU engine context.
+ * @aicpu_thread runs the operator; @host_thread_on_aicpu is the user's
+ * stream as a thread of the AICPU_TS engine, for the final record.
+ */
+struct example_res {
+	ThreadHandle aicpu_thread;
+	ThreadHandle host_thread_on_aicpu;
+	/* P2P: the channel to the peer; AllGather: to the left and right. */
+	ChannelHandle left, right;
+	/* This rank's HCCL buffer, and the right (P2P: the) peer's. */
+	void *local_buf;
+	uint64_t local_size;
+	void *right_buf;
+	uint64_t right_size;
+};
+
+/* What the host half keeps for itself (a CPU engine context). */
+struct example_host_res {
+	ThreadHandle host_thread;		/* the user's stream, CPU_TS */
+	ThreadHandle aicpu_thread_on_host;	/* aicpu_thread, as CPU_TS */
+	struct example_res *res;		/* the AICPU engine context */
+	uint64_t buf_size;			/* this rank's HCCL buffer */
+};
+
+enum example_op {
+	EXAMPLE_OP_SEND = 1,
+	EXAMPLE_OP_RECV = 2,
+	EXAMPLE_OP_ALLGATHER = 3,
+};
+
+/* The kernel's argument block. */
+struct example_param {
+	char tag[EXAMPLE_TAG_LEN];
+	char comm_name[EXAMPLE_COMM_NAME_LEN];
+	uint32_t op;		/* enum example_op */
+	uint32_t rank, rank_size;
+	uint32_t pad;
+	void *input;
+	void *output;
+	uint64_t bytes;		/* per rank */
+	struct example_res *res;
+};
+
+#endif /* EXAMPLE_OP_COMMON_H_ */
