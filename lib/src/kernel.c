@@ -446,7 +446,7 @@ static void args_consume(struct kargs *a)
 
 /* protects workers[] */
 static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Fork generation a device's worker was started in, 0 if none. */
+/* Fork generation (plus one) a device's worker was started in, 0 if none. */
 static uint32_t workers[HCCLT_MAX_DEVICES];
 
 static void run_launch(int fd, const struct drm_hcclt_event_launch *ev)
@@ -456,15 +456,21 @@ static void run_launch(int fd, const struct drm_hcclt_event_launch *ev)
 	unsigned int st = 0;
 	uint32_t i;
 
+	hcclt_debug("AI CPU: launch %llu of handle 0x%llx%s", (unsigned long long)ev->seqno,
+		    (unsigned long long)ev->handle,
+		    ev->flags & HCCLT_LAUNCH_CANCELLED ? " was cancelled" : "");
 	if (!(ev->flags & HCCLT_LAUNCH_CANCELLED)) {
 		for (i = 0; i < l->blocks && !st; i++)
 			st = l->fn(l->args);
+		hcclt_debug("AI CPU: launch %llu returned %u", (unsigned long long)ev->seqno, st);
 		memset(&d, 0, sizeof(d));
 		d.handle = ev->handle;
 		d.seqno = ev->seqno;
 		d.status = (int32_t)st;
 		/* -ESRCH: it timed out meanwhile; the stream knows. */
-		hcclt_ioctl(fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d);
+		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d))
+			hcclt_debug("AI CPU: KERNEL_DONE of launch %llu: %s",
+				    (unsigned long long)ev->seqno, strerror(errno));
 	}
 	free(l);
 }
@@ -484,6 +490,7 @@ static void *worker_main(void *p)
 	ssize_t n, off;
 
 	free(p);
+	hcclt_debug("AI CPU worker of device %d starts (fd %d)", wa.dev, wa.fd);
 	/* The kernels' HCCL and ACL calls see the device as current. */
 	aclrtSetDevice(wa.dev);
 	for (;;) {
@@ -527,7 +534,7 @@ static int worker_ensure(int dev, int fd)
 	int ret = 0;
 
 	pthread_mutex_lock(&worker_lock);
-	if (workers[dev] != hcclt_gen()) {
+	if (workers[dev] != hcclt_gen() + 1) {
 		wa = malloc(sizeof(*wa));
 		ret = -1;
 		if (wa) {
@@ -540,7 +547,7 @@ static int worker_ensure(int dev, int fd)
 			if (ret)
 				free(wa);
 			else
-				workers[dev] = hcclt_gen();
+				workers[dev] = hcclt_gen() + 1;
 		}
 	}
 	pthread_mutex_unlock(&worker_lock);
