@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -28,6 +29,8 @@
 
 #include "hccl/hccl.h"
 #include "hccl/hccl_res.h"
+#include "hccl/hccl_rank_graph.h"
+#include "hcomm/hcomm_primitives_expt.h"
 #include "hccl/hcomm_primitives.h"
 #include "acl/acl.h"
 #include "hccl/hccl_comm.h"
@@ -1383,6 +1386,284 @@ static unsigned char pat(size_t i, unsigned int seed)
 	return (unsigned char)((i * 131 + seed * 7 + (i >> 8)) ^ (i >> 16));
 }
 
+/* ---- AICPU kernels, batch mode, engine contexts, the rank graph ------- */
+
+struct test_kernel_args {
+	uint32_t ret;
+	uint32_t sleep_ms;
+	uint64_t *counter;
+	int32_t (*start)(const char *tag);
+	int32_t (*end)(const char *tag);
+	int32_t (*record)(ThreadHandle, ThreadHandle, uint32_t);
+	int32_t (*wait)(ThreadHandle, uint32_t, uint32_t);
+	ThreadHandle a, b;
+	int32_t batch_ret;
+};
+
+static char kdir[PATH_MAX + 16];
+
+static const char *kpath(const char *json)
+{
+	static char p[PATH_MAX + 80];
+
+	snprintf(p, sizeof(p), "%s/%s", kdir, json);
+	return p;
+}
+
+/* Launch @f with @a on @st, finalized, with a timeout of @tmo s (0 none). */
+static aclError launch(aclrtFuncHandle f, uint32_t blocks, aclrtStream st,
+		       struct test_kernel_args *a, uint16_t tmo)
+{
+	aclrtLaunchKernelAttr attr;
+	aclrtLaunchKernelCfg cfg = { &attr, tmo ? 1 : 0 };
+	aclrtParamHandle ph;
+	aclrtArgsHandle args;
+	aclError r;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT;
+	attr.value.timeout = tmo;
+	r = aclrtKernelArgsInit(f, &args);
+	if (!r)
+		r = aclrtKernelArgsAppend(args, a, sizeof(*a), &ph);
+	if (!r)
+		r = aclrtKernelArgsFinalize(args);
+	if (!r)
+		r = aclrtLaunchKernelWithConfig(f, blocks, st, &cfg, args, NULL);
+	return r;
+}
+
+static void test_kernels(void)
+{
+	static uint64_t counter;
+	struct test_kernel_args a;
+	aclrtBinHandle bin, bin2;
+	aclrtFuncHandle cnt, bat, f;
+	aclrtArgsHandle args;
+	aclrtParamHandle ph, ph2;
+	aclrtLaunchKernelAttr attr[2];
+	aclrtLaunchKernelCfg cfg;
+	aclrtStream st;
+	HcclComm c = new_comm();
+	ThreadHandle th[2];
+	void *buf;
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	snprintf(kdir, sizeof(kdir), "%s/aicpu-test", exe);
+	aclrtSetDevice(0);
+
+	TAP_EQ(aclrtBinaryLoadFromFile(NULL, NULL, &bin), ACL_ERROR_INVALID_PARAM, "load: path NULL");
+	TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel.json"), NULL, NULL), ACL_ERROR_INVALID_PARAM,
+	       "load: handle NULL");
+	TAP_EQ(aclrtBinaryLoadFromFile(kpath("no_such.json"), NULL, &bin), ACL_ERROR_INVALID_FILE,
+	       "load: no such file -> ACL_ERROR_INVALID_FILE");
+	TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel_bad.json"), NULL, &bin), ACL_ERROR_INVALID_FILE,
+	       "load: not JSON -> ACL_ERROR_INVALID_FILE");
+	TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel_noso.json"), NULL, &bin), ACL_ERROR_INVALID_FILE,
+	       "load: an entry without kernelSo -> ACL_ERROR_INVALID_FILE");
+	TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel_missing.json"), NULL, &bin),
+	       ACL_ERROR_INVALID_FILE, "load: a shared object nowhere to be found -> ACL_ERROR_INVALID_FILE");
+	{
+		aclrtBinaryLoadOption o = { 99, { 0 } };
+		aclrtBinaryLoadOptions os = { &o, 1 };
+
+		TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel.json"), &os, &bin),
+		       ACL_ERROR_INVALID_PARAM, "load: an unknown option");
+		o.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+		TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel.json"), &os, &bin), ACL_SUCCESS,
+		       "load: the descriptor, CPU kernel mode (as CANN's samples)");
+	}
+	TAP_EQ(aclrtBinaryLoadFromFile(kpath("test_kernel.json"), NULL, &bin2), ACL_SUCCESS, "load it twice");
+	TAP_EQ(aclrtBinaryUnLoad(bin2), ACL_SUCCESS, "unload the second");
+	TAP_EQ(aclrtBinaryUnLoad(bin2), ACL_ERROR_INVALID_PARAM, "unload twice -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtBinaryGetFunction(bin, "HcclTestKernelCount", &cnt), ACL_SUCCESS, "a function by entry name");
+	TAP_EQ(aclrtBinaryGetFunction(bin, "HcclTestKernelBatch", &bat), ACL_SUCCESS,
+	       "a function by its functionName");
+	TAP_EQ(aclrtBinaryGetFunction(bin, "Nope", &f), ACL_ERROR_INVALID_PARAM, "an unknown function");
+	TAP_EQ(aclrtBinaryGetFunction(bin, "NoSuchSymbol", &f), ACL_ERROR_INVALID_PARAM,
+	       "an entry whose symbol is not in the shared object");
+
+	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "kernels: a stream");
+	memset(&a, 0, sizeof(a));
+	a.counter = &counter;
+	TAP_EQ(launch(cnt, 3, st, &a, 0), ACL_SUCCESS, "launch a kernel, 3 blocks");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "the stream waits for it");
+	TAP_EQ(counter, 3, "it ran 3 times before the synchronize returned");
+	a.ret = 5;
+	TAP_EQ(launch(cnt, 1, st, &a, 0), ACL_SUCCESS, "a kernel that returns 5");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_AICPU_EXCEPTION, "-> ACL_ERROR_RT_AICPU_EXCEPTION");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "once");
+	a.ret = 0;
+	a.sleep_ms = 2500;
+	TAP_EQ(launch(cnt, 1, st, &a, 1), ACL_SUCCESS, "a kernel of 2.5 s with a 1 s timeout");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_WAIT_TIMEOUT, "-> ACL_ERROR_RT_WAIT_TIMEOUT");
+	a.sleep_ms = 0;
+	usleep(2000000);	/* let the late kernel end */
+
+	/* Argument blocks. */
+	TAP_EQ(aclrtKernelArgsInit(NULL, &args), ACL_ERROR_INVALID_PARAM, "args: function NULL");
+	TAP_EQ(aclrtKernelArgsInit(cnt, &args), ACL_SUCCESS, "args: init");
+	TAP_EQ(aclrtKernelArgsAppend(args, &a, 0, &ph), ACL_ERROR_INVALID_PARAM, "args: size 0");
+	TAP_EQ(aclrtKernelArgsAppend(args, &a, sizeof(a), &ph), ACL_SUCCESS, "args: append");
+	TAP_EQ(aclrtKernelArgsAppendPlaceHolder(args, &ph2), ACL_SUCCESS, "args: a placeholder");
+	TAP_EQ(aclrtKernelArgsGetPlaceHolderBuffer(args, ph2, 64, &buf), ACL_SUCCESS,
+	       "args: its buffer");
+	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, NULL, args, NULL), ACL_ERROR_INVALID_PARAM,
+	       "launch before Finalize -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtKernelArgsFinalize(args), ACL_SUCCESS, "args: finalize");
+	TAP_EQ(aclrtKernelArgsAppend(args, &a, 4, &ph), ACL_ERROR_INVALID_PARAM, "append after Finalize");
+	TAP_EQ(aclrtLaunchKernelWithConfig(bat, 1, st, NULL, args, NULL), ACL_ERROR_INVALID_PARAM,
+	       "args of another function");
+	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 0, st, NULL, args, NULL), ACL_ERROR_INVALID_PARAM,
+	       "0 blocks");
+	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, NULL, NULL, args, NULL), ACL_ERROR_INVALID_PARAM,
+	       "stream NULL");
+	memset(attr, 0, sizeof(attr));
+	attr[0].id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT;
+	attr[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+	cfg.attrs = attr;
+	cfg.numAttrs = 2;
+	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, &cfg, args, NULL), ACL_ERROR_INVALID_PARAM,
+	       "both timeouts -> ACL_ERROR_INVALID_PARAM (CANN's rule)");
+	counter = 0;
+	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, NULL, args, NULL), ACL_SUCCESS, "launch");
+	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, NULL, args, NULL), ACL_ERROR_INVALID_PARAM,
+	       "the same args again: consumed -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "synchronized");
+	TAP_EQ(counter, 1, "ran once");
+
+	/* Batch mode, on the host and in a kernel. */
+	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_E_PARA, "batch: End without Start -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_SUCCESS, "batch: Start");
+	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_E_PARA, "batch: Start again -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeEnd("y"), HCCL_E_PARA, "batch: End of another tag -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_SUCCESS, "batch: End (nothing queued)");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 2, 1, th), HCCL_SUCCESS, "batch: two threads");
+	CHECK_HCCL(HcommBatchModeStart(NULL), HCCL_SUCCESS, "batch: Start (NULL tag)");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[1], 0, 30), HCCL_SUCCESS, "batch: a wait, kept");
+	TAP_EQ(hccltThreadSynchronize(th[1], 200), ACL_SUCCESS, "nothing reached the device before End");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "batch: a record, kept");
+	CHECK_HCCL(HcommBatchModeEnd(""), HCCL_SUCCESS, "batch: End (\"\" is NULL)");
+	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "after End: the record released the wait");
+	CHECK_HCCL(HcommBatchModeStart(NULL), HCCL_SUCCESS, "batch: Start");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "batch: kept");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[1], 0, 30), HCCL_SUCCESS, "batch: kept");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[1], 0, 30), HCCL_SUCCESS, "batch: kept");
+	CHECK_HCCL(HcommBatchModeEnd(NULL), HCCL_SUCCESS, "batch: End");
+	TAP_EQ(hccltThreadSynchronize(th[1], 300), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+	       "the second wait has no record: still parked");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "release it");
+	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "done");
+	memset(&a, 0, sizeof(a));
+	a.counter = &counter;
+	a.start = HcommBatchModeStart;
+	a.end = HcommBatchModeEnd;
+	a.record = HcommThreadNotifyRecordOnThread;
+	a.wait = HcommThreadNotifyWaitOnThread;
+	a.a = th[0];
+	a.b = th[1];
+	counter = 0;
+	TAP_EQ(launch(bat, 1, st, &a, 30), ACL_SUCCESS, "a kernel whose batch spans two threads");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "it returned 0");
+	TAP_EQ(hccltThreadSynchronize(th[0], 5000) | hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS,
+	       "both threads ran their part");
+	TAP_EQ(counter, 1, "the kernel ran");
+	aclrtDestroyStream(st);
+	TAP_EQ(aclrtBinaryUnLoad(bin), ACL_SUCCESS, "unload");
+	TAP_EQ(aclrtBinaryGetFunction(bin, "HcclTestKernelCount", &f), ACL_ERROR_INVALID_PARAM,
+	       "an unloaded binary -> ACL_ERROR_INVALID_PARAM");
+
+	/* HcommAcquireComm */
+	{
+		char name[128];
+
+		HcclGetCommName(c, name);
+		CHECK_HCCL(HcommAcquireComm(NULL), HCCL_E_PTR, "HcommAcquireComm(NULL) -> HCCL_E_PTR");
+		CHECK_HCCL(HcommAcquireComm("no such comm"), HCCL_E_PTR, "an unknown name -> HCCL_E_PTR");
+		CHECK_HCCL(HcommAcquireComm(name), HCCL_SUCCESS, "this device's communicator");
+		CHECK_HCCL(HcommReleaseComm(name), HCCL_SUCCESS, "HcommReleaseComm");
+		CHECK_HCCL(HcommThreadSynchronize(th[0]), HCCL_SUCCESS, "HcommThreadSynchronize (A2: at once)");
+		CHECK_HCCL(HcommThreadSynchronize(0), HCCL_E_PTR, "HcommThreadSynchronize(0)");
+		CHECK_HCCL(HcommThreadJoin(th[0], 1), HCCL_E_NOT_SUPPORT, "HcommThreadJoin on A2 -> not supported");
+	}
+
+	/* Engine contexts. */
+	{
+		void *hctx, *dctx, *p;
+		uint64_t sz;
+		char big[300];
+		unsigned char data[64];
+
+		memset(big, 'x', sizeof(big) - 1);
+		big[sizeof(big) - 1] = 0;
+		memset(data, 0x5a, sizeof(data));
+		CHECK_HCCL(HcclEngineCtxCreate(NULL, "t", COMM_ENGINE_CPU, 8, &hctx), HCCL_E_PTR, "ctx: comm NULL");
+		CHECK_HCCL(HcclEngineCtxCreate(c, "t", COMM_ENGINE_CPU, 8, NULL), HCCL_E_PTR, "ctx: ctx NULL");
+		CHECK_HCCL(HcclEngineCtxCreate(c, "t", COMM_ENGINE_CPU, 0, &hctx), HCCL_E_PARA, "ctx: size 0");
+		CHECK_HCCL(HcclEngineCtxCreate(c, big, COMM_ENGINE_CPU, 8, &hctx), HCCL_E_PARA, "ctx: tag > 255");
+		CHECK_HCCL(HcclEngineCtxCreate(c, "t", (CommEngine)9, 8, &hctx), HCCL_E_PARA, "ctx: engine 9");
+		CHECK_HCCL(HcclEngineCtxCreate(c, "t", COMM_ENGINE_CPU, 64, &hctx), HCCL_SUCCESS, "ctx: CPU");
+		CHECK_HCCL(HcclEngineCtxCreate(c, "t", COMM_ENGINE_CPU, 64, &p), HCCL_E_PARA, "ctx: exists");
+		CHECK_HCCL(HcclEngineCtxCreate(c, "t", COMM_ENGINE_AICPU, 64, &dctx), HCCL_SUCCESS,
+			   "ctx: AICPU (same tag, other engine)");
+		CHECK_HCCL(HcclEngineCtxGet(c, "t", COMM_ENGINE_AICPU, &p, &sz), HCCL_SUCCESS, "ctx: get");
+		tap_ok(p == dctx && sz == 64, "ctx: the same block and size");
+		CHECK_HCCL(HcclEngineCtxGet(c, "u", COMM_ENGINE_AICPU, &p, &sz), HCCL_E_PARA, "ctx: get missing");
+		CHECK_HCCL(HcclEngineCtxGet(c, "t", COMM_ENGINE_AICPU, &p, NULL), HCCL_E_PTR, "ctx: size NULL");
+		CHECK_HCCL(HcclEngineCtxCopy(c, COMM_ENGINE_AICPU, "t", data, 64, 0), HCCL_SUCCESS, "ctx: copy");
+		tap_ok(((unsigned char *)dctx)[63] == 0x5a, "ctx: copied");
+		CHECK_HCCL(HcclEngineCtxCopy(c, COMM_ENGINE_AICPU, "t", data, 8, 57), HCCL_E_PARA,
+			   "ctx: offset + size past the end -> HCCL_E_PARA (hcomm does not check)");
+		CHECK_HCCL(HcclEngineCtxCopy(c, COMM_ENGINE_AICPU, "t", data, 0, 0), HCCL_E_PARA, "ctx: copy 0");
+		CHECK_HCCL(HcclEngineCtxCopy(c, COMM_ENGINE_AICPU, "t", NULL, 8, 0), HCCL_E_PTR, "ctx: src NULL");
+		CHECK_HCCL(HcommLocalCopyOnThread(th[0], dctx, data, 8), HCCL_E_PARA,
+			   "an AICPU context is device memory (host source refused)");
+		CHECK_HCCL(HcclEngineCtxDestroy(c, "t", COMM_ENGINE_CPU), HCCL_SUCCESS, "ctx: destroy");
+		CHECK_HCCL(HcclEngineCtxDestroy(c, "t", COMM_ENGINE_CPU), HCCL_E_PARA, "ctx: destroy again");
+		/* The AICPU one goes with the communicator. */
+	}
+
+	/* The rank graph of a one-rank communicator. */
+	{
+		uint32_t *l, nl, *rk, nr;
+		CommTopo topo;
+		CommLink *links;
+
+		CHECK_HCCL(HcclRankGraphGetLayers(c, &l, &nl), HCCL_SUCCESS, "rank graph: layers");
+		tap_ok(nl == 1 && l[0] == 0, "one layer, 0");
+		CHECK_HCCL(HcclRankGraphGetRanksByLayer(c, 0, &rk, &nr), HCCL_SUCCESS, "ranks of layer 0");
+		tap_ok(nr == 1 && rk[0] == 0, "rank 0 alone");
+		CHECK_HCCL(HcclRankGraphGetRankSizeByLayer(c, 1, &nr), HCCL_E_PARA, "layer 1 -> HCCL_E_PARA");
+		CHECK_HCCL(HcclRankGraphGetTopoTypeByLayer(c, 0, &topo), HCCL_SUCCESS, "topology");
+		TAP_EQ(topo, COMM_TOPO_1DMESH, "a mesh");
+		CHECK_HCCL(HcclRankGraphGetLinks(c, 0, 0, 0, &links, &nl), HCCL_SUCCESS, "links to itself");
+		TAP_EQ(nl, 0, "none");
+		CHECK_HCCL(HcclRankGraphGetLinks(c, 0, 0, 1, &links, &nl), HCCL_E_PARA, "rank 1 of 1 -> HCCL_E_PARA");
+		CHECK_HCCL(HcclRankGraphGetLinks(NULL, 0, 0, 0, &links, &nl), HCCL_E_PTR, "comm NULL");
+	}
+	HcclCommDestroy(c);
+}
+
+/* The rank graph between two ranks: one link, HCCS, naming the devices. */
+static void test_rank_graph2(HcclComm c0)
+{
+	CommLink *links;
+	uint32_t n = 0;
+
+	CHECK_HCCL(HcclRankGraphGetLinks(c0, 0, 0, 1, &links, &n), HCCL_SUCCESS, "rank graph: 0 -> 1");
+	tap_ok(n == 1 && links[0].linkAttr.linkProtocol == COMM_PROTOCOL_HCCS &&
+	       links[0].header.magicWord == COMM_LINK_MAGIC_WORD &&
+	       links[0].srcEndpointDesc.loc.device.devPhyId == 0 &&
+	       links[0].dstEndpointDesc.loc.device.devPhyId == 1,
+	       "one HCCS link from device 0 to device 1");
+}
+
 /*
  * Data tasks through the library: HcommLocalCopy/Write/ReadOnThread,
  * HcclChannelGetHcclBuffer and aclrtMemcpyAsync, their codes and data.
@@ -1433,6 +1714,7 @@ static void test_data(void)
 		pthread_join(tid[k], NULL);
 	TAP_EQ(c[0].ret | c[1].ret, HCCL_SUCCESS, "data: the channel");
 	aclrtSetDevice(0);
+	test_rank_graph2(r[0].comm);
 	CHECK_HCCL(HcclChannelGetHcclBuffer(NULL, c[0].ch, &p2, &sz2), HCCL_E_PTR,
 		   "HcclChannelGetHcclBuffer: comm NULL -> HCCL_E_PTR");
 	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, 0, &p2, &sz2), HCCL_E_PTR,
@@ -2011,6 +2293,7 @@ int main(void)
 		test_fuzz();
 		test_multidev(n);
 		test_ranks(n);
+		test_kernels();
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
 	end = devusage();
