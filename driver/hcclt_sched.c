@@ -538,6 +538,32 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 	spin_unlock(&hdev->sched_lock);
 }
 
+/* Is task @seqno the head of @s? sched_lock held. */
+static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
+{
+	struct hcclt_task *task;
+
+	task = list_first_entry_or_null(&s->tasks, struct hcclt_task, node);
+	return task && task->seqno == seqno;
+}
+
+/*
+ * The head task of @s, which the copy engine or the AI CPU had, is done:
+ * complete it (@err fails the stream as a timed-out wait does) and run
+ * what follows. sched_lock held.
+ */
+static void hcclt_head_done(struct hcclt_stream *s, int err)
+{
+	hcclt_sched_task_done(s, err);
+	if (err) {
+		WRITE_ONCE(s->error, err);
+		hcclt_stream_flush(s, err);
+	}
+	hcclt_stream_wake(s);
+	hcclt_make_runnable(s->hdev, s);
+	hcclt_run_kick_locked(s->hdev, HCCLT_INLINE_BUDGET);
+}
+
 /**
  * hcclt_sched_copy_done - the copy engine finished a data task.
  * @s: the stream.
@@ -550,23 +576,12 @@ static void hcclt_stream_timeout(struct timer_list *timer)
  */
 void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
 {
-	struct hcclt_device *hdev = s->hdev;
-	struct hcclt_task *task;
-
-	spin_lock_bh(&hdev->sched_lock);
-	task = list_first_entry_or_null(&s->tasks, struct hcclt_task, node);
-	if (s->copying && task && task->seqno == seqno) {
+	spin_lock_bh(&s->hdev->sched_lock);
+	if (s->copying && hcclt_head_is(s, seqno)) {
 		s->copying = false;
-		hcclt_sched_task_done(s, err);
-		if (err) {
-			WRITE_ONCE(s->error, err);
-			hcclt_stream_flush(s, err);
-		}
-		hcclt_stream_wake(s);
-		hcclt_make_runnable(hdev, s);
-		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+		hcclt_head_done(s, err);
 	}
-	spin_unlock_bh(&hdev->sched_lock);
+	spin_unlock_bh(&s->hdev->sched_lock);
 }
 
 /**
@@ -582,29 +597,19 @@ void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
  */
 int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status)
 {
-	struct hcclt_device *hdev = s->hdev;
-	struct hcclt_task *task;
-	int err = status ? -EIO : 0, ret = -ESRCH;
+	int ret = -ESRCH;
 
-	spin_lock_bh(&hdev->sched_lock);
-	task = list_first_entry_or_null(&s->tasks, struct hcclt_task, node);
-	if (s->launching && task && task->seqno == seqno) {
+	spin_lock_bh(&s->hdev->sched_lock);
+	if (s->launching && hcclt_head_is(s, seqno)) {
 		s->launching = false;
 		if (s->timed) {
 			s->timed = false;
 			timer_delete(&s->timer);
 		}
-		hcclt_sched_task_done(s, err);
-		if (err) {
-			WRITE_ONCE(s->error, err);
-			hcclt_stream_flush(s, err);
-		}
-		hcclt_stream_wake(s);
-		hcclt_make_runnable(hdev, s);
-		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+		hcclt_head_done(s, status ? -EIO : 0);
 		ret = 0;
 	}
-	spin_unlock_bh(&hdev->sched_lock);
+	spin_unlock_bh(&s->hdev->sched_lock);
 	return ret;
 }
 

@@ -10,64 +10,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "hcclt_common.h"
+#include "hcclt_ranks.h"
 #include "../../kselftest_harness.h"
 
-#define MAX_DEVS	HCCLT_MAX_GROUP_RANKS
-
-/* Paths of the hcclthread nodes, ordered by number. */
-static char dev_paths[MAX_DEVS][300];
-static int ndevs = -1;
-
-static int cmp_num(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-static int find_devices(void)
-{
-	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
-	static const char *const pfx[] = { "accel", "renderD" };
-	unsigned int d;
-
-	if (ndevs >= 0)
-		return ndevs;
-	ndevs = 0;
-	for (d = 0; d < HCCLT_ARRAY_SIZE(dirs) && !ndevs; d++) {
-		DIR *dir = opendir(dirs[d]);
-		struct dirent *de;
-		int nums[64], n = 0, i;
-
-		if (!dir)
-			continue;
-		while ((de = readdir(dir)) && n < 64) {
-			char p[300];
-			int fd;
-
-			if (strncmp(de->d_name, pfx[d], strlen(pfx[d])))
-				continue;
-			snprintf(p, sizeof(p), "%s/%s", dirs[d], de->d_name);
-			fd = open(p, O_RDWR | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			if (hcclt_is_ours(fd))
-				nums[n++] = atoi(de->d_name + strlen(pfx[d]));
-			close(fd);
-		}
-		closedir(dir);
-		qsort(nums, n, sizeof(nums[0]), cmp_num);
-		for (i = 0; i < n && i < MAX_DEVS; i++)
-			snprintf(dev_paths[i], sizeof(dev_paths[i]), "%s/%s%d",
-				 dirs[d], pfx[d], nums[i]);
-		ndevs = n < MAX_DEVS ? n : MAX_DEVS;
-	}
-	return ndevs;
-}
-
-static int open_dev(int i)
-{
-	return open(dev_paths[i], O_RDWR | O_CLOEXEC);
-}
 
 static int group_create(int fd, struct drm_hcclt_group_create *g)
 {

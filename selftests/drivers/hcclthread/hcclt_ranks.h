@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Ranks and channels for the multi-rank selftests (hcclt_channel.c,
- * hcclt_data.c): the simulated devices of this driver, N ranks of one
+ * Ranks and channels for the multi-rank selftests (hcclt_group.c,
+ * hcclt_channel.c, hcclt_data.c): the simulated devices of this driver, N ranks of one
  * group joined by threads (one file per device), channel acquisition
  * between them, and channel record/wait tasks. Every helper returns 0 or
  * -errno.

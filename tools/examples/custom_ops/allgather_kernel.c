@@ -78,18 +78,5 @@ unsigned int ExampleAllGatherAicpuKernel(struct example_param *p);
 
 unsigned int ExampleAllGatherAicpuKernel(struct example_param *p)
 {
-	int32_t ret, end;
-
-	if (HcommAcquireComm(p->comm_name) != HCCL_SUCCESS)
-		return 1;
-	ret = HcommBatchModeStart(p->tag);
-	if (ret == HCCL_SUCCESS) {
-		ret = allgather_run(p);
-		end = HcommBatchModeEnd(p->tag);
-		if (ret == HCCL_SUCCESS)
-			ret = end;
-	}
-	if (HcommReleaseComm(p->comm_name) != HCCL_SUCCESS && ret == HCCL_SUCCESS)
-		ret = HCCL_E_INTERNAL;
-	return ret == HCCL_SUCCESS ? 0 : 1;
+	return example_kernel(p, allgather_run);
 }

@@ -74,4 +74,28 @@ struct example_param {
 	struct example_res *res;
 };
 
+/*
+ * The frame of an example kernel: acquire the communicator, open a batch,
+ * queue the operator's tasks (@run), submit them, release. 0 on success.
+ */
+static inline unsigned int example_kernel(struct example_param *p,
+					  int32_t (*run)(const struct example_param *))
+{
+	int32_t ret, end;
+
+	if (HcommAcquireComm(p->comm_name) != HCCL_SUCCESS)
+		return 1;
+	ret = HcommBatchModeStart(p->tag);
+	if (ret == HCCL_SUCCESS) {
+		ret = run(p);
+		/* End submits what was queued, also after a failure. */
+		end = HcommBatchModeEnd(p->tag);
+		if (ret == HCCL_SUCCESS)
+			ret = end;
+	}
+	if (HcommReleaseComm(p->comm_name) != HCCL_SUCCESS && ret == HCCL_SUCCESS)
+		ret = HCCL_E_INTERNAL;
+	return ret == HCCL_SUCCESS ? 0 : 1;
+}
+
 #endif /* EXAMPLE_OP_COMMON_H_ */

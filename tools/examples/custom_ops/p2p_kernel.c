@@ -77,19 +77,5 @@ unsigned int ExampleP2pAicpuKernel(struct example_param *p);
 
 unsigned int ExampleP2pAicpuKernel(struct example_param *p)
 {
-	int32_t ret, end;
-
-	if (HcommAcquireComm(p->comm_name) != HCCL_SUCCESS)
-		return 1;
-	ret = HcommBatchModeStart(p->tag);
-	if (ret == HCCL_SUCCESS) {
-		ret = p2p_run(p);
-		/* End submits what was queued, also after a failure. */
-		end = HcommBatchModeEnd(p->tag);
-		if (ret == HCCL_SUCCESS)
-			ret = end;
-	}
-	if (HcommReleaseComm(p->comm_name) != HCCL_SUCCESS && ret == HCCL_SUCCESS)
-		ret = HCCL_E_INTERNAL;
-	return ret == HCCL_SUCCESS ? 0 : 1;
+	return example_kernel(p, p2p_run);
 }
