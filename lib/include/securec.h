@@ -25,6 +25,9 @@ extern "C" {
 #endif
 
 static inline int vsprintf_s(char *dest, size_t destMax, const char *format, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static inline int vsprintf_s(char *dest, size_t destMax, const char *format, va_list ap)
 {
 	int n;
 
