@@ -67,7 +67,7 @@ struct example_param {
 	char comm_name[EXAMPLE_COMM_NAME_LEN];
 	uint32_t op;		/* enum example_op */
 	uint32_t rank, rank_size;
-	uint32_t pad;
+	uint32_t eager;		/* submit each task at once, no batch mode */
 	void *input;
 	void *output;
 	uint64_t bytes;		/* per rank */
@@ -77,6 +77,8 @@ struct example_param {
 /*
  * The frame of an example kernel: acquire the communicator, open a batch,
  * queue the operator's tasks (@run), submit them, release. 0 on success.
+ * With @p->eager (the benchmark's comparison) every task is submitted as
+ * it is queued.
  */
 static inline unsigned int example_kernel(struct example_param *p,
 					  int32_t (*run)(const struct example_param *))
@@ -85,8 +87,9 @@ static inline unsigned int example_kernel(struct example_param *p,
 
 	if (HcommAcquireComm(p->comm_name) != HCCL_SUCCESS)
 		return 1;
-	ret = HcommBatchModeStart(p->tag);
-	if (ret == HCCL_SUCCESS) {
+	if (p->eager) {
+		ret = run(p);
+	} else if ((ret = HcommBatchModeStart(p->tag)) == HCCL_SUCCESS) {
 		ret = run(p);
 		/* End submits what was queued, also after a failure. */
 		end = HcommBatchModeEnd(p->tag);

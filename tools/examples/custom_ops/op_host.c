@@ -235,6 +235,8 @@ static HcclResult param_init(struct example_param *p, HcclComm comm, const char 
 	TRY(HcclGetRankId(comm, &p->rank));
 	TRY(HcclGetRankSize(comm, &p->rank_size));
 	p->op = op;
+	/* EXAMPLE_EAGER=1: no batch mode in the kernel (hcclt-bench-allgather). */
+	p->eager = getenv("EXAMPLE_EAGER") && !strcmp(getenv("EXAMPLE_EAGER"), "1");
 	return HCCL_SUCCESS;
 }
 
