@@ -262,6 +262,11 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 	/* HCCL buffers: random ids name no communicator. */
 	if (nr == DRM_BASE + DRM_HCCLT_COMM_BUFFER)
 		return err == EINVAL || err == ENOENT;
+	/* Peer buffers and launch answers (uAPI 1.4): random ids, seqnos. */
+	if (nr == DRM_BASE + DRM_HCCLT_CHANNEL_BUFFER)
+		return err == EINVAL || err == ENOENT;
+	if (nr == DRM_BASE + DRM_HCCLT_KERNEL_DONE)
+		return err == EINVAL || err == ENOENT || err == ESRCH;
 	if (nr >= DRM_BASE + NR_KNOWN)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)
@@ -287,8 +292,10 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 		return err == EINVAL || err == ENOENT || err == ENOSPC ||
 		       err == ENOMEM || err == EOPNOTSUPP;
 	case DRM_HCCLT_SUBMIT:
+		/* ECONNRESET, ERANGE, ENOBUFS: channel and data tasks (1.3, 1.4) */
 		return err == EINVAL || err == ENOENT || err == EBUSY ||
-		       err == ENOMEM || err == EMFILE;
+		       err == ENOMEM || err == EMFILE || err == ECONNRESET ||
+		       err == ERANGE || err == ENOBUFS;
 	case DRM_HCCLT_STREAM_SYNC:
 		return err == EINVAL || err == ENOENT || err == ETIMEDOUT ||
 		       err == ETIME || err == ECANCELED;
