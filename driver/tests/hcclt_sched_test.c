@@ -70,6 +70,8 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 	for (i = 0; i < count; i++) {
 		kref_get(&n->ref);
 		batch->tasks[i].notify = n;
+		batch->tasks[i].copy = NULL;
+		batch->tasks[i].launch = NULL;
 		batch->tasks[i].op = op;
 		batch->tasks[i].engine = HCCLT_ENGINE_CPU;
 		batch->tasks[i].timeout_s = timeout_s;
