@@ -236,14 +236,18 @@ static void hcclt_channel_fail(struct hcclt_channel *c, int err)
 	WRITE_ONCE(c->state, HCCLT_CHAN_FAILED);
 }
 
-/* Enter @c into its communicator's table; hcclt_chan_lock held. */
-static int hcclt_channel_enter(struct hcclt_channel *c)
+/*
+ * Reserve @c's index in its communicator's table and give it its id;
+ * hcclt_chan_lock held. The entry stays NULL to lookups until
+ * hcclt_channel_publish(): SUBMIT must never find a half-linked channel.
+ */
+static int hcclt_channel_reserve(struct hcclt_channel *c)
 {
 	struct hcclt_comm *comm = c->comm;
 	u32 idx, seq, i;
 	int ret;
 
-	ret = xa_alloc(&comm->channels, &idx, c,
+	ret = xa_alloc(&comm->channels, &idx, NULL,
 		       XA_LIMIT(0, HCCLT_ID_INDEX_MASK), GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -253,8 +257,19 @@ static int hcclt_channel_enter(struct hcclt_channel *c)
 	/* For tracing and the log: no task names them before this. */
 	for (i = 0; i < c->notify_num; i++)
 		c->notifies[i]->owner_id = c->id;
-	kref_get(&c->ref);
 	return 0;
+}
+
+/*
+ * Make the fully linked @c visible to lookups, with the table's reference.
+ * The slot is reserved, so the store allocates nothing and cannot fail;
+ * xa_store() under the xarray lock orders every field before the pointer.
+ */
+static void hcclt_channel_publish(struct hcclt_channel *c)
+{
+	kref_get(&c->ref);
+	WARN_ON(xa_is_err(xa_store(&c->comm->channels, hcclt_id_index(c->id),
+				   c, GFP_KERNEL_ACCOUNT)));
 }
 
 /* Link @a and @b, both pending or new; hcclt_chan_lock held. */
@@ -263,13 +278,12 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 	u32 i;
 	int ret;
 
-	ret = hcclt_channel_enter(a);
+	ret = hcclt_channel_reserve(a);
 	if (ret)
 		return ret;
-	ret = hcclt_channel_enter(b);
+	ret = hcclt_channel_reserve(b);
 	if (ret) {
-		xa_erase(&a->comm->channels, hcclt_id_index(a->id));
-		kref_put(&a->ref, hcclt_channel_release);
+		xa_release(&a->comm->channels, hcclt_id_index(a->id));
 		return ret;
 	}
 	for (i = 0; i < a->notify_num; i++) {
@@ -284,6 +298,8 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 	list_del_init(&b->onode);
 	WRITE_ONCE(a->state, HCCLT_CHAN_ESTABLISHED);
 	WRITE_ONCE(b->state, HCCLT_CHAN_ESTABLISHED);
+	hcclt_channel_publish(a);
+	hcclt_channel_publish(b);
 	return 0;
 }
 
@@ -595,6 +611,9 @@ int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 	idx = array_index_nospec(idx, chan->notify_num);
 	n = op == HCCLT_TASK_CHANNEL_RECORD ? chan->rnotifies[idx] :
 					      chan->notifies[idx];
+	/* Lookups only find linked channels; this is defence in depth. */
+	if (WARN_ON_ONCE(!n))
+		return -ECONNRESET;
 	kref_get(&n->ref);
 	*out = n;
 	return 0;

@@ -49,6 +49,7 @@ struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&notify->ref);
 	INIT_LIST_HEAD(&notify->xnode);
+	INIT_LIST_HEAD(&notify->waiters);
 	notify->hdev = hdev;
 	notify->owner_id = owner_id;
 	notify->idx = idx;
@@ -381,10 +382,18 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 	return comm;
 }
 
-/* Undo hcclt_comm_new() of a communicator never published. */
+/*
+ * Undo hcclt_comm_new() of a communicator never published. It leaves the
+ * table under file->lock, as every communicator does: COMM_DESTROY and the
+ * INFO walks rely on that to find only live objects of their own file.
+ */
 void hcclt_comm_discard(struct hcclt_comm *comm)
 {
-	hcclt_id_remove(&comm->file->comms, comm->id);
+	struct hcclt_file *file = comm->file;
+
+	mutex_lock(&file->lock);
+	hcclt_id_remove(&file->comms, comm->id);
+	mutex_unlock(&file->lock);
 	hcclt_comm_put(comm);
 }
 

@@ -241,8 +241,9 @@ struct hcclt_file {
  * @slot: backend slot; valid until @dead.
  * @set: the flag; sched_lock.
  * @dead: its thread is gone; records are no-ops; sched_lock.
- * @waiter: the stream parked on this notify, or NULL; sched_lock. Only the
- *	owning thread's stream ever waits on a notify, so there is at most one.
+ * @waiters: the streams parked on this notify, oldest first (their
+ *	park_node); sched_lock. A thread notify has at most its own stream
+ *	here, a channel notify any stream of its side's communicator.
  * @err: what a wait on it fails with once @dead: 0 for -ECANCELED, or
  *	-ECONNRESET for a channel notify whose peer is gone; sched_lock.
  * @xnode: entry in the xrecs list of @hdev while @xcount is non-zero
@@ -262,7 +263,7 @@ struct hcclt_notify {
 	u32 slot;
 	bool set;
 	bool dead;
-	struct hcclt_stream *waiter;
+	struct list_head waiters;
 	int err;
 	struct list_head xnode;
 	u32 xcount;
@@ -361,6 +362,7 @@ struct hcclt_batch {
  *	wait condition reads it without it).
  * @on_runlist: linked on hdev->runlist; sched_lock.
  * @parked: notify the head wait task waits for, or NULL; sched_lock.
+ * @park_node: entry in @parked's waiters; sched_lock.
  * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.
  * @timed: the parked wait has a timeout; sched_lock.
  * @copying: the head task is a data task the copy engine has; the stream
@@ -402,6 +404,7 @@ struct hcclt_stream {
 	bool dead;
 	bool on_runlist;
 	struct hcclt_notify *parked;
+	struct list_head park_node;
 	unsigned long deadline;
 	bool timed;
 	bool copying;

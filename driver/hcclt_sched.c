@@ -6,9 +6,10 @@
  * Execution is event driven; there is no kernel thread per stream. A
  * stream with a runnable task at the head of its queue is on the device's
  * runlist. A wait that finds its notify clear parks the stream on the
- * notify (notify->waiter) and takes it off the runlist; the record that
- * sets the notify puts it back. Runnable streams are executed inline by
- * the submitting ioctl, iteratively and within a task budget (no
+ * notify (on notify->waiters, oldest first) and takes it off the
+ * runlist; a record releases the oldest waiter, or sets the notify.
+ * Runnable streams are executed inline by the submitting ioctl,
+ * iteratively and within a task budget (no
  * recursion); whatever is left when the budget runs out is executed by
  * the device's workqueue. A parked wait with a timeout arms the stream's
  * timer; when it fires (softirq) the wait fails with -ETIME, every task
@@ -253,7 +254,7 @@ static void hcclt_stream_unpark(struct hcclt_stream *s)
 {
 	if (!s->parked)
 		return;
-	s->parked->waiter = NULL;
+	list_del_init(&s->park_node);
 	s->parked = NULL;
 	if (s->timed) {
 		s->timed = false;
@@ -294,18 +295,20 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 }
 
 /*
- * Record a notify: the wait parked on it, if any, consumes the record at
- * once, as hardware does (set and reset are one step), and its stream is
- * made runnable; else the notify is set. A second record before the
- * waiter's stream ran is thus never folded into the first.
+ * Record a notify: the oldest wait parked on it, if any, consumes the
+ * record at once, as hardware does (set and reset are one step), and its
+ * stream is made runnable; else the notify is set. A second record before
+ * the waiter's stream ran is thus never folded into the first.
  */
 static void hcclt_notify_record(struct hcclt_device *hdev,
 				struct hcclt_notify *n)
 {
-	struct hcclt_stream *waiter = n->waiter;
+	struct hcclt_stream *waiter;
 
 	if (n->dead)
 		return;
+	waiter = list_first_entry_or_null(&n->waiters, struct hcclt_stream,
+					  park_node);
 	if (waiter) {
 		hcclt_stream_unpark(waiter);
 		hcclt_sched_task_done(waiter, 0);
@@ -313,6 +316,21 @@ static void hcclt_notify_record(struct hcclt_device *hdev,
 		hcclt_make_runnable(hdev, waiter);
 	} else {
 		n->set = true;
+	}
+}
+
+/*
+ * @n went dead: every stream parked on it runs again, to find it dead and
+ * fail its wait (hcclt_stream_exec()).
+ */
+static void hcclt_notify_release_all(struct hcclt_device *hdev,
+				     struct hcclt_notify *n)
+{
+	struct hcclt_stream *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &n->waiters, park_node) {
+		hcclt_stream_unpark(w);
+		hcclt_make_runnable(hdev, w);
 	}
 }
 
@@ -414,7 +432,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			hcclt_stream_flush(s, err);
 		} else {
 			s->parked = n;
-			n->waiter = s;
+			list_add_tail(&s->park_node, &n->waiters);
 			if (task->timeout_s) {
 				s->timed = true;
 				s->deadline = jiffies +
@@ -621,6 +639,7 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 
 	INIT_LIST_HEAD(&s->tasks);
 	INIT_LIST_HEAD(&s->run_node);
+	INIT_LIST_HEAD(&s->park_node);
 	INIT_LIST_HEAD(&s->fences);
 	init_waitqueue_head(&s->wq);
 	timer_setup(&s->timer, hcclt_stream_timeout, 0);
@@ -701,12 +720,7 @@ void hcclt_sched_thread_kill(struct hcclt_thread *p)
 		n = p->notifies[i];
 		n->dead = true;
 		n->set = false;
-		if (n->waiter) {
-			struct hcclt_stream *w = n->waiter;
-
-			hcclt_stream_unpark(w);
-			hcclt_make_runnable(hdev, w);
-		}
+		hcclt_notify_release_all(hdev, n);
 	}
 	if (!s->created)
 		WRITE_ONCE(s->dead, true);
@@ -732,7 +746,6 @@ void hcclt_sched_thread_kill(struct hcclt_thread *p)
 void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
 {
 	struct hcclt_device *hdev = n->hdev;
-	struct hcclt_stream *w;
 	u32 count = 0;
 
 	spin_lock_bh(&hdev->sched_lock);
@@ -758,11 +771,7 @@ void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
 	n->err = err;
 	if (err != -ECONNRESET)
 		n->set = false;
-	w = n->waiter;
-	if (w) {
-		hcclt_stream_unpark(w);
-		hcclt_make_runnable(hdev, w);
-	}
+	hcclt_notify_release_all(hdev, n);
 	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	spin_unlock_bh(&hdev->sched_lock);
 	/* The hand-off's reference; the caller holds one more. */

@@ -50,6 +50,7 @@ static struct hcclt_notify *hcclt_test_notify(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, n);
 	kref_init(&n->ref);
+	INIT_LIST_HEAD(&n->waiters);
 	n->hdev = hdev;
 	n->idx = idx;
 	return n;
@@ -315,14 +316,17 @@ static void hcclt_test_wait_then_record(struct kunit *test)
 			hcclt_sched_stream_state(a, &wait_notify, &depth));
 	KUNIT_EXPECT_EQ(test, 3U, wait_notify);
 	KUNIT_EXPECT_EQ(test, 1U, depth);
-	KUNIT_EXPECT_PTR_EQ(test, a, n->waiter);
+	KUNIT_EXPECT_PTR_EQ(test, a,
+			    list_first_entry_or_null(&n->waiters,
+						     struct hcclt_stream,
+						     park_node));
 	/* a record on another stream releases it */
 	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 1));
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_IDLE,
 			hcclt_test_state(a, &depth));
 	KUNIT_EXPECT_EQ(test, 0U, depth);
 	KUNIT_EXPECT_FALSE(test, n->set);
-	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)n->waiter);
+	KUNIT_EXPECT_TRUE(test, list_empty(&n->waiters));
 	hcclt_sched_stream_fini(a);
 	hcclt_sched_stream_fini(b);
 	hcclt_notify_put(n);
@@ -409,7 +413,7 @@ static void hcclt_test_binary(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0U, depth);
 	KUNIT_EXPECT_EQ(test, -ECANCELED, a->error);
 	KUNIT_EXPECT_EQ(test, 2ULL, a->done_seqno);
-	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL, (void *)n->waiter);
+	KUNIT_EXPECT_TRUE(test, list_empty(&n->waiters));
 	hcclt_sched_stream_fini(a);
 	hcclt_sched_stream_fini(b);
 	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));

@@ -442,7 +442,9 @@ struct drm_hcclt_thread_export {
  *	or one that runs later on a notify not set, fails at once: the tasks
  *	queued after it are dropped and the next DRM_IOCTL_HCCLT_STREAM_SYNC
  *	returns -ECONNRESET, once. A record the peer made before it went is
- *	still consumed by one wait.
+ *	still consumed by one wait. Streams of several threads may wait on
+ *	the same notify: each record releases one of them, the one parked
+ *	longest; the peer's going fails all of them.
  *
  * @HCCLT_TASK_LOCAL_COPY: (uAPI 1.4) copy @len bytes from @src_offset of
  *	the memory object @src_handle to @dst_offset of @dst_handle (GEM

@@ -662,4 +662,125 @@ TEST_F_TIMEOUT(chan, races_with_destroy, 300)
 	}
 }
 
+/*
+ * Several streams of one rank wait on the same channel notify: each record
+ * releases one, oldest first, none is lost; the peer's death fails every
+ * one of them at once.
+ */
+TEST_F_TIMEOUT(chan, many_waiters_one_notify, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	__u64 c0, c1, t[3];
+	__s64 t0;
+	int i, e1;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 1, 1, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	ASSERT_EQ(0, hcclt_acquire(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU, 3, 0,
+				   t));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, cwait(r[0].fd, t[i], c0, 0, 0));
+		hcclt_msleep(20);	/* park in this order */
+	}
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(-ETIMEDOUT, hcclt_sync(r[0].fd, t[i], 0));
+	/* One record, one waiter: the oldest. */
+	ASSERT_EQ(0, crecord(r[1].fd, r[1].thread, c1, 0));
+	EXPECT_EQ(0, hcclt_sync(r[0].fd, t[0], 5000));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(r[0].fd, t[1], 100));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(r[0].fd, t[2], 0));
+	ASSERT_EQ(0, crecord(r[1].fd, r[1].thread, c1, 0));
+	EXPECT_EQ(0, hcclt_sync(r[0].fd, t[1], 5000));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(r[0].fd, t[2], 100));
+	ASSERT_EQ(0, crecord(r[1].fd, r[1].thread, c1, 0));
+	EXPECT_EQ(0, hcclt_sync(r[0].fd, t[2], 5000));
+
+	/* Three parked again; the peer goes: all three fail at once. */
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, cwait(r[0].fd, t[i], c0, 0, 0));
+	hcclt_msleep(50);
+	t0 = now_ns();
+	close(r[1].fd);
+	r[1].fd = -1;
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(-ECONNRESET, hcclt_sync(r[0].fd, t[i], 5000))
+			TH_LOG("thread %d", i);
+	EXPECT_GT(1000000000LL, now_ns() - t0);
+	close_all(r, 2);
+}
+
+/* Record into channel @chan of rank @r until stopped; any odd errno kept. */
+struct prober {
+	struct rank *r;
+	__u64 chan;
+	volatile int stop;
+	int bad;
+	unsigned long hits;
+	pthread_t tid;
+};
+
+static void *prober_run(void *p)
+{
+	struct prober *pr = p;
+	int ret;
+
+	while (!pr->stop) {
+		ret = crecord(pr->r->fd, pr->r->thread, pr->chan, 0);
+		if (!ret)
+			pr->hits++;
+		else if (ret != -ENOENT)
+			pr->bad = ret;
+	}
+	return NULL;
+}
+
+/*
+ * A channel is found by SUBMIT only once it is fully linked: records that
+ * name the id a new channel will get, sent while the rendezvous links it,
+ * are refused (-ENOENT) or reach the peer, never a half-made channel
+ * (before the fix, a kernel NULL dereference on the peer's notify).
+ */
+TEST_F_TIMEOUT(chan, records_race_the_link, 300)
+{
+	struct drm_hcclt_group_create g;
+	struct prober p0, p1;
+	struct rank r[2];
+	__u64 c0, c1, id0 = 0, id1 = 0;
+	int i, e1;
+
+	for (i = 0; i < 40; i++) {
+		ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+		memset(&p0, 0, sizeof(p0));
+		memset(&p1, 0, sizeof(p1));
+		p0.r = &r[0];
+		p0.chan = id0;
+		p1.r = &r[1];
+		p1.chan = id1;
+		if (i) {
+			pthread_create(&p0.tid, NULL, prober_run, &p0);
+			pthread_create(&p1.tid, NULL, prober_run, &p1);
+		}
+		ASSERT_EQ(0, pair(r, 1, 1, &c0, &c1, &e1));
+		ASSERT_EQ(0, e1);
+		if (i) {
+			usleep(1000);
+			p0.stop = 1;
+			p1.stop = 1;
+			pthread_join(p0.tid, NULL);
+			pthread_join(p1.tid, NULL);
+			EXPECT_EQ(0, p0.bad) TH_LOG("round %d", i);
+			EXPECT_EQ(0, p1.bad) TH_LOG("round %d", i);
+			/* The probes aimed at the id the channel got. */
+			ASSERT_EQ(id0, c0);
+			ASSERT_EQ(id1, c1);
+			EXPECT_LT(0, p0.hits + p1.hits);
+		}
+		id0 = c0;
+		id1 = c1;
+		close_all(r, 2);
+	}
+}
+
 HCCLT_HARNESS_MAIN

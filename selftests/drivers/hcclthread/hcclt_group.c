@@ -831,4 +831,71 @@ TEST_F(group, join_v1_2_size)
 	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, old.comm_id));
 }
 
+/* Failed joins of one file, while COMM_DESTROY guesses their ids. */
+struct churn {
+	int fd;
+	volatile int stop;
+	unsigned long joins, destroys;
+	int bad;
+	__u64 base;
+};
+
+static void *churn_join(void *p)
+{
+	struct churn *c = p;
+	__u8 key[sizeof(((struct drm_hcclt_group_join *)0)->key)];
+	int ret;
+
+	memset(key, 0x5a, sizeof(key));
+	while (!c->stop) {
+		ret = group_join(c->fd, key, 0, 2, 0, NULL);
+		if (ret != -ENOENT)
+			c->bad = ret;
+		c->joins++;
+	}
+	return NULL;
+}
+
+/*
+ * A communicator made by a join that then fails leaves its file's table
+ * under the file's lock: COMM_DESTROY aimed at its id (guessed from the
+ * file's own ids) never finds it, and another file's communicators, made
+ * and destroyed meanwhile from the same cache, are never touched.
+ */
+TEST_F_TIMEOUT(group, failed_join_races_destroy, 120)
+{
+	struct churn c = { 0 };
+	pthread_t tid;
+	__u64 id, mine;
+	__s64 end;
+	int fd2, k, ret;
+
+	fd2 = open_dev(0);
+	ASSERT_LE(0, fd2);
+	c.fd = self->fd;
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c.base));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c.base));
+	pthread_create(&tid, NULL, churn_join, &c);
+	end = now_ns() + 2000000000LL;
+	while (now_ns() < end) {
+		ASSERT_EQ(0, hcclt_comm_create(fd2, &mine));
+		for (k = 1; k < 64; k++) {
+			/* The next sequence numbers at the lowest indexes. */
+			id = c.base + ((__u64)k << 20);
+			ret = hcclt_comm_destroy(self->fd, id);
+			if (ret != -ENOENT)
+				c.bad = ret ? ret : 1;
+			c.destroys++;
+		}
+		/* The other file's communicator is still its own. */
+		ASSERT_EQ(0, hcclt_comm_destroy(fd2, mine));
+	}
+	c.stop = 1;
+	pthread_join(tid, NULL);
+	EXPECT_EQ(0, c.bad);
+	EXPECT_LT(0, c.joins);
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+	close(fd2);
+}
+
 TEST_HARNESS_MAIN
