@@ -47,7 +47,6 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_prime.h>
 
 #include "hcclt_drv.h"
 
@@ -158,6 +157,7 @@ static void hcclt_channel_drop_notifies(struct hcclt_channel *c, int err)
 		hcclt_notify_drop_slot(c->notifies[i]);
 		hcclt_notify_put(c->notifies[i]);
 	}
+	hcclt_usage_count(c->comm->file->usage, 0, 0, -(int)c->notify_num);
 }
 
 /*
@@ -209,6 +209,8 @@ hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 		n->peer = d->remote_rank;
 		c->notifies[i] = n;
 	}
+	/* The file's fdinfo counts them until hcclt_channel_drop_notifies(). */
+	hcclt_usage_count(comm->file->usage, 0, 0, d->notify_num);
 	return c;
 }
 
@@ -703,7 +705,7 @@ int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
 	hcclt_channel_put(chan);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	buf = drm_gem_prime_export(obj, O_RDWR);
+	buf = hcclt_mem_export(obj);
 	if (IS_ERR(buf)) {
 		drm_gem_object_put(obj);
 		return PTR_ERR(buf);

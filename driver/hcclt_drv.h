@@ -840,6 +840,8 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 void hcclt_comm_buffer_drop(struct hcclt_comm *comm);
+struct dma_buf;
+struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj);
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 					     u64 size);
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);

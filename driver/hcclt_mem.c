@@ -29,6 +29,7 @@
  * kernel (Documentation/uapi.rst says why those two and why "memory").
  */
 
+#include <linux/dma-buf.h>
 #include <linux/err.h>
 #include <linux/idr.h>
 #include <linux/math64.h>
@@ -44,6 +45,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_vma_manager.h>
 
 #include "hcclt_drv.h"
@@ -132,9 +134,9 @@ static void hcclt_mem_free(struct drm_gem_object *obj)
 }
 
 /*
- * No pin, sg table or vmap: nothing exports these objects (the PRIME
- * ioctls are refused) and the simulated device reaches them through the
- * pages of the shmem file.
+ * No pin, sg table or vmap: the simulated device reaches the objects
+ * through the pages of the shmem file, and the only export,
+ * hcclt_mem_export(), is for mmap() alone (the PRIME ioctls are refused).
  */
 static const struct drm_gem_object_funcs hcclt_mem_funcs = {
 	.free = hcclt_mem_free,
@@ -142,6 +144,62 @@ static const struct drm_gem_object_funcs hcclt_mem_funcs = {
 	.mmap = drm_gem_shmem_object_mmap,
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
+
+/*
+ * The dma-bufs of hcclt_mem_export() may be mapped by a process and by
+ * nothing else: a device driver importing one would need the pages pinned
+ * and an sg table, which the simulated NPU never needs, so attaching is
+ * refused and the mapping callbacks are never reached.
+ */
+static int hcclt_dmabuf_attach(struct dma_buf *buf,
+			       struct dma_buf_attachment *attach)
+{
+	return -EOPNOTSUPP;
+}
+
+static struct sg_table *hcclt_dmabuf_map(struct dma_buf_attachment *attach,
+					 enum dma_data_direction dir)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+/* Required by dma_buf_export(); unreachable without an attachment. */
+static void hcclt_dmabuf_unmap(struct dma_buf_attachment *attach,
+			       struct sg_table *sgt,
+			       enum dma_data_direction dir)
+{
+	WARN_ON_ONCE(1);
+}
+
+static const struct dma_buf_ops hcclt_dmabuf_ops = {
+	.attach = hcclt_dmabuf_attach,
+	.map_dma_buf = hcclt_dmabuf_map,
+	.unmap_dma_buf = hcclt_dmabuf_unmap,
+	.release = drm_gem_dmabuf_release,
+	.mmap = drm_gem_dmabuf_mmap,
+};
+
+/**
+ * hcclt_mem_export - a dma-buf of a memory object, for mmap() only.
+ * @obj: the object; the dma-buf takes its own reference.
+ *
+ * The dma-buf's owner is this module: the dma-buf core holds a module
+ * reference until the buffer is released (after its last mapping goes),
+ * so the module cannot be unloaded under it.
+ *
+ * Return: the dma-buf or an ERR_PTR().
+ */
+struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj)
+{
+	DEFINE_DMA_BUF_EXPORT_INFO(info);
+
+	info.ops = &hcclt_dmabuf_ops;
+	info.size = obj->size;
+	info.flags = O_RDWR;
+	info.priv = obj;
+	info.resv = obj->resv;
+	return drm_gem_dmabuf_export(obj->dev, &info);
+}
 
 /* drm_driver.gem_create_object: every GEM object of the driver is ours. */
 struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,

@@ -167,7 +167,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(COMM_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.3 */
 	R(COMM_BUFFER, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_CHANNEL_BUFFER and mmap() (HcclChannelGetHcclBuffer) */
-	R(CHANNEL_BUFFER, ENOENT, HCCL_E_PTR),	/* not a channel of the comm */
+	R(CHANNEL_BUFFER, ENOENT, HCCL_E_PARA),	/* not a channel of the comm */
 	R(CHANNEL_BUFFER, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
 	R(CHANNEL_BUFFER, ENOBUFS, HCCL_E_OOM),	/* the peer's device capacity */
 	R(CHANNEL_BUFFER, ENOMEM, HCCL_E_MEMORY),

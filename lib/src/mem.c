@@ -438,6 +438,12 @@ static HcclResult comm_buffer_make(struct hcclt_comm *c)
 		return hcclt_map_errno(HCCLT_OP_COMM_BUFFER, ret);
 	}
 	madvise(p, cb.size, MADV_DONTFORK);
+	/*
+	 * A peer that asked for our buffer before we did made it with its
+	 * own size (the uAPI's rule): never report more than is mapped.
+	 */
+	if (cb.size < len)
+		len = cb.size;
 	a.base = (uintptr_t)p;
 	a.size = len;
 	a.map_len = cb.size;
@@ -512,8 +518,11 @@ HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle ch
 	if (!comm || !channel || !buffer || !size)
 		return HCCL_E_PTR;
 	c = hcclt_comm_get(comm);
-	if (!c || hcclt_channel_parse(channel, c->dev, &cid))
+	if (!c)
 		return HCCL_E_PTR;
+	/* CANN: a channel handle the communicator does not know is E_PARA. */
+	if (hcclt_channel_parse(channel, c->dev, &cid))
+		return HCCL_E_PARA;
 	fd = hcclt_device_fd_fast(c->dev);
 	if (fd < 0)
 		return HCCL_E_PTR;

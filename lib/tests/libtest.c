@@ -1018,6 +1018,7 @@ struct rank_job {
 	HcclComm comm;
 	uint32_t got_rank, got_size;
 	char name[128];
+	uint64_t buf_mb;	/* hcclBufferSize, if not 0 */
 };
 
 static void *rank_job_run(void *p)
@@ -1028,7 +1029,15 @@ static void *rank_job_run(void *p)
 		j->ret = HCCL_E_DRV;
 		return NULL;
 	}
-	j->ret = HcclCommInitRootInfo(j->nranks, j->root, j->rank, &j->comm);
+	if (j->buf_mb) {
+		HcclCommConfig cfg;
+
+		HcclCommConfigInit(&cfg);
+		cfg.hcclBufferSize = (uint32_t)j->buf_mb;
+		j->ret = HcclCommInitRootInfoConfig(j->nranks, j->root, j->rank, &cfg, &j->comm);
+	} else {
+		j->ret = HcclCommInitRootInfo(j->nranks, j->root, j->rank, &j->comm);
+	}
 	if (j->ret == HCCL_SUCCESS) {
 		HcclGetRankId(j->comm, &j->got_rank);
 		HcclGetRankSize(j->comm, &j->got_size);
@@ -1723,8 +1732,8 @@ static void test_data(void)
 		   "HcclChannelGetHcclBuffer: buffer NULL -> HCCL_E_PTR");
 	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, c[0].ch, &p2, NULL), HCCL_E_PTR,
 		   "HcclChannelGetHcclBuffer: size NULL -> HCCL_E_PTR");
-	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, th[0], &p2, &sz2), HCCL_E_PTR,
-		   "HcclChannelGetHcclBuffer: a thread handle -> HCCL_E_PTR");
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, th[0], &p2, &sz2), HCCL_E_PARA,
+		   "HcclChannelGetHcclBuffer: a thread handle -> HCCL_E_PARA");
 	for (k = 0; k < 2; k++)
 		CHECK_HCCL(HcclChannelGetHcclBuffer(r[k].comm, c[k].ch, (void **)&peer[k], &psz[k]),
 			   HCCL_SUCCESS, "HcclChannelGetHcclBuffer on rank %u", k);
@@ -1815,6 +1824,61 @@ static void test_data(void)
 	HcclCommDestroy(r[0].comm);
 }
 
+/*
+ * Ranks configured with different HCCL buffer sizes: the first to ask for
+ * a buffer (here rank 0, through the channel, for rank 1) decides its
+ * size, and rank 1 is then told the size that exists, never more.
+ */
+static void test_data_buffer_sizes(void)
+{
+	struct rank_job r[2];
+	struct chan_job c[2];
+	pthread_t tid[2];
+	HcclRootInfo root;
+	unsigned char *own, *peer;
+	uint64_t osz = 0, psz = 0;
+	uint32_t k;
+
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "buffer sizes: HcclGetRootInfo");
+	for (k = 0; k < 2; k++) {
+		memset(&r[k], 0, sizeof(r[k]));
+		r[k].root = &root;
+		r[k].dev = (int32_t)k;
+		r[k].rank = k;
+		r[k].nranks = 2;
+		r[k].buf_mb = k ? 3 : 1;
+		pthread_create(&tid[k], NULL, rank_job_run, &r[k]);
+	}
+	for (k = 0; k < 2; k++)
+		pthread_join(tid[k], NULL);
+	TAP_EQ(r[0].ret | r[1].ret, HCCL_SUCCESS, "buffer sizes: 1 MB and 3 MB ranks");
+	for (k = 0; k < 2; k++) {
+		memset(&c[k], 0, sizeof(c[k]));
+		c[k].comm = r[k].comm;
+		c[k].dev = (int32_t)k;
+		c[k].remote = 1 - k;
+		c[k].notify_num = 1;
+		pthread_create(&tid[k], NULL, chan_job_run, &c[k]);
+	}
+	for (k = 0; k < 2; k++)
+		pthread_join(tid[k], NULL);
+	TAP_EQ(c[0].ret | c[1].ret, HCCL_SUCCESS, "buffer sizes: the channel");
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclChannelGetHcclBuffer(r[0].comm, c[0].ch, (void **)&peer, &psz), HCCL_SUCCESS,
+		   "buffer sizes: rank 0 maps rank 1's buffer first");
+	TAP_EQ(psz, 2ULL << 20, "buffer sizes: made with rank 0's size (both halves)");
+	aclrtSetDevice(1);
+	CHECK_HCCL(HcclGetHcclBuffer(r[1].comm, (void **)&own, &osz), HCCL_SUCCESS,
+		   "buffer sizes: rank 1's own buffer");
+	TAP_EQ(osz, psz, "buffer sizes: rank 1 is told the size that exists");
+	own[osz - 1] = 0x42;	/* the last byte it was told of is mapped */
+	tap_ok(peer[psz - 1] == 0x42, "buffer sizes: the last byte is shared");
+	CHECK_HCCL(HcclCommDestroy(r[1].comm), HCCL_SUCCESS, "buffer sizes: rank 1 goes");
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclCommDestroy(r[0].comm), HCCL_SUCCESS, "buffer sizes: rank 0 goes");
+}
+
 static void test_ranks(uint32_t ndev)
 {
 	test_acl_basics(ndev);
@@ -1827,6 +1891,7 @@ static void test_ranks(uint32_t ndev)
 	test_ranks_conflicts();
 	test_channels();
 	test_data();
+	test_data_buffer_sizes();
 	if (ndev >= 3)
 		test_ranks_processes();
 	test_init_all_group(ndev);

@@ -1325,7 +1325,11 @@ struct drm_hcclt_comm_buffer {
  * through the other. This is the only way to reach another rank's memory:
  * the channel's peer buffer, nothing else of the peer. The fd holds the
  * buffer (the memory stays until the fd and its mappings are gone, also
- * after the peer went).
+ * after the peer went). Whoever makes a rank's buffer first decides its
+ * size: the peer's own DRM_IOCTL_HCCLT_COMM_BUFFER then returns the
+ * existing buffer and its size, whatever it asks for. The fd can only be
+ * mapped: another driver importing it is refused (-EOPNOTSUPP when it
+ * attaches).
  *
  * Checks, in this order:
  *

@@ -711,6 +711,55 @@ TEST_F_TIMEOUT(chan, many_waiters_one_notify, 120)
 	close_all(r, 2);
 }
 
+/* The hcclthread-notifies of @fd's fdinfo, or -1. */
+static long fdinfo_notifies(int fd)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "hcclthread-notifies: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Channel notifies are the file's in fdinfo, as thread notifies are: the
+ * files' sum is what QUERY says the device uses, while the channel lives,
+ * after its peer went, and after it went.
+ */
+TEST_F(chan, fdinfo_counts_channel_notifies)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	__u64 c0, c1;
+	int e1, k;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	for (k = 0; k < 2; k++)
+		EXPECT_EQ(0, fdinfo_notifies(r[k].fd));
+	ASSERT_EQ(0, pair(r, 5, 5, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	for (k = 0; k < 2; k++) {
+		EXPECT_EQ(5, fdinfo_notifies(r[k].fd));
+		EXPECT_EQ(notifies_used(k) - self->used0[k],
+			  fdinfo_notifies(r[k].fd));
+	}
+	ASSERT_EQ(0, hcclt_comm_destroy(r[1].fd, r[1].comm));
+	EXPECT_EQ(0, fdinfo_notifies(r[1].fd));
+	EXPECT_EQ(0, wait_notifies(1, self->used0[1]));
+	EXPECT_EQ(notifies_used(0) - self->used0[0], fdinfo_notifies(r[0].fd));
+	ASSERT_EQ(0, hcclt_comm_destroy(r[0].fd, r[0].comm));
+	EXPECT_EQ(0, fdinfo_notifies(r[0].fd));
+	close_all(r, 2);
+}
+
 /* Record into channel @chan of rank @r until stopped; any odd errno kept. */
 struct prober {
 	struct rank *r;

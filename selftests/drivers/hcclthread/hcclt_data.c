@@ -759,4 +759,84 @@ TEST_F_TIMEOUT(data, sigkill_with_data_tasks_queued, 120)
 	close(sync[1]);
 }
 
+/* The render node of vgem, an importer of dma-bufs, or -1 if none. */
+static int vgem_find(void)
+{
+	char path[64], name[16];
+	struct drm_version v;
+	int i, fd;
+
+	for (i = 128; i < 192; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "vgem"))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * vgem's render node; loads the module if needed (tools/vm/run packs it
+ * at /lib/kmods/vgem.ko; else modprobe), setting *@loaded.
+ */
+static int vgem_open(int *loaded)
+{
+	int fd = vgem_find(), mfd;
+
+	*loaded = 0;
+	if (fd >= 0)
+		return fd;
+	mfd = open("/lib/kmods/vgem.ko", O_RDONLY | O_CLOEXEC);
+	if (mfd >= 0) {
+		*loaded = !syscall(SYS_finit_module, mfd, "", 0);
+		close(mfd);
+	} else {
+		*loaded = !system("modprobe -q vgem 2>/dev/null");
+	}
+	return vgem_find();
+}
+
+/*
+ * CHANNEL_BUFFER's dma-buf is for mmap() alone: another driver that
+ * imports it is refused when it attaches (before uAPI 1.4's fix, 6.1
+ * warned in drm_gem_map_dma_buf(): no sg table), and the mapping still
+ * works afterwards.
+ */
+TEST_F(data, channel_buffer_refuses_importers)
+{
+	struct drm_hcclt_channel_buffer cb;
+	struct drm_prime_handle ph;
+	struct pair2 p;
+	int vfd, loaded;
+	__u8 *m;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	vfd = vgem_open(&loaded);
+	if (vfd < 0)
+		SKIP(return, "no vgem to import with");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	ASSERT_EQ(0, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 0, 0, &cb));
+	memset(&ph, 0, sizeof(ph));
+	ph.fd = cb.fd;
+	EXPECT_EQ(-EOPNOTSUPP, hcclt_ioctl(vfd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph));
+	m = mmap(NULL, cb.size, PROT_READ | PROT_WRITE, MAP_SHARED, cb.fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	m[4096] = 0x77;
+	EXPECT_EQ(0x77, p.buf[1].p[4096]);
+	munmap(m, cb.size);
+	close(cb.fd);
+	close(vfd);
+	pair2_free(&p);
+	if (loaded)
+		syscall(SYS_delete_module, "vgem", O_NONBLOCK);
+}
+
 TEST_HARNESS_MAIN

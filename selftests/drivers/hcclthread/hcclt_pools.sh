@@ -176,6 +176,22 @@ else
 	nok "load for the fence test"
 fi
 
+# 4b. so does a dma-buf of a peer's HCCL buffer, and its mapping
+mark "dma-buf outlives"
+if insmod "$MOD" sim_devices=2; then
+	out=$("$HELPER" --dmabuf-outlives 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ $rc = 0 ]; then
+		ok "a channel buffer's dma-buf holds the module after its DRM files closed"
+	else
+		nok "a channel buffer's dma-buf holds the module after its DRM files closed"
+	fi
+	loaded && unload
+else
+	nok "load for the dma-buf test"
+fi
+
 # 5. unload / reload with defaults, a few times
 n=0
 reload_ok=1

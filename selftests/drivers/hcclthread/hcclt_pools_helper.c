@@ -10,11 +10,14 @@
  *                                                  N >= 16), exit 0 or 1
  *   hcclt_pools_helper --count-devices            print the number of
  *                                                  hcclthread nodes
+ *   hcclt_pools_helper --fence-outlives           see fence_outlives()
+ *   hcclt_pools_helper --dmabuf-outlives          see dmabuf_outlives()
  */
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <linux/sync_file.h>
 
-#include "hcclt_common.h"
+#include "hcclt_ranks.h"
 
 static int failures, checks;
 
@@ -206,6 +209,66 @@ static int fence_outlives(void)
 	return ret ? 1 : 0;
 }
 
+/*
+ * --dmabuf-outlives: the same for a mapped dma-buf of CHANNEL_BUFFER (its
+ * release runs module code): with every DRM file closed, rmmod is refused
+ * while the dma-buf fd or its mapping exists, the mapping still reaches
+ * the peer's memory, and rmmod works once both are gone.
+ */
+static int dmabuf_outlives(void)
+{
+	struct drm_hcclt_channel_buffer cb;
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	__u64 c0, c1;
+	int fd, e1, ret, i;
+	__u8 *m;
+
+	fd = find_devices() >= 2 ? open_dev(0) : -1;
+	if (fd < 0 || join_all(fd, r, 2, &g) || pair(r, 1, 1, &c0, &c1, &e1) ||
+	    e1) {
+		printf("not ok 1 - set up a channel (%d devices)\n", ndevs);
+		return 1;
+	}
+	memset(&cb, 0, sizeof(cb));
+	cb.comm_id = r[0].comm;
+	cb.channel_id = c0;
+	cb.size = 1 << 20;
+	ret = hcclt_ioctl(r[0].fd, DRM_IOCTL_HCCLT_CHANNEL_BUFFER, &cb);
+	m = ret ? MAP_FAILED : mmap(NULL, cb.size, PROT_READ | PROT_WRITE,
+				    MAP_SHARED, cb.fd, 0);
+	if (m == MAP_FAILED) {
+		printf("not ok 1 - map the peer's buffer (%d)\n", ret);
+		return 1;
+	}
+	m[100] = 0x31;
+	close_all(r, 2);
+	close(fd);
+	ret = system("rmmod hcclthread 2>/dev/null");
+	printf("%sok 1 - rmmod refused while a dma-buf fd is open\n",
+	       ret ? "" : "not ");
+	if (!ret)
+		return 1;
+	close(cb.fd);
+	ret = system("rmmod hcclthread 2>/dev/null");
+	printf("%sok 2 - rmmod refused while the dma-buf is mapped\n",
+	       ret ? "" : "not ");
+	if (!ret)
+		return 1;
+	printf("%sok 3 - the mapping still holds the buffer\n",
+	       m[100] == 0x31 ? "" : "not ");
+	munmap(m, cb.size);
+	for (i = 0; i < 50; i++) {
+		ret = system("rmmod hcclthread 2>/dev/null");
+		if (!ret)
+			break;
+		hcclt_msleep(100);
+	}
+	printf("%sok 4 - rmmod works once the mapping is gone\n",
+	       ret ? "not " : "");
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long s = 0, n = 0;
@@ -215,6 +278,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--fence-outlives"))
 			return fence_outlives();
+		if (!strcmp(argv[i], "--dmabuf-outlives"))
+			return dmabuf_outlives();
 		if (!strcmp(argv[i], "--count-devices")) {
 			printf("%d\n", hcclt_count_devices());
 			return 0;
