@@ -250,6 +250,11 @@ struct hcclt_file {
  *	(records handed over from another device, hcclt_sched.c);
  *	hdev->xrec_lock.
  * @xcount: records handed over and not applied yet; hdev->xrec_lock.
+ * @lost: records into it dropped because their stream failed, each of
+ *	which fails one wait in its place; sched_lock.
+ * @lost_err: the error those waits fail with; sched_lock.
+ * @lost_by: id of the stream whose failure dropped the last of them (for
+ *	the log); sched_lock.
  * @rank: of a channel notify, the rank of its side; immutable.
  * @peer: of a channel notify, the peer's rank (who records it); immutable.
  * @chan: a channel notify (@owner_id is then the channel id, set when
@@ -267,6 +272,9 @@ struct hcclt_notify {
 	int err;
 	struct list_head xnode;
 	u32 xcount;
+	u32 lost;
+	int lost_err;
+	u64 lost_by;
 	u32 rank;
 	u32 peer;
 	bool chan;

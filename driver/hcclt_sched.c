@@ -272,9 +272,39 @@ static void hcclt_make_runnable(struct hcclt_device *hdev,
 	s->on_runlist = true;
 }
 
+/*
+ * A record into @n (a notify of @s's device) is dropped because @s failed
+ * with @err: the wait it would have released fails in its place, the
+ * oldest parked one now, or else the next one to run. Without that, a
+ * stream waiting for work handed to another stream (a kernel's AICPU
+ * thread, say) would hang until its own timeout when that work failed.
+ */
+static void hcclt_notify_lose(struct hcclt_stream *s, struct hcclt_notify *n,
+			      int err)
+{
+	struct hcclt_stream *w;
+
+	if (n->dead || n->hdev != s->hdev)
+		return;
+	n->lost++;
+	n->lost_err = err;
+	n->lost_by = s->id;
+	w = list_first_entry_or_null(&n->waiters, struct hcclt_stream,
+				     park_node);
+	if (w) {
+		hcclt_stream_unpark(w);
+		hcclt_make_runnable(s->hdev, w);
+		/* Some callers (the timer, cancel) do not run the runlist. */
+		if (!s->hdev->unplugged)
+			queue_work(s->hdev->wq, &s->hdev->run_work);
+	}
+}
+
 /* Drop every queued task of @s with @err and unpark it. */
 static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 {
+	struct hcclt_task *task;
+
 	hcclt_stream_unpark(s);
 	/* A copy in flight finds its task gone (hcclt_sched_copy_done()). */
 	s->copying = false;
@@ -290,8 +320,12 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 		list_del_init(&s->run_node);
 		s->on_runlist = false;
 	}
-	while (!list_empty(&s->tasks))
+	while ((task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
+						node))) {
+		if (err && task->op == HCCLT_TASK_NOTIFY_RECORD && task->notify)
+			hcclt_notify_lose(s, task->notify, err);
 		hcclt_sched_task_done(s, err);
+	}
 }
 
 /*
@@ -423,6 +457,15 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 		} else if (n->set) {
 			n->set = false;
 			hcclt_sched_task_done(s, 0);
+		} else if (n->lost) {
+			int err = n->lost_err;
+
+			n->lost--;
+			pr_info_ratelimited("hcclthread: device %u stream 0x%llx: wait on notify %u of 0x%llx failed (%d): stream 0x%llx, which was to record it, failed first\n",
+					    hdev->index, s->id, n->idx,
+					    n->owner_id, err, n->lost_by);
+			WRITE_ONCE(s->error, err);
+			hcclt_stream_flush(s, err);
 		} else if (n->dead) {
 			int err = n->err ?: -ECANCELED;
 

@@ -391,6 +391,55 @@ static void hcclt_test_spare(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
+/*
+ * A record dropped because its stream failed fails the wait it would have
+ * released: the one parked now, else the next one to run; one each.
+ */
+static void hcclt_test_lost_record(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_stream *b = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 0);
+	struct hcclt_notify *never = hcclt_test_notify(test, hdev, 1);
+	u32 depth;
+
+	/* a waits on n; b would record n after a wait that never ends */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, b, never, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 1));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_PARKED,
+			hcclt_test_state(a, &depth));
+	hcclt_sched_stream_cancel(b, false);
+	flush_work(&hdev->run_work);
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_ERROR,
+			hcclt_test_state(a, &depth));
+	KUNIT_EXPECT_EQ(test, -ECANCELED, a->error);
+	KUNIT_EXPECT_EQ(test, 0U, n->lost);
+	/* Nobody parked: the next wait fails, the one after parks. */
+	a->error = 0;
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, b, never, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 1));
+	hcclt_sched_stream_cancel(b, false);
+	KUNIT_EXPECT_EQ(test, 1U, n->lost);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_EQ(test, -ECANCELED, a->error);
+	KUNIT_EXPECT_EQ(test, 0U, n->lost);
+	a->error = 0;
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_PARKED,
+			hcclt_test_state(a, &depth));
+	/* Nothing lost is left: a real record releases it as before. */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 1));
+	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_IDLE,
+			hcclt_test_state(a, &depth));
+	hcclt_sched_stream_fini(a);
+	hcclt_sched_stream_fini(b);
+	hcclt_notify_put(n);
+	hcclt_notify_put(never);
+	hcclt_sched_unplug(hdev);
+}
+
 static void hcclt_test_binary(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
@@ -628,6 +677,7 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_wait_then_record),
 	KUNIT_CASE(hcclt_test_spare),
 	KUNIT_CASE(hcclt_test_binary),
+	KUNIT_CASE(hcclt_test_lost_record),
 	KUNIT_CASE(hcclt_test_timeout),
 	KUNIT_CASE(hcclt_test_queue_full),
 	KUNIT_CASE(hcclt_test_validator),

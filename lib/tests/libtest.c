@@ -1397,17 +1397,7 @@ static unsigned char pat(size_t i, unsigned int seed)
 
 /* ---- AICPU kernels, batch mode, engine contexts, the rank graph ------- */
 
-struct test_kernel_args {
-	uint32_t ret;
-	uint32_t sleep_ms;
-	uint64_t *counter;
-	int32_t (*start)(const char *tag);
-	int32_t (*end)(const char *tag);
-	int32_t (*record)(ThreadHandle, ThreadHandle, uint32_t);
-	int32_t (*wait)(ThreadHandle, uint32_t, uint32_t);
-	ThreadHandle a, b;
-	int32_t batch_ret;
-};
+#include "test_kernel.h"
 
 static char kdir[PATH_MAX + 16];
 
@@ -1440,6 +1430,94 @@ static aclError launch(aclrtFuncHandle f, uint32_t blocks, aclrtStream st,
 	if (!r)
 		r = aclrtLaunchKernelWithConfig(f, blocks, st, &cfg, args, NULL);
 	return r;
+}
+
+/*
+ * A kernel waits on a channel whose peer process is then SIGKILLed, and
+ * the host's stream waits for the kernel's hand-back: the stream fails at
+ * once (ACL_ERROR_RT_STREAM_ABORT within a second, the kernel log names
+ * the rank), not at a timeout, and works again after. Needs 2 devices.
+ */
+static void test_kernel_peer_killed(aclrtFuncHandle chk)
+{
+	static uint64_t counter;
+	struct test_kernel_args a;
+	HcclRootInfo root;
+	HcclComm comm;
+	HcclChannelDesc d;
+	ChannelHandle ch;
+	ThreadHandle host, host_ai, ai;
+	aclrtStream st;
+	struct timespec t0, t1;
+	int pfd[2], st_child;
+	pid_t pid;
+	char c;
+	double ms;
+
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclGetRootInfo(&root), HCCL_SUCCESS, "peer killed: HcclGetRootInfo");
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (!pid) {
+		/* Rank 1 on device 1: join, acquire the channel, then hang. */
+		close(pfd[0]);
+		if (aclrtSetDevice(1) ||
+		    HcclCommInitRootInfo(2, &root, 1, &comm) != HCCL_SUCCESS)
+			_exit(1);
+		HcclChannelDescInit(&d, 1);
+		d.remoteRank = 0;
+		d.channelProtocol = COMM_PROTOCOL_HCCS;
+		d.notifyNum = 1;
+		if (HcclChannelAcquire(comm, COMM_ENGINE_AICPU_TS, &d, 1, &ch) != HCCL_SUCCESS)
+			_exit(2);
+		if (write(pfd[1], "r", 1) != 1)
+			_exit(3);
+		pause();
+		_exit(0);
+	}
+	close(pfd[1]);
+	CHECK_HCCL(HcclCommInitRootInfo(2, &root, 0, &comm), HCCL_SUCCESS, "peer killed: rank 0 joins");
+	HcclChannelDescInit(&d, 1);
+	d.remoteRank = 1;
+	d.channelProtocol = COMM_PROTOCOL_HCCS;
+	d.notifyNum = 1;
+	CHECK_HCCL(HcclChannelAcquire(comm, COMM_ENGINE_AICPU_TS, &d, 1, &ch), HCCL_SUCCESS,
+		   "peer killed: the channel to rank 1 (another process)");
+	TAP_EQ(read(pfd[0], &c, 1), 1, "peer killed: rank 1 is ready");
+	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "peer killed: the host's stream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(comm, COMM_ENGINE_CPU_TS, st, 1, &host), HCCL_SUCCESS,
+		   "peer killed: a thread on it");
+	CHECK_HCCL(HcclThreadExportToCommEngine(comm, 1, &host, COMM_ENGINE_AICPU_TS, &host_ai),
+		   HCCL_SUCCESS, "peer killed: the host's thread, for the kernel");
+	CHECK_HCCL(HcclThreadAcquire(comm, COMM_ENGINE_AICPU_TS, 1, 1, &ai), HCCL_SUCCESS,
+		   "peer killed: the kernel's thread");
+	memset(&a, 0, sizeof(a));
+	a.counter = &counter;
+	a.chan_wait = HcommChannelNotifyWaitOnThread;
+	a.record = HcommThreadNotifyRecordOnThread;
+	a.a = ai;
+	a.b = host_ai;
+	a.ch = ch;
+	TAP_EQ(launch(chk, 1, st, &a, 60), ACL_SUCCESS, "peer killed: launch the kernel");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(host, 0, 60), HCCL_SUCCESS,
+		   "peer killed: the host waits for the hand-back (60 s timeout)");
+	while (!__atomic_load_n(&counter, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	usleep(100000);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	kill(pid, SIGKILL);
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_STREAM_ABORT,
+	       "peer killed: the host's stream fails -> ACL_ERROR_RT_STREAM_ABORT");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	tap_ok(ms < 1000, "peer killed: within a second, not at the timeout (%.0f ms)", ms);
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "peer killed: reported once");
+	waitpid(pid, &st_child, 0);
+	tap_ok(WIFSIGNALED(st_child), "peer killed: rank 1 died of the signal");
+	close(pfd[0]);
+	aclrtDestroyStream(st);
+	HcclCommDestroy(comm);
 }
 
 static void test_kernels(void)
@@ -1584,6 +1662,19 @@ static void test_kernels(void)
 	       "both threads ran their part");
 	TAP_EQ(counter, 1, "the kernel ran");
 	aclrtDestroyStream(st);
+	{
+		aclrtFuncHandle chk;
+		uint32_t ndev = 0;
+
+		TAP_EQ(aclrtBinaryGetFunction(bin, "ChannelKernel", &chk), ACL_SUCCESS,
+		       "the channel kernel");
+		aclrtGetDeviceCount(&ndev);
+		if (ndev >= 2)
+			test_kernel_peer_killed(chk);
+		else
+			tap_skip("a kernel's channel peer killed (needs 2 devices)");
+		aclrtSetDevice(0);
+	}
 	TAP_EQ(aclrtBinaryUnLoad(bin), ACL_SUCCESS, "unload");
 	TAP_EQ(aclrtBinaryGetFunction(bin, "HcclTestKernelCount", &f), ACL_ERROR_INVALID_PARAM,
 	       "an unloaded binary -> ACL_ERROR_INVALID_PARAM");

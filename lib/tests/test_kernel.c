@@ -9,22 +9,11 @@
 #include <unistd.h>
 
 #include "hccl/hcomm_primitives.h"
-
-struct test_kernel_args {
-	uint32_t ret;		/* what to return */
-	uint32_t sleep_ms;	/* how long to run first */
-	uint64_t *counter;	/* incremented once per run */
-	/* Batch: record @b's notify 0 from @a, wait on it on @b. */
-	int32_t (*start)(const char *tag);
-	int32_t (*end)(const char *tag);
-	int32_t (*record)(ThreadHandle, ThreadHandle, uint32_t);
-	int32_t (*wait)(ThreadHandle, uint32_t, uint32_t);
-	ThreadHandle a, b;
-	int32_t batch_ret;
-};
+#include "test_kernel.h"
 
 unsigned int HcclTestKernelCount(struct test_kernel_args *a);
 unsigned int HcclTestKernelBatch(struct test_kernel_args *a);
+unsigned int HcclTestKernelChannel(struct test_kernel_args *a);
 
 unsigned int HcclTestKernelCount(struct test_kernel_args *a)
 {
@@ -50,4 +39,18 @@ unsigned int HcclTestKernelBatch(struct test_kernel_args *a)
 	a->batch_ret = a->end("test");
 	__atomic_add_fetch(a->counter, 1, __ATOMIC_SEQ_CST);
 	return r || a->batch_ret;
+}
+
+/*
+ * The shape of a custom operator's kernel: wait for the peer over a
+ * channel on the AICPU thread, then hand back to the host's thread.
+ */
+unsigned int HcclTestKernelChannel(struct test_kernel_args *a)
+{
+	int32_t r = a->chan_wait(a->a, a->ch, 0, 0);
+
+	if (!r)
+		r = a->record(a->a, a->b, 0);
+	__atomic_add_fetch(a->counter, 1, __ATOMIC_SEQ_CST);
+	return (unsigned int)r;
 }

@@ -422,12 +422,17 @@ struct drm_hcclt_thread_export {
  * @HCCLT_TASK_NOTIFY_RECORD: set notify @notify_idx of @dst_thread.
  *	A notify is a binary flag: recording a set notify changes nothing.
  *	A record whose destination thread is destroyed before the record
- *	runs completes without effect.
+ *	runs completes without effect. (uAPI 1.4) A record dropped because
+ *	its stream failed (a wait timed out or lost its channel peer, a
+ *	launch failed, the stream was cancelled) fails the wait it would
+ *	have released in its place, with the same error: the wait parked on
+ *	the notify longest, or else the next wait to run on it.
  * @HCCLT_TASK_NOTIFY_WAIT: wait until notify @notify_idx of the submitting
  *	thread is set, then reset it. With a non-zero @timeout_s, a wait not
  *	satisfied in time fails: the tasks queued after it on the stream are
  *	dropped and the next DRM_IOCTL_HCCLT_STREAM_SYNC of the stream returns
- *	-ETIME, once.
+ *	-ETIME, once. A wait failed by a dropped record (above) fails the
+ *	same way, with that record's error.
  * @HCCLT_TASK_CHANNEL_RECORD: (uAPI 1.3) set the peer's notify
  *	@notify_idx of the channel @dst_thread (a channel id of the
  *	submitting thread's communicator): the notify the peer's

@@ -711,6 +711,59 @@ TEST_F_TIMEOUT(chan, many_waiters_one_notify, 120)
 	close_all(r, 2);
 }
 
+/*
+ * The hand-back of a custom operator: a host thread waits for a record
+ * that a worker thread (an AICPU kernel's) makes after its channel wait.
+ * The peer dies: the worker's wait fails, and with it the record it would
+ * have made, so the host thread fails at once with the same error instead
+ * of waiting forever. Also when the host thread starts waiting only after
+ * the worker failed.
+ */
+TEST_F_TIMEOUT(chan, dropped_handback_fails_the_waiter, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_task t[2];
+	struct rank r[2];
+	__u64 c0, c1, th[2];
+	__s64 t0;
+	int e1, late;
+
+	for (late = 0; late < 2; late++) {
+		ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+		ASSERT_EQ(0, pair(r, 1, 1, &c0, &c1, &e1));
+		ASSERT_EQ(0, e1);
+		/* th[0]: the host's thread; th[1]: the worker's. */
+		ASSERT_EQ(0, hcclt_acquire(r[0].fd, r[0].comm,
+					   HCCLT_ENGINE_CPU, 2, 1, th));
+		t[0] = ctask(HCCLT_TASK_CHANNEL_WAIT, c0, 0, 0);
+		memset(&t[1], 0, sizeof(t[1]));
+		t[1].op = HCCLT_TASK_NOTIFY_RECORD;
+		t[1].dst_thread = th[0];
+		t[1].notify_idx = 0;
+		ASSERT_EQ(0, hcclt_submit(r[0].fd, th[1], t, 2));
+		memset(&t[0], 0, sizeof(t[0]));
+		t[0].op = HCCLT_TASK_NOTIFY_WAIT;
+		t[0].notify_idx = 0;
+		if (!late) {
+			ASSERT_EQ(0, hcclt_submit(r[0].fd, th[0], t, 1));
+			hcclt_msleep(50);
+		}
+		t0 = now_ns();
+		close(r[1].fd);
+		r[1].fd = -1;
+		EXPECT_EQ(-ECONNRESET, hcclt_sync(r[0].fd, th[1], 5000));
+		if (late)
+			ASSERT_EQ(0, hcclt_submit(r[0].fd, th[0], t, 1));
+		EXPECT_EQ(-ECONNRESET, hcclt_sync(r[0].fd, th[0], 5000))
+			TH_LOG("late %d", late);
+		EXPECT_GT(1000000000LL, now_ns() - t0);
+		/* Once: the next wait parks again. */
+		ASSERT_EQ(0, hcclt_submit(r[0].fd, th[0], t, 1));
+		EXPECT_EQ(-ETIMEDOUT, hcclt_sync(r[0].fd, th[0], 100));
+		close_all(r, 2);
+	}
+}
+
 /* The hcclthread-notifies of @fd's fdinfo, or -1. */
 static long fdinfo_notifies(int fd)
 {
