@@ -172,6 +172,7 @@ hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 	struct hcclt_device *hdev = comm->file->hdev;
 	struct hcclt_channel *c;
 	struct hcclt_notify *n;
+	int err;
 	u32 i;
 
 	c = kzalloc(struct_size(c, notifies, d->notify_num),
@@ -197,21 +198,32 @@ hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 	for (i = 0; i < d->notify_num; i++) {
 		n = hcclt_notify_new(hdev, 0, i, resv);
 		if (IS_ERR(n)) {
-			while (i--) {
-				hcclt_notify_drop_slot(c->notifies[i]);
-				hcclt_notify_put(c->notifies[i]);
-			}
-			hcclt_channel_put(c);
-			return ERR_CAST(n);
+			err = PTR_ERR(n);
+			goto unwind;
 		}
 		n->chan = true;
 		n->rank = comm->rank;
 		n->peer = d->remote_rank;
 		c->notifies[i] = n;
+		n->group = kstrdup(hcclt_group_name(comm->group),
+				   GFP_KERNEL_ACCOUNT);
+		if (!n->group) {
+			err = -ENOMEM;
+			i++;
+			goto unwind;
+		}
 	}
 	/* The file's fdinfo counts them until hcclt_channel_drop_notifies(). */
 	hcclt_usage_count(comm->file->usage, 0, 0, d->notify_num);
 	return c;
+
+unwind:
+	while (i--) {
+		hcclt_notify_drop_slot(c->notifies[i]);
+		hcclt_notify_put(c->notifies[i]);
+	}
+	hcclt_channel_put(c);
+	return ERR_PTR(err);
 }
 
 /* The established channel of @comm with this key; hcclt_chan_lock held. */
@@ -293,6 +305,11 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 		a->rnotifies[i] = b->notifies[i];
 		kref_get(&a->notifies[i]->ref);
 		b->rnotifies[i] = a->notifies[i];
+		/* Who records them, for INFO (hcclt_sched_stream_state()). */
+		a->notifies[i]->peer_dev = b->hdev->index;
+		a->notifies[i]->peer_pid = get_pid(b->comm->file->pid);
+		b->notifies[i]->peer_dev = a->hdev->index;
+		b->notifies[i]->peer_pid = get_pid(a->comm->file->pid);
 	}
 	a->peer = b;
 	b->peer = a;

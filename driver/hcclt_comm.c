@@ -13,6 +13,7 @@
  */
 
 #include <linux/nospec.h>
+#include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
@@ -26,7 +27,11 @@
 
 static void hcclt_notify_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct hcclt_notify, ref));
+	struct hcclt_notify *n = container_of(ref, struct hcclt_notify, ref);
+
+	put_pid(n->peer_pid);
+	kfree(n->group);
+	kfree(n);
 }
 
 void hcclt_notify_put(struct hcclt_notify *notify)

@@ -32,7 +32,7 @@ static void hcclt_debugfs_stream(struct seq_file *m, struct hcclt_stream *s)
 {
 	u32 wait_notify, depth, state;
 
-	state = hcclt_sched_stream_state(s, &wait_notify, &depth);
+	state = hcclt_sched_stream_state(s, &wait_notify, &depth, NULL);
 	seq_printf(m, "stream 0x%llx slot %u depth %u state %s", s->id,
 		   s->slot, depth, hcclt_state_names[state]);
 	if (state == HCCLT_STATE_PARKED)

@@ -255,6 +255,15 @@ struct hcclt_file {
  * @lost_err: the error those waits fail with; sched_lock.
  * @lost_by: id of the stream whose failure dropped the last of them (for
  *	the log); sched_lock.
+ * @records: record tasks naming it queued on any stream and not done yet
+ *	(INFO's HCCLT_WAIT_RECORD_QUEUED); atomic, changed under the
+ *	recording stream's sched_lock.
+ * @peer_dev: of a channel notify, the device index of the peer's side;
+ *	set before the channel is published, then immutable.
+ * @peer_pid: of a channel notify, the process of the peer's file
+ *	(reference held); as @peer_dev.
+ * @group: of a channel notify, the name of its group (for the log);
+ *	as @peer_dev.
  * @rank: of a channel notify, the rank of its side; immutable.
  * @peer: of a channel notify, the peer's rank (who records it); immutable.
  * @chan: a channel notify (@owner_id is then the channel id, set when
@@ -275,6 +284,10 @@ struct hcclt_notify {
 	u32 lost;
 	int lost_err;
 	u64 lost_by;
+	atomic_t records;
+	u32 peer_dev;
+	struct pid *peer_pid;
+	char *group;
 	u32 rank;
 	u32 peer;
 	bool chan;
@@ -371,6 +384,9 @@ struct hcclt_batch {
  * @on_runlist: linked on hdev->runlist; sched_lock.
  * @parked: notify the head wait task waits for, or NULL; sched_lock.
  * @park_node: entry in @parked's waiters; sched_lock.
+ * @park_ns: CLOCK_MONOTONIC time @parked was set (INFO); sched_lock.
+ * @park_timeout: the parked wait's timeout in seconds (0: none);
+ *	sched_lock.
  * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.
  * @timed: the parked wait has a timeout; sched_lock.
  * @copying: the head task is a data task the copy engine has; the stream
@@ -413,6 +429,8 @@ struct hcclt_stream {
 	bool on_runlist;
 	struct hcclt_notify *parked;
 	struct list_head park_node;
+	u64 park_ns;
+	u32 park_timeout;
 	unsigned long deadline;
 	bool timed;
 	bool copying;
@@ -695,8 +713,9 @@ void hcclt_file_put(struct hcclt_file *file);
 bool hcclt_file_visible(const struct hcclt_file *self,
 			struct hcclt_file *file, bool admin);
 void hcclt_info_comm(struct drm_hcclt_comm_info *ci, struct hcclt_comm *comm);
+struct drm_hcclt_wait_info;
 void hcclt_info_thread(struct drm_hcclt_thread_info *ti,
-		       struct hcclt_thread *t);
+		       struct drm_hcclt_wait_info *wi, struct hcclt_thread *t);
 int hcclt_info_ioctl(struct drm_device *drm, void *data, struct drm_file *df);
 int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df);
@@ -751,7 +770,7 @@ void hcclt_sched_thread_kill(struct hcclt_thread *thread);
 void hcclt_sched_task_done(struct hcclt_stream *stream, int err);
 void hcclt_sched_notify_kill(struct hcclt_notify *n, int err);
 u32 hcclt_sched_stream_state(struct hcclt_stream *stream, u32 *wait_notify,
-			     u32 *depth);
+			     u32 *depth, struct drm_hcclt_wait_info *wi);
 int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *df);
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
@@ -777,6 +796,7 @@ int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
 /* hcclt_group.c */
 bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank);
 u32 hcclt_group_nranks(const struct hcclt_group *group);
+const char *hcclt_group_name(const struct hcclt_group *group);
 void hcclt_group_comm_gone(struct hcclt_comm *comm);
 void hcclt_group_file_close(struct hcclt_file *file);
 int hcclt_group_create_ioctl(struct drm_device *drm, void *data,

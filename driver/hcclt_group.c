@@ -393,6 +393,12 @@ u32 hcclt_group_nranks(const struct hcclt_group *group)
 	return group->nranks;
 }
 
+/* The name of @group (immutable), for the log. */
+const char *hcclt_group_name(const struct hcclt_group *group)
+{
+	return group->name;
+}
+
 /**
  * hcclt_group_rank_alive - is @rank of @group joined, with a communicator
  * whose channels are not torn down?

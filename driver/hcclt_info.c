@@ -168,14 +168,17 @@ void hcclt_info_comm(struct drm_hcclt_comm_info *ci, struct hcclt_comm *comm)
 	ci->thread_count = comm->thread_count;
 }
 
-/* The entry of a published thread or view; caller holds its file's lock. */
+/*
+ * The entry of a published thread or view, and its parked wait if @wi is
+ * not NULL; caller holds its file's lock.
+ */
 void hcclt_info_thread(struct drm_hcclt_thread_info *ti,
-		       struct hcclt_thread *t)
+		       struct drm_hcclt_wait_info *wi, struct hcclt_thread *t)
 {
 	struct hcclt_thread *p = t->primary ?: t;
 	u32 wait_notify, depth, state;
 
-	state = hcclt_sched_stream_state(p->stream, &wait_notify, &depth);
+	state = hcclt_sched_stream_state(p->stream, &wait_notify, &depth, wi);
 	memset(ti, 0, sizeof(*ti));
 	ti->thread_id = t->id;
 	ti->comm_id = t->comm->id;
@@ -204,7 +207,7 @@ static void hcclt_info_buf_thread(struct hcclt_info_buf *b,
 				  struct hcclt_thread *t)
 {
 	if (b->thread_n < b->thread_cap)
-		hcclt_info_thread(&b->threads[b->thread_n], t);
+		hcclt_info_thread(&b->threads[b->thread_n], NULL, t);
 	b->thread_n++;
 }
 
@@ -387,7 +390,8 @@ static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 			if (!hcclt_obj_live(&t->live) ||
 			    READ_ONCE(t->file) != file)
 				continue;
-			hcclt_info_thread(&pg->threads[pg->n].thread, t);
+			hcclt_info_thread(&pg->threads[pg->n].thread,
+					  &pg->threads[pg->n].wait, t);
 			pg->threads[pg->n++].file_id = file->serial;
 		}
 		hcclt_info_hold();

@@ -205,6 +205,13 @@ static void hcclt_signal_fences(struct hcclt_stream *s)
 	}
 }
 
+/* Does @task record a notify (counted in its @records while queued)? */
+static bool hcclt_task_records(const struct hcclt_task *task)
+{
+	return task->notify && (task->op == HCCLT_TASK_NOTIFY_RECORD ||
+				task->op == HCCLT_TASK_CHANNEL_RECORD);
+}
+
 /**
  * hcclt_sched_task_done - complete the task at the head of @s.
  * @s: the stream.
@@ -231,6 +238,8 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		s->fail_err = err;
 	}
 	hcclt_trace_task(s, task, false, err);
+	if (hcclt_task_records(task))
+		atomic_dec(&task->notify->records);
 	if (task->notify)
 		hcclt_notify_put(task->notify);
 	/* A data task dropped before the copy engine had it. */
@@ -393,9 +402,10 @@ static void hcclt_xrecord(struct hcclt_notify *n)
 static void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
 				const char *why)
 {
-	pr_info_ratelimited("hcclthread: device %u rank %u stream 0x%llx: wait on channel 0x%llx notify %u from rank %u %s\n",
-			    s->hdev->index, n->rank, s->id, n->owner_id,
-			    n->idx, n->peer, why);
+	pr_info_ratelimited("hcclthread: group %s rank %u (device %u) stream 0x%llx: wait on channel 0x%llx notify %u from rank %u (device %u, pid %d) %s\n",
+			    n->group ?: "?", n->rank, s->hdev->index, s->id,
+			    n->owner_id, n->idx, n->peer, n->peer_dev,
+			    n->peer_pid ? pid_nr(n->peer_pid) : 0, why);
 }
 
 /* Run tasks of @s until it parks, empties or @budget runs out. */
@@ -475,6 +485,8 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			hcclt_stream_flush(s, err);
 		} else {
 			s->parked = n;
+			s->park_ns = ktime_get_ns();
+			s->park_timeout = task->timeout_s;
 			list_add_tail(&s->park_node, &n->waiters);
 			if (task->timeout_s) {
 				s->timed = true;
@@ -827,20 +839,43 @@ void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
  * @s: the stream.
  * @wait_notify: set to the index of the notify it is parked on (else 0).
  * @depth: set to the number of tasks pending.
+ * @wi: if not NULL, filled in with the parked wait (zeroed if none); pids
+ *	as the calling process sees them.
  *
  * Return: enum drm_hcclt_thread_state.
  */
 u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
-			     u32 *depth)
+			     u32 *depth, struct drm_hcclt_wait_info *wi)
 {
+	struct hcclt_notify *n;
 	u32 state;
 
+	if (wi)
+		memset(wi, 0, sizeof(*wi));
 	spin_lock_bh(&s->hdev->sched_lock);
 	*depth = s->depth;
 	*wait_notify = 0;
-	if (s->parked) {
+	n = s->parked;
+	if (n) {
 		state = HCCLT_STATE_PARKED;
-		*wait_notify = s->parked->idx;
+		*wait_notify = n->idx;
+		if (wi) {
+			wi->since_ns = s->park_ns;
+			wi->owner_id = n->owner_id;
+			wi->notify_idx = n->idx;
+			wi->timeout_s = s->park_timeout;
+			wi->kind = n->chan ? HCCLT_WAIT_CHANNEL :
+					     HCCLT_WAIT_THREAD;
+			if (atomic_read(&n->records))
+				wi->flags |= HCCLT_WAIT_RECORD_QUEUED;
+			if (n->chan) {
+				wi->rank = n->rank;
+				wi->peer_rank = n->peer;
+				wi->peer_device = n->peer_dev;
+				wi->peer_pid = n->peer_pid ?
+					       pid_vnr(n->peer_pid) : 0;
+			}
+		}
 	} else if (s->error) {
 		state = HCCLT_STATE_ERROR;
 	} else if (s->depth) {
@@ -1236,6 +1271,8 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		batch->tasks[i].seqno = s->submit_seqno + 1;
 		WRITE_ONCE(s->submit_seqno, s->submit_seqno + 1);
 		list_add_tail(&batch->tasks[i].node, &s->tasks);
+		if (hcclt_task_records(&batch->tasks[i]))
+			atomic_inc(&batch->tasks[i].notify->records);
 	}
 	s->depth += n;
 	args->seqno = s->submit_seqno;

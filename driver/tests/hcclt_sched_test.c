@@ -106,7 +106,7 @@ static u32 hcclt_test_state(struct hcclt_stream *s, u32 *depth)
 {
 	u32 wait_notify;
 
-	return hcclt_sched_stream_state(s, &wait_notify, depth);
+	return hcclt_sched_stream_state(s, &wait_notify, depth, NULL);
 }
 
 /* ---- ids ---- */
@@ -313,7 +313,7 @@ static void hcclt_test_wait_then_record(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
 	KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_PARKED,
-			hcclt_sched_stream_state(a, &wait_notify, &depth));
+			hcclt_sched_stream_state(a, &wait_notify, &depth, NULL));
 	KUNIT_EXPECT_EQ(test, 3U, wait_notify);
 	KUNIT_EXPECT_EQ(test, 1U, depth);
 	KUNIT_EXPECT_PTR_EQ(test, a,

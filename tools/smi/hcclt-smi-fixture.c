@@ -3,17 +3,21 @@
  * hcclt-smi-fixture: put a known state on the device, run a command while
  * it holds, and exit with the command's status. Used by hcclt-smi-test.
  *
- *   hcclt-smi-fixture [--pingpong N] [-- CMD [ARGS...]]
+ *   hcclt-smi-fixture [--pingpong N] [--channel] [-- CMD [ARGS...]]
  *
  * State: one communicator with 3 AICPU_TS threads of 2 notifies each
  * (threads 3/40), one created stream wrapped by a CPU_TS thread with 1
  * notify (notifies 7/64), thread 0 exported to CPU_TS (a view); thread 1
  * parked on a wait for its notify 1 with a record queued behind it (queue
  * depth 2); 3 MiB of device memory, mapped. With --pingpong N it first runs N record/wait handshakes
- * between threads 0 and 1 (for the trace test: N arrows).
+ * between threads 0 and 1 (for the trace test: N arrows). With --channel
+ * (needs 2 devices) also a group of 2 ranks on devices 0 and 1 with a
+ * channel between them, rank 1's thread parked on the channel's notify 0,
+ * which rank 0 never records (for smi --hangs).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +61,68 @@ static void sync1(uint64_t handle)
 		die("DRM_IOCTL_HCCLT_STREAM_SYNC", ret);
 }
 
+/* One rank of the --channel group: its file, comm, thread and channel. */
+struct rank {
+	const char *path;
+	const uint8_t *key;
+	uint32_t rank;
+	struct hcclt_dev d;
+	uint64_t comm, thread, chan;
+	int ret;
+	const char *what;
+};
+
+static void *rank_run(void *p)
+{
+	struct rank *r = p;
+	struct drm_hcclt_group_join j = { .rank = r->rank, .nranks = 2,
+					  .timeout_ms = 20000 };
+	struct drm_hcclt_channel_desc desc = {
+		.remote_rank = 1 - r->rank, .protocol = HCCLT_PROTOCOL_HCCS,
+		.notify_num = 1,
+	};
+
+	r->what = "open";
+	r->ret = hcclt_dev_open(r->path, &r->d);
+	if (r->ret)
+		return NULL;
+	memcpy(j.key, r->key, sizeof(j.key));
+	r->what = "DRM_IOCTL_HCCLT_GROUP_JOIN";
+	r->ret = hcclt_ioctl(r->d.fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
+	if (r->ret)
+		return NULL;
+	r->comm = j.comm_id;
+	{
+		struct drm_hcclt_thread_acquire a = {
+			.comm_id = r->comm, .engine = HCCLT_ENGINE_CPU,
+			.thread_num = 1, .threads_ptr = (uintptr_t)&r->thread,
+		};
+
+		r->what = "DRM_IOCTL_HCCLT_THREAD_ACQUIRE";
+		r->ret = hcclt_ioctl(r->d.fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE, &a);
+		if (r->ret)
+			return NULL;
+	}
+	{
+		struct drm_hcclt_channel_acquire a = {
+			.comm_id = r->comm, .engine = HCCLT_ENGINE_CPU,
+			.desc_count = 1, .desc_size = sizeof(desc),
+			.descs_ptr = (uintptr_t)&desc,
+		};
+		struct timespec now;
+
+		/* An absolute CLOCK_MONOTONIC deadline: 20 s from now. */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		a.deadline_ns = (int64_t)now.tv_sec * 1000000000LL +
+				now.tv_nsec + 20000000000LL;
+
+		r->what = "DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE";
+		r->ret = hcclt_ioctl(r->d.fd, DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE, &a);
+		r->chan = desc.channel_id;
+	}
+	return NULL;
+}
+
 /* Wait until INFO shows a parked thread (the submit is asynchronous). */
 static void wait_parked(void)
 {
@@ -88,16 +154,26 @@ int main(int argc, char **argv)
 	static char paths[HCCLT_DEV_MAX][PATH_MAX];
 	uint64_t comm, th[3], wrapped, stream, view;
 	struct hcclt_dev d;
-	int i, pingpong = 0, argi = 1, status, ret;
+	int i, pingpong = 0, channel = 0, argi = 1, status, ret, ndev;
+	struct rank r[2];
 	pid_t pid;
 
 	if (argi + 1 < argc && !strcmp(argv[argi], "--pingpong")) {
 		pingpong = atoi(argv[argi + 1]);
 		argi += 2;
 	}
+	if (argi < argc && !strcmp(argv[argi], "--channel")) {
+		channel = 1;
+		argi++;
+	}
 	if (argi < argc && !strcmp(argv[argi], "--"))
 		argi++;
-	if (hcclt_dev_list(paths, 1) < 1) {
+	ndev = hcclt_dev_list(paths, HCCLT_DEV_MAX);
+	if (channel && ndev < 2) {
+		fprintf(stderr, "hcclt-smi-fixture: --channel needs 2 devices\n");
+		return 3;
+	}
+	if (ndev < 1) {
 		fprintf(stderr, "hcclt-smi-fixture: " HCCLT_NO_DEVICE_MSG "\n");
 		return 3;
 	}
@@ -184,6 +260,35 @@ int main(int argc, char **argv)
 	submit1(th[1], HCCLT_TASK_NOTIFY_WAIT, 1, 0);
 	submit1(th[1], HCCLT_TASK_NOTIFY_RECORD, 0, th[2]);
 	wait_parked();
+	if (channel) {
+		struct drm_hcclt_group_create g = { 0 };
+		pthread_t tid[2];
+		int k, main_fd = fd;
+
+		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g);
+		if (ret)
+			die("DRM_IOCTL_HCCLT_GROUP_CREATE", ret);
+		memset(r, 0, sizeof(r));
+		for (k = 0; k < 2; k++) {
+			r[k].path = paths[k];
+			r[k].key = g.key;
+			r[k].rank = (uint32_t)k;
+			pthread_create(&tid[k], NULL, rank_run, &r[k]);
+		}
+		for (k = 0; k < 2; k++)
+			pthread_join(tid[k], NULL);
+		for (k = 0; k < 2; k++)
+			if (r[k].ret)
+				die(r[k].what, r[k].ret);
+		/* Rank 1 waits for a record rank 0 never makes. */
+		fd = r[1].d.fd;
+		submit1(r[1].thread, HCCLT_TASK_CHANNEL_WAIT, 0, r[1].chan);
+		wait_parked();
+		fd = main_fd;
+		printf("group %s: rank 0 pid %d device 0, rank 1 device 1 waits "
+		       "on channel 0x%llx\n", g.name, (int)getpid(),
+		       (unsigned long long)r[1].chan);
+	}
 	if (argi >= argc) {
 		printf("comm 0x%llx: threads 0x%llx 0x%llx 0x%llx, wrapped "
 		       "0x%llx, view 0x%llx\n", (unsigned long long)comm,
@@ -208,6 +313,14 @@ int main(int argc, char **argv)
 	/* Release the parked wait so that teardown has nothing to cancel. */
 	submit1(th[2], HCCLT_TASK_NOTIFY_RECORD, 1, th[1]);
 	sync1(th[1]);
+	if (channel) {
+		fd = r[0].d.fd;
+		submit1(r[0].thread, HCCLT_TASK_CHANNEL_RECORD, 0, r[0].chan);
+		fd = r[1].d.fd;
+		sync1(r[1].thread);
+		hcclt_dev_close(&r[0].d);
+		hcclt_dev_close(&r[1].d);
+	}
 	hcclt_dev_close(&d);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }

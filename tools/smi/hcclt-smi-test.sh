@@ -110,6 +110,29 @@ has "--json: device memory" "$tmp/json" '"memory":\{"used":3145728,"total":[1-9]
 has "--json: memory by process" "$tmp/json" \
 	'"processes":\[\{"pid":[0-9]+,"command":"hcclt-smi-fixtu","total":3145728,"resident":3145728,"files":1\}\]'
 
+# --hangs: every parked wait, since when, on what and who should record it.
+hcclthread-smi --hangs > "$tmp/out" 2>&1
+has "--hangs, idle: no parked waits" "$tmp/out" '^no parked waits'
+if [ "$(ls /dev/accel/accel* /dev/dri/renderD* 2>/dev/null | wc -l)" -ge 2 ]; then
+	hcclt-smi-fixture --channel -- sh -c 'sleep 1; hcclthread-smi --hangs; hcclthread-smi --hangs --json > '"$tmp/hj" > "$tmp/hangs" 2>&1
+	rc=$?
+	[ $rc = 0 ] && ok "--hangs with a channel fixture: exit 0" ||
+		{ notok "--hangs with a channel fixture: exit 0 (got $rc)"; show "$tmp/hangs"; }
+	pid=$(sed -n 's/^group [^ ]*: rank 0 pid \([0-9]*\) .*/\1/p' "$tmp/hangs")
+	chan=$(sed -n 's/.* waits on channel \(0x[0-9a-f]*\)$/\1/p' "$tmp/hangs")
+	has "--hangs: the channel wait names the peer rank, its pid and device" "$tmp/hangs" \
+		": rank 1 stream 0x[0-9a-f]+ \(pid $pid\) waits [1-9][0-9]*\.[0-9] s on channel $chan notify 0 from rank 0, pid $pid, device 0: no record queued\$"
+	has "--hangs: the thread wait (fixture's thread 1)" "$tmp/hangs" \
+		": stream 0x[0-9a-f]+ \(pid $pid\) waits [0-9]+\.[0-9] s on notify 1 of thread 0x[0-9a-f]+: no record queued\$"
+	if hcclt-trace-check --json-only "$tmp/hj" > "$tmp/out" 2>&1; then
+		ok "--hangs --json is valid JSON"; else
+		notok "--hangs --json is valid JSON"; show "$tmp/out"; show "$tmp/hj"; fi
+	has "--hangs --json: the channel wait" "$tmp/hj" \
+		"\"wait\":\\{\"kind\":\"channel\",\"since_ns\":[0-9]+,\"waited_s\":[0-9.]+,\"owner_id\":\"$chan\",\"notify\":0,\"timeout_s\":0,\"record_queued\":false,\"rank\":1,\"peer_rank\":0,\"peer_device\":0,\"peer_pid\":$pid\\}"
+else
+	skip "--hangs with a channel" "needs 2 devices"
+fi
+
 # Another user: no access to a 0600 node, then only its own communicators.
 if command -v su > /dev/null && grep -q '^nobody:' /etc/passwd; then
 	node=$(ls /dev/accel/accel* /dev/dri/renderD* 2>/dev/null | head -n 1)

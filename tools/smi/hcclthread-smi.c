@@ -8,7 +8,7 @@
  * inspect, all with CAP_SYS_ADMIN), and, for device memory by process,
  * /proc/<pid>/fdinfo (hcclt_procmem.c).
  *
- *   hcclthread-smi [-d DEV] [--json] [--watch [SEC]]
+ *   hcclthread-smi [-d DEV] [--json] [--hangs] [--watch [SEC]]
  *   hcclthread-smi trace [-o out.json] -- CMD ARGS...
  *
  * Exit codes: 0 ok, 1 error, 2 usage, 3 no device found.
@@ -40,6 +40,8 @@ struct smi_devinfo {
 	struct drm_hcclt_query q;
 	struct drm_hcclt_comm_info *comms;
 	struct drm_hcclt_thread_info *threads;
+	/* Per thread entry: its parked wait (uAPI 1.4; zero before). */
+	struct drm_hcclt_wait_info *waits;
 	uint32_t ncomms, nthreads;
 	int err;		/* -errno of the first failed ioctl, else 0 */
 	int truncated;		/* the driver returned fewer entries */
@@ -51,7 +53,7 @@ struct smi_devinfo {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: hcclthread-smi [-d DEV] [--json] [--watch [SEC]]\n"
+		"usage: hcclthread-smi [-d DEV] [--json] [--hangs] [--watch [SEC]]\n"
 		"       hcclthread-smi trace [-o OUT.json] -- CMD [ARGS...]\n"
 		"\n"
 		"Shows hcclthread devices (pools, limits) and the communicators and\n"
@@ -60,6 +62,8 @@ static void usage(FILE *f)
 		"\n"
 		"  -d, --device DEV   node path (/dev/accel/accel0) or index in the list\n"
 		"  -j, --json         print JSON instead of a table\n"
+		"  -H, --hangs        only the parked waits: since when, on what, and\n"
+		"                     who should record it (with --json: as JSON)\n"
 		"  -w, --watch [SEC]  refresh every SEC seconds (default 2; 0.1 to 86400)\n"
 		"                     until ^C\n"
 		"  -h, --help         this text\n"
@@ -113,9 +117,12 @@ static int smi_read_info_v1(struct smi_devinfo *di)
 		nt = info.thread_count + 64;
 		free(di->comms);
 		free(di->threads);
+		free(di->waits);
 		di->comms = calloc(nc, sizeof(*di->comms));
 		di->threads = calloc(nt, sizeof(*di->threads));
-		if (!di->comms || !di->threads)
+		/* INFO has no waits: all zero (not parked as far as we know). */
+		di->waits = calloc(nt, sizeof(*di->waits));
+		if (!di->comms || !di->threads || !di->waits)
 			return -ENOMEM;
 		di->ncomms = nc;
 		di->nthreads = nt;
@@ -232,11 +239,13 @@ static int smi_read_info(struct smi_devinfo *di)
 	te = tv;
 	free(di->comms);
 	free(di->threads);
+	free(di->waits);
 	di->comms = calloc(nc + 1, sizeof(*di->comms));
 	di->threads = calloc(nt + 1, sizeof(*di->threads));
+	di->waits = calloc(nt + 1, sizeof(*di->waits));
 	keys = calloc(nc + 1, sizeof(*keys));
 	ts = calloc(nt + 1, sizeof(*ts));
-	if (!di->comms || !di->threads || !keys || !ts) {
+	if (!di->comms || !di->threads || !di->waits || !keys || !ts) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -256,8 +265,10 @@ static int smi_read_info(struct smi_devinfo *di)
 		ts[i].pos = i;
 	}
 	qsort(ts, nt, sizeof(*ts), smi_tsort_cmp);
-	for (i = 0; i < nt; i++)
+	for (i = 0; i < nt; i++) {
 		di->threads[i] = te[ts[i].pos].thread;
+		di->waits[i] = te[ts[i].pos].wait;
+	}
 	di->ncomms = nc;
 	di->nthreads = nt;
 	ret = 0;
@@ -302,9 +313,11 @@ static void smi_free(struct smi_devinfo *di)
 {
 	free(di->comms);
 	free(di->threads);
+	free(di->waits);
 	free(di->procs);
 	di->comms = NULL;
 	di->threads = NULL;
+	di->waits = NULL;
 	di->procs = NULL;
 }
 
@@ -585,8 +598,40 @@ static void json_engines(uint32_t mask)
 	putchar(']');
 }
 
+/* CLOCK_MONOTONIC now, ns: the clock of drm_hcclt_wait_info.since_ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double waited_s(const struct drm_hcclt_wait_info *w, uint64_t now)
+{
+	return now > w->since_ns ? (double)(now - w->since_ns) / 1e9 : 0.0;
+}
+
+/* The JSON object of a parked wait (uAPI 1.4). */
+static void json_wait(const struct drm_hcclt_wait_info *w, uint64_t now)
+{
+	printf("{\"kind\":\"%s\",\"since_ns\":%llu,\"waited_s\":%.3f,"
+	       "\"owner_id\":\"0x%" PRIx64 "\",\"notify\":%u,"
+	       "\"timeout_s\":%u,\"record_queued\":%s",
+	       w->kind == HCCLT_WAIT_CHANNEL ? "channel" : "thread",
+	       (unsigned long long)w->since_ns, waited_s(w, now),
+	       (uint64_t)w->owner_id, w->notify_idx, w->timeout_s,
+	       w->flags & HCCLT_WAIT_RECORD_QUEUED ? "true" : "false");
+	if (w->kind == HCCLT_WAIT_CHANNEL)
+		printf(",\"rank\":%u,\"peer_rank\":%u,\"peer_device\":%u,"
+		       "\"peer_pid\":%u", w->rank, w->peer_rank,
+		       w->peer_device, w->peer_pid);
+	putchar('}');
+}
+
 static void print_json(struct smi_devinfo *di, int n)
 {
+	uint64_t now = mono_ns();
 	int d;
 
 	printf("{\"uapi_built\":\"%d.%d\",\"time\":%lld,\"devices\":[",
@@ -689,6 +734,10 @@ static void print_json(struct smi_devinfo *di, int n)
 				if (t->state == HCCLT_STATE_PARKED)
 					printf(",\"wait_notify\":%u",
 					       t->wait_notify);
+				if (x->waits[i].kind != HCCLT_WAIT_NONE) {
+					printf(",\"wait\":");
+					json_wait(&x->waits[i], now);
+				}
 				printf(",\"wrapped\":%s,\"view\":%s}",
 				       t->flags & HCCLT_THREAD_WRAPPED ?
 				       "true" : "false",
@@ -700,6 +749,91 @@ static void print_json(struct smi_devinfo *di, int n)
 		printf("]}");
 	}
 	printf("]}\n");
+}
+
+/*
+ * --hangs: every parked wait (views skipped: their thread has it), one
+ * line each, or a JSON list. A driver before uAPI 1.4 reports none.
+ */
+static void print_hangs(struct smi_devinfo *di, int n, int json)
+{
+	uint64_t now = mono_ns();
+	int d, first = 1, count = 0;
+
+	if (json)
+		printf("{\"uapi_built\":\"%d.%d\",\"time\":%lld,\"hangs\":[",
+		       HCCLT_UAPI_MAJOR, HCCLT_UAPI_MINOR,
+		       (long long)time(NULL));
+	for (d = 0; d < n; d++) {
+		struct smi_devinfo *x = &di[d];
+		uint32_t c, pos = 0;
+
+		if (x->err) {
+			if (!json)
+				printf("%s: %s: %s\n", x->dev.path,
+				       x->err_what, strerror(-x->err));
+			continue;
+		}
+		for (c = 0; c < x->ncomms; c++) {
+			const struct drm_hcclt_comm_info *ci = &x->comms[c];
+			uint32_t start = pos, cnt, i;
+
+			cnt = smi_comm_threads(x, c, &pos);
+			for (i = start; i < start + cnt; i++) {
+				const struct drm_hcclt_thread_info *t =
+					&x->threads[i];
+				const struct drm_hcclt_wait_info *w =
+					&x->waits[i];
+				const char *q;
+
+				if (t->flags & HCCLT_THREAD_VIEW ||
+				    w->kind == HCCLT_WAIT_NONE)
+					continue;
+				count++;
+				if (json) {
+					printf("%s\n {\"node\":", first ? "" : ",");
+					json_str(x->dev.path);
+					printf(",\"pid\":%u,\"comm_id\":\"0x%" PRIx64
+					       "\",\"thread_id\":\"0x%" PRIx64
+					       "\",\"stream_id\":\"0x%" PRIx64
+					       "\",\"wait\":", ci->pid,
+					       (uint64_t)ci->comm_id,
+					       (uint64_t)t->thread_id,
+					       (uint64_t)t->stream_id);
+					json_wait(w, now);
+					putchar('}');
+					first = 0;
+					continue;
+				}
+				q = w->flags & HCCLT_WAIT_RECORD_QUEUED ?
+				    "a record is queued" : "no record queued";
+				if (w->kind == HCCLT_WAIT_CHANNEL)
+					printf("%s: rank %u stream 0x%" PRIx64
+					       " (pid %u) waits %.1f s on channel "
+					       "0x%" PRIx64 " notify %u from rank "
+					       "%u, pid %u, device %u: %s\n",
+					       x->dev.path, w->rank,
+					       (uint64_t)t->stream_id, ci->pid,
+					       waited_s(w, now),
+					       (uint64_t)w->owner_id,
+					       w->notify_idx, w->peer_rank,
+					       w->peer_pid, w->peer_device, q);
+				else
+					printf("%s: stream 0x%" PRIx64
+					       " (pid %u) waits %.1f s on notify "
+					       "%u of thread 0x%" PRIx64 ": %s\n",
+					       x->dev.path,
+					       (uint64_t)t->stream_id, ci->pid,
+					       waited_s(w, now), w->notify_idx,
+					       (uint64_t)w->owner_id, q);
+			}
+		}
+	}
+	if (json)
+		printf("]}\n");
+	else if (!count)
+		printf("no parked waits (%s)\n",
+		       geteuid() ? "this user's processes" : "all processes");
 }
 
 /* Resolve -d: a path is used as is; a number indexes the discovered list. */
@@ -723,7 +857,7 @@ static int pick_devices(const char *sel, char paths[][PATH_MAX])
 	return 1;
 }
 
-static int smi_once(const char *sel, int json, int watching)
+static int smi_once(const char *sel, int json, int hangs, int watching)
 {
 	static char paths[HCCLT_DEV_MAX][PATH_MAX];
 	struct smi_devinfo di[HCCLT_DEV_MAX];
@@ -758,7 +892,9 @@ static int smi_once(const char *sel, int json, int watching)
 			rc = di[d].err == -ENODEV || di[d].err == -ENOENT ?
 			     EXIT_NODEV : 1;
 	}
-	if (json)
+	if (hangs)
+		print_hangs(di, n, json);
+	else if (json)
 		print_json(di, n);
 	else
 		print_table(di, n);
@@ -773,6 +909,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "hangs", no_argument, NULL, 'H' },
 		{ "watch", optional_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -780,18 +917,21 @@ int main(int argc, char **argv)
 	};
 	const char *sel = NULL;
 	double watch = 0;
-	int json = 0, c, rc;
+	int json = 0, hangs = 0, c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return hcclt_trace_main(argc - 1, argv + 1, "hcclthread-smi trace");
 
-	while ((c = getopt_long(argc, argv, "d:jw::hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:jHw::hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			sel = optarg;
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'H':
+			hangs = 1;
 			break;
 		case 'w': {
 			const char *arg = optarg;
@@ -830,7 +970,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!watch)
-		return smi_once(sel, json, 0);
+		return smi_once(sel, json, hangs, 0);
 	for (;;) {
 		struct timespec ts;
 
@@ -839,7 +979,7 @@ int main(int argc, char **argv)
 			printf("\033[H\033[2J");
 		else if (!json)
 			printf("\n");
-		rc = smi_once(sel, json, 1);
+		rc = smi_once(sel, json, hangs, 1);
 		(void)rc;
 		ts.tv_sec = (time_t)watch;
 		ts.tv_nsec = (long)((watch - (double)ts.tv_sec) * 1e9);

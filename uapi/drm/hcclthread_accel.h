@@ -1190,6 +1190,52 @@ struct drm_hcclt_info_comm {
 	__u64 file_id;
 };
 
+/* drm_hcclt_wait_info.kind */
+#define HCCLT_WAIT_NONE			0 /* not parked */
+#define HCCLT_WAIT_THREAD		1 /* on a notify of its own thread */
+#define HCCLT_WAIT_CHANNEL		2 /* on this side's notify of a channel */
+
+/* drm_hcclt_wait_info.flags */
+/*
+ * A record task of the notify waited on is queued and not done yet: for a
+ * channel notify on a stream of the peer rank, for a thread notify on any
+ * stream of the device.
+ */
+#define HCCLT_WAIT_RECORD_QUEUED	0x1U
+
+/**
+ * struct drm_hcclt_wait_info - the wait a parked stream is parked on
+ * (uAPI 1.4): since when, on what, and who should record it.
+ */
+struct drm_hcclt_wait_info {
+	/** @since_ns: CLOCK_MONOTONIC time the wait parked. */
+	__u64 since_ns;
+	/**
+	 * @owner_id: the thread whose notify it is (HCCLT_WAIT_THREAD), or
+	 * the channel (HCCLT_WAIT_CHANNEL), in the waiting thread's file.
+	 */
+	__u64 owner_id;
+	/** @kind: HCCLT_WAIT_*. */
+	__u32 kind;
+	/** @notify_idx: the notify's index in its thread or channel. */
+	__u32 notify_idx;
+	/** @timeout_s: the wait's timeout in seconds; 0: none. */
+	__u32 timeout_s;
+	/** @flags: HCCLT_WAIT_* flags. */
+	__u32 flags;
+	/** @rank: HCCLT_WAIT_CHANNEL: the waiting rank. */
+	__u32 rank;
+	/** @peer_rank: HCCLT_WAIT_CHANNEL: the rank that should record it. */
+	__u32 peer_rank;
+	/** @peer_device: HCCLT_WAIT_CHANNEL: that rank's device index. */
+	__u32 peer_device;
+	/**
+	 * @peer_pid: HCCLT_WAIT_CHANNEL: the process that opened that rank's
+	 * file, as the caller sees it (0 if outside its pid namespace).
+	 */
+	__u32 peer_pid;
+};
+
 /**
  * struct drm_hcclt_info_thread - one thread or exported view, as
  * DRM_IOCTL_HCCLT_INFO_ARRAY lists it. May grow at its end.
@@ -1199,6 +1245,11 @@ struct drm_hcclt_info_thread {
 	struct drm_hcclt_thread_info thread;
 	/** @file_id: the file holding it, as in struct drm_hcclt_info_comm. */
 	__u64 file_id;
+	/**
+	 * @wait: (uAPI 1.4) with HCCLT_STATE_PARKED, the wait (a view
+	 * shows its thread's); zero otherwise.
+	 */
+	struct drm_hcclt_wait_info wait;
 };
 
 /* Largest @element_size. */

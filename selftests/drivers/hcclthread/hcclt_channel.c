@@ -76,14 +76,15 @@ static int kmsg_count(int fd, const char *what)
 
 /*
  * A channel wait that times out writes one kernel log line naming the
- * rank, the stream, the notify and the rank that never recorded it.
+ * group, the rank and its device, the stream, the notify, and the rank
+ * that never recorded it with its device and process.
  */
 TEST_F(chan, timeout_log_line)
 {
 	struct drm_hcclt_group_create g;
 	struct rank r[2];
 	__u64 c0, c1;
-	char what[160];
+	char what[400];
 	int e1, kfd;
 
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
@@ -95,13 +96,16 @@ TEST_F(chan, timeout_log_line)
 	ASSERT_EQ(0, e1);
 	ASSERT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 1, 1));
 	EXPECT_EQ(-ETIME, hcclt_sync(r[1].fd, r[1].thread, 10000));
+	/* Two timeouts: the line by its start, then by its end. */
+	snprintf(what, sizeof(what), "group %s rank 1 (device 1) stream 0x",
+		 g.name);
+	EXPECT_EQ(1, kmsg_count(kfd, what));
+	lseek(kfd, 0, SEEK_END);
+	ASSERT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 1, 1));
+	EXPECT_EQ(-ETIME, hcclt_sync(r[1].fd, r[1].thread, 10000));
 	snprintf(what, sizeof(what),
-		 "rank 1 stream 0x%llx: wait on channel 0x%llx notify 1 from rank 0 timed out",
-		 (unsigned long long)(r[1].thread & ~0ULL), (unsigned long long)c1);
-	/* The stream id is the thread's own stream: match from "wait on". */
-	snprintf(what, sizeof(what),
-		 "wait on channel 0x%llx notify 1 from rank 0 timed out",
-		 (unsigned long long)c1);
+		 ": wait on channel 0x%llx notify 1 from rank 0 (device 0, pid %d) timed out",
+		 (unsigned long long)c1, (int)getpid());
 	EXPECT_EQ(1, kmsg_count(kfd, what));
 	close(kfd);
 	close_all(r, 2);
@@ -762,6 +766,100 @@ TEST_F_TIMEOUT(chan, dropped_handback_fails_the_waiter, 120)
 		EXPECT_EQ(-ETIMEDOUT, hcclt_sync(r[0].fd, th[0], 100));
 		close_all(r, 2);
 	}
+}
+
+/* The INFO_ARRAY entry of thread @id of @fd's file; 0 or -1. */
+static int thread_entry(int fd, __u64 id, struct drm_hcclt_info_thread *out)
+{
+	struct drm_hcclt_info_thread e[64];
+	struct drm_hcclt_info_array a;
+	int i, found = -1;
+
+	memset(&a, 0, sizeof(a));
+	do {
+		a.scope = HCCLT_INFO_SCOPE_FILE;
+		a.type = HCCLT_INFO_TYPE_THREADS;
+		a.element_size = sizeof(e[0]);
+		a.num_element = 64;
+		a.buffer = (__u64)(uintptr_t)e;
+		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_INFO_ARRAY, &a))
+			return -1;
+		for (i = 0; i < (int)a.num_element; i++)
+			if (e[i].thread.thread_id == id) {
+				*out = e[i];
+				found = 0;
+			}
+	} while (a.cursor);
+	return found;
+}
+
+/*
+ * Hang forensics: INFO_ARRAY reports every parked wait with since when,
+ * on which notify, and who should record it (for a channel: the peer rank,
+ * its device and process, and whether a record of it is queued there).
+ */
+TEST_F(chan, info_reports_parked_waits)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_info_thread e;
+	struct drm_hcclt_task t[2];
+	struct rank r[2];
+	__u64 c0, c1, th[2];
+	__s64 t0;
+	int e1;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 2, 2, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	ASSERT_EQ(0, thread_entry(r[1].fd, r[1].thread, &e));
+	EXPECT_EQ(HCCLT_STATE_IDLE, e.thread.state);
+	EXPECT_EQ(HCCLT_WAIT_NONE, e.wait.kind);
+	EXPECT_EQ(0, e.wait.since_ns);
+
+	t0 = now_ns();
+	ASSERT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 1, 30));
+	ASSERT_EQ(0, thread_entry(r[1].fd, r[1].thread, &e));
+	EXPECT_EQ(HCCLT_STATE_PARKED, e.thread.state);
+	EXPECT_EQ(HCCLT_WAIT_CHANNEL, e.wait.kind);
+	EXPECT_EQ(c1, e.wait.owner_id);
+	EXPECT_EQ(1, e.wait.notify_idx);
+	EXPECT_EQ(30, e.wait.timeout_s);
+	EXPECT_EQ(1, e.wait.rank);
+	EXPECT_EQ(0, e.wait.peer_rank);
+	EXPECT_EQ(0, e.wait.peer_device);
+	EXPECT_EQ(getpid(), (pid_t)e.wait.peer_pid);
+	EXPECT_EQ(0, e.wait.flags);
+	EXPECT_LE(t0, (__s64)e.wait.since_ns);
+	EXPECT_GE(now_ns(), (__s64)e.wait.since_ns);
+
+	/* Rank 0 queues the record behind a wait of its own: queued. */
+	ASSERT_EQ(0, hcclt_acquire(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU, 2, 1,
+				   th));
+	memset(t, 0, sizeof(t));
+	t[0].op = HCCLT_TASK_NOTIFY_WAIT;
+	t[1] = ctask(HCCLT_TASK_CHANNEL_RECORD, c0, 1, 0);
+	ASSERT_EQ(0, hcclt_submit(r[0].fd, th[0], t, 2));
+	ASSERT_EQ(0, thread_entry(r[1].fd, r[1].thread, &e));
+	EXPECT_EQ(HCCLT_WAIT_RECORD_QUEUED, e.wait.flags);
+	/* Rank 0's own wait: on its thread's notify 0, nothing queued. */
+	ASSERT_EQ(0, thread_entry(r[0].fd, th[0], &e));
+	EXPECT_EQ(HCCLT_STATE_PARKED, e.thread.state);
+	EXPECT_EQ(HCCLT_WAIT_THREAD, e.wait.kind);
+	EXPECT_EQ(th[0], e.wait.owner_id);
+	EXPECT_EQ(0, e.wait.notify_idx);
+	EXPECT_EQ(0, e.wait.timeout_s);
+	EXPECT_EQ(0, e.wait.flags);
+	EXPECT_EQ(0, e.wait.peer_pid);
+	/* Released: rank 0 runs its record, rank 1 its wait. */
+	memset(t, 0, sizeof(t));
+	t[0].op = HCCLT_TASK_NOTIFY_RECORD;
+	t[0].dst_thread = th[0];
+	ASSERT_EQ(0, hcclt_submit(r[0].fd, th[1], t, 1));
+	EXPECT_EQ(0, hcclt_sync(r[0].fd, th[0], 5000));
+	EXPECT_EQ(0, hcclt_sync(r[1].fd, r[1].thread, 5000));
+	ASSERT_EQ(0, thread_entry(r[1].fd, r[1].thread, &e));
+	EXPECT_EQ(HCCLT_WAIT_NONE, e.wait.kind);
+	close_all(r, 2);
 }
 
 /* The hcclthread-notifies of @fd's fdinfo, or -1. */
