@@ -169,15 +169,16 @@ static __always_inline void hcclt_trace_task(struct hcclt_stream *s,
 	/* A data task has no notify. */
 	u64 owner = n ? n->owner_id : 0;
 	u32 idx = n ? n->idx : 0, slot = n ? n->slot : 0;
+	u32 ndev = n ? n->hdev->index : s->hdev->index;
 
 	if (start)
 		trace_hcclt_task_start(s->hdev->index, s->slot, s->id,
 				       task->seqno, task->op, owner, idx,
-				       slot, 0);
+				       slot, ndev, 0);
 	else
 		trace_hcclt_task_complete(s->hdev->index, s->slot, s->id,
 					  task->seqno, task->op, owner, idx,
-					  slot, err);
+					  slot, ndev, err);
 }
 
 /*
@@ -585,7 +586,8 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 	if (s->launching && s->timed && time_after_eq(jiffies, s->deadline)) {
 		task = list_first_entry(&s->tasks, struct hcclt_task, node);
 		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
-					 task->seqno, task->op, 0, 0, 0, -ETIME);
+					 task->seqno, task->op, 0, 0, 0,
+					 hdev->index, -ETIME);
 		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: kernel launch %llu did not return within %u s\n",
 				    hdev->index, s->id, task->seqno,
 				    task->timeout_s);
@@ -598,7 +600,7 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 		n = task->notify;
 		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
 					 task->seqno, task->op, n->owner_id,
-					 n->idx, n->slot, -ETIME);
+					 n->idx, n->slot, n->hdev->index, -ETIME);
 		if (task->op == HCCLT_TASK_CHANNEL_WAIT)
 			hcclt_chan_wait_log(s, n, "timed out");
 		WRITE_ONCE(s->error, -ETIME);

@@ -84,10 +84,19 @@ TRACE_DEFINE_ENUM(HCCLT_TASK_KERNEL_LAUNCH);
 			 { HCCLT_TASK_READ, "read" },			\
 			 { HCCLT_TASK_KERNEL_LAUNCH, "kernel_launch" })
 
+/*
+ * A task of stream @stream on device @dev. Its notify (records and waits)
+ * is notify @idx of @owner (a thread or, for channel tasks, the receiving
+ * side's channel), backend slot @nslot of device @ndev: the recording
+ * stream's device for thread notifies, the peer rank's for a channel
+ * record. (@ndev, @nslot, @owner, @idx) is the same in a record and in
+ * the wait it releases, on whichever devices they run.
+ */
 DECLARE_EVENT_CLASS(hcclt_task,
 		    TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
-			     u64 owner, u32 idx, u32 nslot, int err),
-		    TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err),
+			     u64 owner, u32 idx, u32 nslot, u32 ndev, int err),
+		    TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot,
+			    ndev, err),
 		    TP_STRUCT__entry(__field(u32, dev)
 				     __field(u32, slot)
 				     __field(u64, stream)
@@ -96,6 +105,7 @@ DECLARE_EVENT_CLASS(hcclt_task,
 				     __field(u64, owner)
 				     __field(u32, idx)
 				     __field(u32, nslot)
+				     __field(u32, ndev)
 				     __field(int, err)),
 		    TP_fast_assign(__entry->dev = dev;
 				   __entry->slot = slot;
@@ -105,30 +115,35 @@ DECLARE_EVENT_CLASS(hcclt_task,
 				   __entry->owner = owner;
 				   __entry->idx = idx;
 				   __entry->nslot = nslot;
+				   __entry->ndev = ndev;
 				   __entry->err = err;),
-		    TP_printk("dev=%u slot=%u stream=0x%llx seqno=%llu op=%s notify_owner=0x%llx notify_idx=%u notify_slot=%u err=%d",
+		    TP_printk("dev=%u slot=%u stream=0x%llx seqno=%llu op=%s notify_owner=0x%llx notify_idx=%u notify_slot=%u notify_dev=%u err=%d",
 			      __entry->dev, __entry->slot, __entry->stream,
 			      __entry->seqno,
 			      hcclt_show_op(__entry->op),
-			      __entry->owner, __entry->idx, __entry->nslot, __entry->err)
+			      __entry->owner, __entry->idx, __entry->nslot,
+			      __entry->ndev, __entry->err)
 );
 
 DEFINE_EVENT(hcclt_task, hcclt_task_start,
 	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
-		      u64 owner, u32 idx, u32 nslot, int err),
-	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+		      u64 owner, u32 idx, u32 nslot, u32 ndev, int err),
+	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, ndev,
+		     err)
 );
 
 DEFINE_EVENT(hcclt_task, hcclt_task_complete,
 	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
-		      u64 owner, u32 idx, u32 nslot, int err),
-	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+		      u64 owner, u32 idx, u32 nslot, u32 ndev, int err),
+	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, ndev,
+		     err)
 );
 
 DEFINE_EVENT(hcclt_task, hcclt_wait_timeout,
 	     TP_PROTO(u32 dev, u32 slot, u64 stream, u64 seqno, u32 op,
-		      u64 owner, u32 idx, u32 nslot, int err),
-	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, err)
+		      u64 owner, u32 idx, u32 nslot, u32 ndev, int err),
+	     TP_ARGS(dev, slot, stream, seqno, op, owner, idx, nslot, ndev,
+		     err)
 );
 
 /*

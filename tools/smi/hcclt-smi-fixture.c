@@ -123,6 +123,20 @@ static void *rank_run(void *p)
 	return NULL;
 }
 
+/* Rank 0 records what rank 1 waits on: the wait ends; both files go. */
+static void release_channel(struct rank *r)
+{
+	int main_fd = fd;
+
+	fd = r[0].d.fd;
+	submit1(r[0].thread, HCCLT_TASK_CHANNEL_RECORD, 0, r[0].chan);
+	fd = r[1].d.fd;
+	sync1(r[1].thread);
+	fd = main_fd;
+	hcclt_dev_close(&r[0].d);
+	hcclt_dev_close(&r[1].d);
+}
+
 /* Wait until INFO shows a parked thread (the submit is asynchronous). */
 static void wait_parked(void)
 {
@@ -295,6 +309,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)th[0], (unsigned long long)th[1],
 		       (unsigned long long)th[2], (unsigned long long)wrapped,
 		       (unsigned long long)view);
+		if (channel)
+			release_channel(r);
 		return 0;
 	}
 	fflush(stdout);
@@ -313,14 +329,8 @@ int main(int argc, char **argv)
 	/* Release the parked wait so that teardown has nothing to cancel. */
 	submit1(th[2], HCCLT_TASK_NOTIFY_RECORD, 1, th[1]);
 	sync1(th[1]);
-	if (channel) {
-		fd = r[0].d.fd;
-		submit1(r[0].thread, HCCLT_TASK_CHANNEL_RECORD, 0, r[0].chan);
-		fd = r[1].d.fd;
-		sync1(r[1].thread);
-		hcclt_dev_close(&r[0].d);
-		hcclt_dev_close(&r[1].d);
-	}
+	if (channel)
+		release_channel(r);
 	hcclt_dev_close(&d);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }

@@ -188,6 +188,18 @@ if [ -d /sys/kernel/tracing/events/hcclthread ] ||
 		notok "trace JSON valid: >= 40 tasks, >= 10 arrows, >= 2 rows"
 		show "$tmp/out"; show "$tmp/out2"; head -n 40 "$tmp/t.txt" | sed "s/^/# /"
 	fi
+	# Across ranks: the channel fixture's release (rank 0 records the
+	# channel notify rank 1 waits on) is an arrow between two devices.
+	hcclthread-trace -o "$tmp/c.json" -- hcclt-smi-fixture --channel > "$tmp/outc" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -q ' (1 across ranks)' "$tmp/outc" &&
+	   grep -q '"ph":"f","bp":"e","name":"channel","cat":"channel"' "$tmp/c.json" &&
+	   hcclt-trace-check --min-flows 1 "$tmp/c.json" > /dev/null 2>&1; then
+		ok "hcclthread-trace: a channel record's arrow to the peer rank's wait"
+	else
+		notok "hcclthread-trace: a channel record's arrow to the peer rank's wait (exit $rc)"
+		show "$tmp/outc"
+	fi
 	# -r writes the records as ftrace text (libtraceevent); -i reads it
 	# back to the same timeline.
 	want=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")

@@ -9,7 +9,9 @@
  * complete event ("ph":"X") per task, from task_start to task_complete;
  * pid 2 "host calls" has one row per calling task with instant events for
  * acquire and submit. A flow ("ph":"s" -> "ph":"f") goes from each notify
- * record to the wait it released. Both inputs are described in
+ * record to the wait it released; for a channel record, from the
+ * recording rank's stream to the peer rank's wait (cat "channel"), on
+ * whichever devices the two run. Both inputs are described in
  * tools/trace/FORMAT; every field is kept as an arg, by name, so extra
  * fields and field order need no converter change.
  */
@@ -53,6 +55,7 @@ enum { OP_OTHER, OP_RECORD, OP_WAIT };
 struct task {
 	int tid;		/* row of its stream */
 	int op;
+	int chan;		/* a channel record or wait */
 	double start, end;
 	int done;
 	char seq[24];
@@ -465,7 +468,20 @@ static int op_of(const struct ev *e)
 	if (!strcmp(op, "wait") || !strcmp(op, "WAIT") ||
 	    !strcmp(op, "2") || !strcmp(op, "notify_wait"))
 		return OP_WAIT;
+	if (!strcmp(op, "channel_record") || !strcmp(op, "3"))
+		return OP_RECORD;
+	if (!strcmp(op, "channel_wait") || !strcmp(op, "4"))
+		return OP_WAIT;
 	return OP_OTHER;
+}
+
+/* A channel task (its notify is a channel's: arrows across ranks)? */
+static int is_chan(const struct ev *e)
+{
+	const char *op = fget(e, "op");
+
+	return op && (!strncmp(op, "channel_", 8) || !strcmp(op, "3") ||
+		      !strcmp(op, "4"));
 }
 
 /*
@@ -479,8 +495,11 @@ static int op_of(const struct ev *e)
 static void notify_key(const struct ev *e, int op, char *key, size_t len)
 {
 	const char *n = fany(e, K_NOTIFY), *i = fany(e, K_IDX), *s;
-	const char *dev = fget(e, "dev"), *owner = fget(e, "notify_owner");
+	const char *dev = fget(e, "notify_dev"), *owner = fget(e, "notify_owner");
 
+	/* The notify's device: a channel record's is the peer's (uAPI 1.4). */
+	if (!dev)
+		dev = fget(e, "dev");
 	key[0] = 0;
 	if (n) {
 		snprintf(key, len, "n:%s:%s:%s:%s", dev ? dev : "", n,
@@ -586,6 +605,7 @@ static int handle_event(struct conv *c, const struct ev *e,
 		memset(t, 0, sizeof(*t));
 		t->tid = s->tid;
 		t->op = op;
+		t->chan = is_chan(e);
 		t->start = e->ts;
 		scpy(t->seq, sizeof(t->seq), fany(e, K_SEQ) ? fany(e, K_SEQ) : "");
 		notify_key(e, op, t->key, sizeof(t->key));
@@ -624,6 +644,7 @@ static int handle_event(struct conv *c, const struct ev *e,
 		memset(t, 0, sizeof(*t));
 		t->tid = s->tid;
 		t->op = op;
+		t->chan = is_chan(e);
 		t->start = e->ts;
 		scpy(t->seq, sizeof(t->seq), seq ? seq : "");
 		notify_key(e, op, t->key, sizeof(t->key));
@@ -690,8 +711,10 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 		struct task *t = &c->tasks[i];
 		double end = t->done ? t->end : c->last_ts;
 		double dur = end - t->start;
-		const char *name = t->op == OP_RECORD ? "record" :
-				   t->op == OP_WAIT ? "wait" : "task";
+		const char *name = t->op == OP_RECORD ?
+				   (t->chan ? "channel record" : "record") :
+				   t->op == OP_WAIT ?
+				   (t->chan ? "channel wait" : "wait") : "task";
 
 		/* Keep every box visible and able to hold flow ends. */
 		if (dur < 0.002)
@@ -719,6 +742,7 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 		struct task *a = &c->tasks[c->flows[i][0]];
 		struct task *b = &c->tasks[c->flows[i][1]];
 		double ae = a->done ? a->end : c->last_ts;
+		const char *kind;
 		double as, bs;
 
 		if (ae - a->start < 0.002)
@@ -729,12 +753,15 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 		bs = b->end - 0.001;
 		if (bs < b->start + 0.001)
 			bs = b->start + 0.001;
-		fprintf(out, "%s{\"ph\":\"s\",\"name\":\"notify\",\"cat\":"
-			"\"notify\",\"id\":%d,\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
-			sep, i + 1, a->tid, as);
-		fprintf(out, "%s{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"notify\","
-			"\"cat\":\"notify\",\"id\":%d,\"pid\":1,\"tid\":%d,"
-			"\"ts\":%.3f}", sep, i + 1, b->tid, bs);
+		kind = a->chan ? "channel" : "notify";
+		if (a->chan)
+			st->chan_flows++;
+		fprintf(out, "%s{\"ph\":\"s\",\"name\":\"%s\",\"cat\":"
+			"\"%s\",\"id\":%d,\"pid\":1,\"tid\":%d,\"ts\":%.3f}",
+			sep, kind, kind, i + 1, a->tid, as);
+		fprintf(out, "%s{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"%s\","
+			"\"cat\":\"%s\",\"id\":%d,\"pid\":1,\"tid\":%d,"
+			"\"ts\":%.3f}", sep, kind, kind, i + 1, b->tid, bs);
 	}
 	fprintf(out, "\n]}\n");
 	st->flows = (unsigned long)c->nflows;
@@ -815,7 +842,7 @@ static const char *const HEX_FIELDS[] = { "comm", "thread", "stream",
 					  "handle", "owner", NULL };
 static const char *const RENAME[][2] = {
 	{ "owner", "notify_owner" }, { "idx", "notify_idx" },
-	{ "nslot", "notify_slot" }, { NULL, NULL },
+	{ "nslot", "notify_slot" }, { "ndev", "notify_dev" }, { NULL, NULL },
 };
 
 struct rec_ctx {
@@ -871,7 +898,6 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 		if (!strcmp(f->name, "op") && !strcmp(e.name, "acquire"))
 			snprintf(e.f[e.nf].v, VALLEN, "%llu", val);
 		else if (!strcmp(f->name, "op"))
-			/* Channel ops (3, 4) draw no thread-notify arrows. */
 			scpy(e.f[e.nf].v, VALLEN, val == 1 ? "record" :
 			     val == 2 ? "wait" : val == 3 ? "channel_record" :
 			     val == 4 ? "channel_wait" : "other");
@@ -961,11 +987,15 @@ static void print_stats(const struct hcclt_trace_stats *stp,
 			const char *outpath, const char *prog)
 {
 	struct hcclt_trace_stats st = *stp;
+	char across[48] = "";
 
+	if (st.chan_flows)
+		snprintf(across, sizeof(across), " (%lu across ranks)",
+			 st.chan_flows);
 	fprintf(stderr, "%s: %lu events, %lu tasks (%lu unfinished) on %lu "
-		"streams, %lu record->wait arrows, %lu wait timeouts -> %s\n",
+		"streams, %lu record->wait arrows%s, %lu wait timeouts -> %s\n",
 		prog, st.lines, st.tasks, st.unfinished, st.streams, st.flows,
-		st.timeouts, outpath);
+		across, st.timeouts, outpath);
 	if (st.lost)
 		fprintf(stderr, "%s: warning: ftrace lost %lu events; raise -b\n",
 			prog, st.lost);

@@ -13,6 +13,7 @@ struct hcclt_trace_stats {
 	unsigned long tasks;	/* complete ("X") events written */
 	unsigned long unfinished; /* tasks started, never completed */
 	unsigned long flows;	/* record -> wait arrows */
+	unsigned long chan_flows; /* of them, channel ones (across ranks) */
 	unsigned long streams;	/* rows */
 	unsigned long timeouts;	/* wait_timeout events */
 	unsigned long lost;	/* events ftrace reported as lost */

@@ -51,6 +51,21 @@ if [ "$summary" = "$want" ] &&
 else
 	notok "seqnos pair starts and completes"; echo "# got: $summary"; sed 's/^/# /' "$tmp/lost.json"
 fi
+t "convert channel.txt (a channel record on device 0, its wait on device 1)" \
+	"$BIN/hcclthread-trace" -i "$td/channel.txt" -o "$tmp/channel.json"
+summary=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
+want=$(cat "$td/channel.expected")
+if [ "$summary" = "$want" ] &&
+   grep -q '"ph":"s","name":"channel","cat":"channel","id":1,"pid":1,"tid":3,' "$tmp/channel.json" &&
+   grep -q '"ph":"f","bp":"e","name":"channel","cat":"channel","id":1,"pid":1,"tid":1,' "$tmp/channel.json" &&
+   grep -q '"ph":"s","name":"notify","cat":"notify","id":2,"pid":1,"tid":4,' "$tmp/channel.json"; then
+	ok "a channel record's arrow goes to the peer device's wait, not to a same-slot notify of its own device"
+else
+	notok "channel arrows across devices"; echo "# got: $summary"; echo "# want: $want"
+	sed 's/^/# /' "$tmp/channel.json"
+fi
+t "channel trace is valid: 4 tasks, 2 flows, 4 rows" \
+	"$BIN/hcclt-trace-check" --min-tasks 4 --min-flows 2 --min-streams 4 "$tmp/channel.json"
 t "driver-format trace is valid: 11 tasks, 4 flows, 5 rows (slots split equal stream ids)" \
 	"$BIN/hcclt-trace-check" --min-tasks 11 --min-flows 4 --min-streams 5 "$tmp/handshake.json"
 cp "$tmp/generic.json" "$tmp/hs.json"
