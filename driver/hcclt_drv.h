@@ -130,6 +130,15 @@ struct hcclt_group;
  *	(channel records), to be set by @xrec_work.
  * @xrec_stopped: unplugged: no more hand-offs.
  * @xrec_work: sets the notifies on @xrecs under this device's sched_lock.
+ * @xdirect: the context running this device's runlist now (a SUBMIT, or a
+ *	direct hand-off) applies the hand-offs it makes itself, once it has
+ *	dropped sched_lock, instead of queueing the peers' @xrec_work;
+ *	sched_lock.
+ * @xkick: bit i: device @xkick_dev[i] has hand-offs from a direct context
+ *	of this device to apply (atomic bitops; set under sched_lock, taken
+ *	with xchg() by that context).
+ * @xkick_dev: the devices of @xkick's bits; written under sched_lock, read
+ *	by the context that took the bit.
  * @debugfs: the state file in the DRM device's debugfs directory.
  */
 struct hcclt_device {
@@ -171,6 +180,9 @@ struct hcclt_device {
 	struct list_head xrecs;
 	bool xrec_stopped;
 	struct work_struct xrec_work;
+	bool xdirect;
+	unsigned long xkick;
+	struct hcclt_device *xkick_dev[HCCLT_MAX_DEVICES];
 };
 
 static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)

@@ -25,6 +25,13 @@
  *  6. (uAPI 1.4) a 64 MiB local copy task, submit to sync, vs memcpy() of
  *     64 MiB between the same mappings: bandwidth >= 0.8x (time <= 1.25x);
  *     per task of a submit of 64 copies of 4 KiB vs QUERY: reported.
+ *  7. (uAPI 1.3) channel notify ping-pong between two ranks in two
+ *     processes on two devices (each side and round: one submit of
+ *     [channel record, channel wait] or [wait, record], then STREAM_SYNC
+ *     unless the stream was left idle) vs an eventfd ping-pong between two
+ *     processes, in alternating blocks: target <= 0.5x with the processes on
+ *     CPUs 0 and 1, <= 1.5x with both on CPU 0 (issue 17). Needs two
+ *     devices.
  *  5. kernel memory per thread and per notify: slab bytes (/proc/slabinfo,
  *     else /proc/meminfo Slab) before and after acquiring 1,000 threads
  *     over 25 communicators, and 1,024 notifies over 16: reported.
@@ -34,10 +41,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -48,6 +57,7 @@
 #include <sys/syscall.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +66,7 @@
 #define MD_MAX	8192
 
 static int g_fd = -1;
+static const char *g_path;	/* the bench's device node */
 static struct drm_hcclt_query g_q;
 static uint32_t g_engine = HCCLT_ENGINE_CPU_TS;
 static double g_scale = 1.0;
@@ -496,6 +507,227 @@ static int bench_pingpong(enum pp_kind kind, int pin, uint64_t th0,
 	return ret;
 }
 
+/* ---- 7. channel ping-pong across processes --------------------------- */
+
+/* What the parent asks the other rank's process to do. */
+struct xcmd {
+	int kind;		/* 0 channel, 1 eventfd, -1 exit */
+	int pin;		/* 0: CPU 0 (as the parent), 1: CPU 1 */
+	int rounds;
+};
+
+struct xrank {
+	int fd;			/* the rank's device file */
+	uint64_t comm, thread, chan;
+};
+
+static int x_submit(const struct xrank *r, uint32_t op0, uint32_t idx0,
+		    uint32_t op1, uint32_t idx1, int *idle)
+{
+	struct drm_hcclt_task t[2] = {
+		{ .op = op0, .dst_thread = r->chan, .notify_idx = idx0 },
+		{ .op = op1, .dst_thread = r->chan, .notify_idx = idx1 },
+	};
+	struct drm_hcclt_submit s = {
+		.handle = r->thread, .tasks_ptr = (uintptr_t)t,
+		.task_count = 2, .task_size = sizeof(t[0]),
+	};
+	int ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_SUBMIT, &s);
+
+	*idle = !ret && (s.status & HCCLT_SUBMIT_STATUS_IDLE);
+	return ret;
+}
+
+static int x_sync(const struct xrank *r)
+{
+	struct drm_hcclt_stream_sync s = { .handle = r->thread,
+					   .timeout_ms = 10000 };
+
+	return hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
+}
+
+/*
+ * One round trip as rank @me: rank 0 sends on notify 0 and waits for the
+ * answer on 1; rank 1 waits on 0 and answers on 1. 0 or -errno.
+ */
+static int x_round(const struct xrank *r, int me, int kind, const int *efd)
+{
+	uint64_t v = 1;
+	int idle, ret;
+
+	if (kind == 1) {
+		if (!me && write(efd[0], &v, 8) != 8)
+			return -errno;
+		if (read(efd[me ? 0 : 1], &v, 8) != 8)
+			return -errno;
+		if (me && write(efd[1], &v, 8) != 8)
+			return -errno;
+		return 0;
+	}
+	ret = me ? x_submit(r, HCCLT_TASK_CHANNEL_WAIT, 0,
+			    HCCLT_TASK_CHANNEL_RECORD, 1, &idle) :
+		   x_submit(r, HCCLT_TASK_CHANNEL_RECORD, 0,
+			    HCCLT_TASK_CHANNEL_WAIT, 1, &idle);
+	if (ret || idle)
+		return ret;
+	return x_sync(r);
+}
+
+/* Join rank @rank of the group @key on @r->fd and acquire the channel. */
+static int x_join(struct xrank *r, const uint8_t *key, uint32_t rank)
+{
+	struct drm_hcclt_group_join j = { .rank = rank, .nranks = 2,
+					  .timeout_ms = 20000 };
+	struct drm_hcclt_channel_desc d = { .remote_rank = 1 - rank,
+					    .protocol = HCCLT_PROTOCOL_HCCS,
+					    .notify_num = 2 };
+	struct drm_hcclt_channel_acquire a = {
+		.engine = HCCLT_ENGINE_CPU, .desc_count = 1,
+		.desc_size = sizeof(d), .descs_ptr = (uintptr_t)&d,
+	};
+	struct drm_hcclt_thread_acquire t = {
+		.engine = HCCLT_ENGINE_CPU, .thread_num = 1,
+		.threads_ptr = (uintptr_t)&r->thread,
+	};
+	int ret;
+
+	memcpy(j.key, key, sizeof(j.key));
+	ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
+	if (ret)
+		return ret;
+	r->comm = j.comm_id;
+	t.comm_id = r->comm;
+	ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_THREAD_ACQUIRE, &t);
+	if (ret)
+		return ret;
+	a.comm_id = r->comm;
+	a.deadline_ns = (int64_t)now_ns() + 20000000000LL;
+	ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE, &a);
+	r->chan = d.channel_id;
+	return ret;
+}
+
+/* The other rank's process: serve the parent's commands until told. */
+static void x_child(const char *path, const uint8_t *key, int cin, int cout,
+		    const int *efd)
+{
+	struct hcclt_dev d;
+	struct xrank r = { 0 };
+	struct xcmd c;
+	int ret, i;
+
+	ret = hcclt_dev_open(path, &d);
+	if (!ret) {
+		r.fd = d.fd;
+		ret = x_join(&r, key, 1);
+	}
+	if (write(cout, &ret, sizeof(ret)) != sizeof(ret) || ret)
+		_exit(1);
+	while (read(cin, &c, sizeof(c)) == sizeof(c) && c.kind >= 0) {
+		pin_self(c.pin);
+		for (i = 0, ret = 0; i < c.rounds && !ret; i++)
+			ret = x_round(&r, 1, c.kind, efd);
+		if (write(cout, &ret, sizeof(ret)) != sizeof(ret))
+			break;
+	}
+	_exit(0);
+}
+
+/*
+ * Channel vs eventfd ping-pong between this process (rank 0 on the bench's
+ * device) and a child (rank 1 on @path), @blocks alternating blocks of
+ * @per rounds each, for both pinnings. Medians into @med[pin][kind].
+ */
+static int bench_xpingpong(const char *path, int per, int blocks,
+			   double med[2][2])
+{
+	struct drm_hcclt_group_create g = { 0 };
+	struct xrank r = { .fd = -1 };
+	int cin[2], cout[2], efd[2], ret, st, pin, k, b, i, n[2][2] = { { 0 } };
+	double *v[2][2] = { { NULL } };
+	/* Both pinnings need two CPUs; with one, only "both on CPU 0". */
+	int npin = sysconf(_SC_NPROCESSORS_ONLN) < 2 ? 1 : 2;
+	struct xcmd c;
+	pid_t pid;
+
+	ret = hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g);
+	if (ret)
+		return ret;
+	efd[0] = eventfd(0, EFD_CLOEXEC);
+	efd[1] = eventfd(0, EFD_CLOEXEC);
+	if (efd[0] < 0 || efd[1] < 0 || pipe(cin) || pipe(cout))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		close(cin[1]);
+		close(cout[0]);
+		x_child(path, g.key, cin[0], cout[1], efd);
+	}
+	close(cin[0]);
+	close(cout[1]);
+	/* Rank 0 in a file of its own, on the bench's device. */
+	r.fd = open(g_path, O_RDWR | O_CLOEXEC);
+	ret = r.fd < 0 ? -errno : x_join(&r, g.key, 0);
+	if (read(cout[0], &st, sizeof(st)) != sizeof(st))
+		st = -EIO;
+	if (!ret)
+		ret = st;
+	for (pin = 0; pin < 2 && !ret; pin++)
+		for (k = 0; k < 2 && !ret; k++) {
+			v[pin][k] = calloc((size_t)per * blocks, sizeof(double));
+			if (!v[pin][k])
+				ret = -ENOMEM;
+		}
+	for (b = 0; b < blocks && !ret; b++)
+		for (pin = 0; pin < npin && !ret; pin++)
+			for (k = 0; k < 2 && !ret; k++) {
+				/* Warm-up rounds first, not timed. */
+				c.kind = k;
+				c.pin = pin;
+				c.rounds = per + 5;
+				pin_self(0);
+				if (write(cin[1], &c, sizeof(c)) != sizeof(c)) {
+					ret = -EIO;
+					break;
+				}
+				for (i = 0; i < c.rounds && !ret; i++) {
+					double t0 = now_ns();
+
+					ret = x_round(&r, 0, k, efd);
+					if (i >= 5)
+						v[pin][k][n[pin][k]++] =
+							now_ns() - t0;
+				}
+				if (read(cout[0], &st, sizeof(st)) != sizeof(st))
+					st = -EIO;
+				if (!ret)
+					ret = st;
+			}
+	pin_self(-1);
+	c.kind = -1;
+	if (write(cin[1], &c, sizeof(c)) != sizeof(c) && !ret)
+		ret = -EIO;
+	close(cin[1]);
+	if (ret)
+		kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(cout[0]);
+	close(efd[0]);
+	close(efd[1]);
+	if (r.fd >= 0)
+		close(r.fd);
+	for (pin = 0; pin < 2; pin++)
+		for (k = 0; k < 2; k++) {
+			med[pin][k] = !ret && n[pin][k] ?
+				      median(v[pin][k], n[pin][k]) : 0;
+			free(v[pin][k]);
+		}
+	return ret;
+}
+
 /* ---- 3. batched submit ---------------------------------------------- */
 
 /* A mapped memory object of @size bytes (its pages allocated). */
@@ -816,6 +1048,7 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	g_fd = d.fd;
+	g_path = d.path;
 	ret = query(&g_q);
 	if (ret) {
 		fail("DRM_IOCTL_HCCLT_QUERY", ret);
@@ -952,6 +1185,40 @@ int main(int argc, char **argv)
 			}
 		}
 		comm_destroy(comm);
+	}
+
+	/*
+	 * 7. channel ping-pong between two processes on two devices vs an
+	 * eventfd ping-pong between two processes, alternating blocks.
+	 */
+	if (g_q.features & HCCLT_FEATURE_CHANNELS) {
+		static char all[HCCLT_DEV_MAX][PATH_MAX];
+		int nd = hcclt_dev_list(all, HCCLT_DEV_MAX), i2, per;
+		const char *peer = NULL;
+		double xm[2][2];
+
+		for (i2 = 0; i2 < nd && !peer; i2++)
+			if (strcmp(all[i2], d.path))
+				peer = all[i2];
+		per = scaled(1000) / 10 < 5 ? 5 : scaled(1000) / 10;
+		if (!peer) {
+			md("| channel ping-pong across processes | needs 2 devices | | | | | info |\n");
+		} else {
+			ret = bench_xpingpong(peer, per, 10, xm);
+			if (ret) {
+				row_failed("channel ping-pong across processes", ret);
+			} else {
+				row("channel notify ping-pong round trip, 2 ranks in 2 "
+				    "processes on 2 devices, both on CPU 0", xm[0][0],
+				    "eventfd ping-pong, 2 processes, same", xm[0][1],
+				    1.5, "<= 1.5x");
+				if (xm[1][0] > 0)
+					row("channel notify ping-pong round trip, processes "
+					    "on CPUs 0 and 1", xm[1][0],
+					    "eventfd ping-pong, 2 processes, same",
+					    xm[1][1], 0.5, "<= 0.5x");
+			}
+		}
 	}
 
 	/*
