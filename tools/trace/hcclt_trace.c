@@ -56,6 +56,7 @@ struct task {
 	int tid;		/* row of its stream */
 	int op;
 	int chan;		/* a channel record or wait */
+	char label[48];		/* box name of other ops: "write 64.0 MiB" */
 	double start, end;
 	int done;
 	char seq[24];
@@ -246,7 +247,7 @@ static int set_name(struct ev *e, const char *name)
 		name += 6;
 	if (strcmp(name, "acquire") && strcmp(name, "submit") &&
 	    strcmp(name, "task_start") && strcmp(name, "task_complete") &&
-	    strcmp(name, "wait_timeout"))
+	    strcmp(name, "wait_timeout") && strcmp(name, "copy"))
 		return 0;
 	scpy(e->name, sizeof(e->name), name);
 	return 1;
@@ -570,6 +571,45 @@ static int pend_take(struct conv *c, const char *key)
 	return t;
 }
 
+/* "64.0 MiB", "4.0 KiB", "17 B" */
+static void fmt_bytes(char *buf, size_t len, unsigned long long b)
+{
+	if (b >= 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+	else if (b >= 1024ull * 1024)
+		snprintf(buf, len, "%.1f MiB", b / (1024.0 * 1024));
+	else if (b >= 1024)
+		snprintf(buf, len, "%.1f KiB", b / 1024.0);
+	else
+		snprintf(buf, len, "%llu B", b);
+}
+
+/*
+ * A copy event (the copy engine finished a data task): the open task of
+ * its stream with its seqno gets the byte count as an arg and in its name.
+ */
+static void copy_event(struct conv *c, struct stream *s, const struct ev *e)
+{
+	const char *seq = fany(e, K_SEQ), *bytes = fget(e, "bytes");
+	const char *op = fget(e, "op");
+	char sz[32];
+	int k;
+
+	if (!seq || !bytes)
+		return;
+	for (k = s->headopen; k < s->nopen; k++) {
+		struct task *t = &c->tasks[s->open[k]];
+
+		if (strcmp(t->seq, seq))
+			continue;
+		args_add(t->args, sizeof(t->args), "bytes", bytes);
+		fmt_bytes(sz, sizeof(sz), strtoull(bytes, NULL, 10));
+		snprintf(t->label, sizeof(t->label), "%s %s",
+			 op ? op : "copy", sz);
+		return;
+	}
+}
+
 static int handle_event(struct conv *c, const struct ev *e,
 			struct hcclt_trace_stats *st)
 {
@@ -597,6 +637,10 @@ static int handle_event(struct conv *c, const struct ev *e,
 		st->timeouts++;
 		return add_inst(c, e, 1, s->tid, "wait timeout");
 	}
+	if (!strcmp(e->name, "copy")) {
+		copy_event(c, s, e);
+		return 0;
+	}
 	op = op_of(e);
 	if (!strcmp(e->name, "task_start")) {
 		GROW(c->tasks, c->ntasks, c->captasks);
@@ -606,6 +650,8 @@ static int handle_event(struct conv *c, const struct ev *e,
 		t->tid = s->tid;
 		t->op = op;
 		t->chan = is_chan(e);
+		if (op == OP_OTHER && fget(e, "op"))
+			scpy(t->label, sizeof(t->label), fget(e, "op"));
 		t->start = e->ts;
 		scpy(t->seq, sizeof(t->seq), fany(e, K_SEQ) ? fany(e, K_SEQ) : "");
 		notify_key(e, op, t->key, sizeof(t->key));
@@ -645,6 +691,8 @@ static int handle_event(struct conv *c, const struct ev *e,
 		t->tid = s->tid;
 		t->op = op;
 		t->chan = is_chan(e);
+		if (op == OP_OTHER && fget(e, "op"))
+			scpy(t->label, sizeof(t->label), fget(e, "op"));
 		t->start = e->ts;
 		scpy(t->seq, sizeof(t->seq), seq ? seq : "");
 		notify_key(e, op, t->key, sizeof(t->key));
@@ -714,7 +762,8 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 		const char *name = t->op == OP_RECORD ?
 				   (t->chan ? "channel record" : "record") :
 				   t->op == OP_WAIT ?
-				   (t->chan ? "channel wait" : "wait") : "task";
+				   (t->chan ? "channel wait" : "wait") :
+				   t->label[0] ? t->label : "task";
 
 		/* Keep every box visible and able to hold flow ends. */
 		if (dur < 0.002)
@@ -838,6 +887,20 @@ out:
 /* ---- recording (libtracefs, libtraceevent) ------------------------ */
 
 /* The u64 ids the driver prints in hex; renamed fields as it prints them. */
+/* The names hcclt_show_op() prints (driver/hcclt_trace.h). */
+static const char *op_name(unsigned long long v)
+{
+	static const char *const names[] = {
+		[1] = "record", [2] = "wait", [3] = "channel_record",
+		[4] = "channel_wait", [5] = "local_copy", [6] = "write",
+		[7] = "read", [8] = "local_reduce", [9] = "write_reduce",
+		[10] = "read_reduce", [11] = "kernel_launch",
+	};
+
+	return v < sizeof(names) / sizeof(names[0]) && names[v] ? names[v] :
+	       "other";
+}
+
 static const char *const HEX_FIELDS[] = { "comm", "thread", "stream",
 					  "handle", "owner", NULL };
 static const char *const RENAME[][2] = {
@@ -898,9 +961,7 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 		if (!strcmp(f->name, "op") && !strcmp(e.name, "acquire"))
 			snprintf(e.f[e.nf].v, VALLEN, "%llu", val);
 		else if (!strcmp(f->name, "op"))
-			scpy(e.f[e.nf].v, VALLEN, val == 1 ? "record" :
-			     val == 2 ? "wait" : val == 3 ? "channel_record" :
-			     val == 4 ? "channel_wait" : "other");
+			scpy(e.f[e.nf].v, VALLEN, op_name(val));
 		else if (in_list(HEX_FIELDS, f->name))
 			snprintf(e.f[e.nf].v, VALLEN, "0x%llx", val);
 		else if (f->flags & TEP_FIELD_IS_SIGNED)

@@ -64,6 +64,14 @@ else
 	notok "channel arrows across devices"; echo "# got: $summary"; echo "# want: $want"
 	sed 's/^/# /' "$tmp/channel.json"
 fi
+t "convert copy.txt (a 64 MiB local copy, a 4 KiB write)" \
+	"$BIN/hcclthread-trace" -i "$td/copy.txt" -o "$tmp/copy.json"
+if grep -q '"name":"local_copy 64.0 MiB","cat":"task".*"bytes":67108864' "$tmp/copy.json" &&
+   grep -q '"name":"write 4.0 KiB","cat":"task".*"bytes":4096' "$tmp/copy.json"; then
+	ok "copy boxes are named by their op and size, with the bytes as an arg"
+else
+	notok "copy boxes are named by their op and size"; sed 's/^/# /' "$tmp/copy.json"
+fi
 t "channel trace is valid: 4 tasks, 2 flows, 4 rows" \
 	"$BIN/hcclt-trace-check" --min-tasks 4 --min-flows 2 --min-streams 4 "$tmp/channel.json"
 t "driver-format trace is valid: 11 tasks, 4 flows, 5 rows (slots split equal stream ids)" \
