@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hcclthread: the copy engine of the simulated NPU (data tasks:
- * HCCLT_TASK_LOCAL_COPY, HCCLT_TASK_WRITE, HCCLT_TASK_READ).
+ * HCCLT_TASK_LOCAL_COPY, HCCLT_TASK_WRITE, HCCLT_TASK_READ, and their
+ * reduce variants, whose arithmetic is in hcclt_reduce.c).
  *
  * SUBMIT checks a data task's byte ranges and makes a struct hcclt_copy
  * holding references on both memory objects (hcclt_copy_prepare()); the
@@ -55,7 +56,9 @@
  * @soff: byte offset in @src.
  * @doff: byte offset in @dst.
  * @len: bytes.
- * @op: HCCLT_TASK_LOCAL_COPY, _WRITE or _READ.
+ * @op: HCCLT_TASK_LOCAL_COPY, _WRITE or _READ, or a reduce.
+ * @dtype: of a reduce, HCCLT_DTYPE_*.
+ * @rop: of a reduce, HCCLT_REDUCE_*.
  */
 struct hcclt_copy {
 	struct work_struct work;
@@ -67,6 +70,8 @@ struct hcclt_copy {
 	u64 doff;
 	u64 len;
 	u32 op;
+	u32 dtype;
+	u32 rop;
 };
 
 static void hcclt_copy_free(struct hcclt_copy *c)
@@ -77,6 +82,46 @@ static void hcclt_copy_free(struct hcclt_copy *c)
 }
 
 /**
+ * hcclt_reduce_size - the element size of a reduce's @dtype.
+ * @dtype: HCCLT_DTYPE_* (user input).
+ *
+ * Return: bytes, or 0 for an unknown type.
+ */
+u32 hcclt_reduce_size(u32 dtype)
+{
+	switch (dtype) {
+	case HCCLT_DTYPE_INT8:
+		return 1;
+	case HCCLT_DTYPE_INT16:
+	case HCCLT_DTYPE_FP16:
+	case HCCLT_DTYPE_BF16:
+		return 2;
+	case HCCLT_DTYPE_INT32:
+	case HCCLT_DTYPE_FP32:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Can this kernel reduce @dtype? Floats need the FPU in kernel context
+ * (hcclt_reduce.c): x86 only.
+ */
+bool hcclt_reduce_supported(u32 dtype)
+{
+	return IS_ENABLED(CONFIG_X86) || dtype == HCCLT_DTYPE_INT8 ||
+	       dtype == HCCLT_DTYPE_INT16 || dtype == HCCLT_DTYPE_INT32;
+}
+
+/* Is @op a reduce task? */
+bool hcclt_op_reduces(u32 op)
+{
+	return op == HCCLT_TASK_LOCAL_REDUCE || op == HCCLT_TASK_WRITE_REDUCE ||
+	       op == HCCLT_TASK_READ_REDUCE;
+}
+
+/**
  * hcclt_copy_prepare - make the copy of a data task.
  * @op: the task's op.
  * @src: source object, reference taken over (dropped on error too).
@@ -84,21 +129,33 @@ static void hcclt_copy_free(struct hcclt_copy *c)
  * @dst: destination object, reference taken over (dropped on error too).
  * @doff: offset in @dst.
  * @len: bytes.
+ * @dtype: of a reduce, HCCLT_DTYPE_* (checked by the caller).
+ * @rop: of a reduce, HCCLT_REDUCE_* (checked by the caller).
  * @out: the copy.
  *
- * Return: 0, -ERANGE (a range not inside its object), -ENOMEM.
+ * Return: 0, -EINVAL (a reduce whose offsets or length are not whole
+ * elements, or whose ranges overlap), -ERANGE (a range not inside its
+ * object), -ENOMEM.
  */
 int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		       struct drm_gem_object *dst, u64 doff, u64 len,
-		       struct hcclt_copy **out)
+		       u32 dtype, u32 rop, struct hcclt_copy **out)
 {
+	u32 esize = hcclt_op_reduces(op) ? hcclt_reduce_size(dtype) : 1;
 	struct hcclt_copy *c;
+	int ret = 0;
 
-	if (soff > src->size || len > src->size - soff ||
-	    doff > dst->size || len > dst->size - doff) {
+	if (soff % esize || doff % esize || len % esize ||
+	    (esize > 1 && src == dst && len && soff < doff + len &&
+	     doff < soff + len))
+		ret = -EINVAL;
+	else if (soff > src->size || len > src->size - soff ||
+		 doff > dst->size || len > dst->size - doff)
+		ret = -ERANGE;
+	if (ret) {
 		drm_gem_object_put(src);
 		drm_gem_object_put(dst);
-		return -ERANGE;
+		return ret;
 	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c) {
@@ -110,6 +167,8 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 	c->dst = dst;
 	c->soff = soff;
 	c->doff = doff;
+	c->dtype = dtype;
+	c->rop = rop;
 	c->len = len;
 	c->op = op;
 	*out = c;
@@ -222,7 +281,8 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 {
 	struct hcclt_pages src, dst;
 	struct page *sp, *dp;
-	bool back = c->src == c->dst && c->doff > c->soff &&
+	bool reduce = hcclt_op_reduces(c->op);
+	bool back = !reduce && c->src == c->dst && c->doff > c->soff &&
 		    c->doff < c->soff + c->len;
 	u64 done = 0, so, dof;
 	size_t chunk;
@@ -264,7 +324,11 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 		 * guest a 64 MiB copy took 131 ms with memmove() (rep movsb)
 		 * and 29 ms with it.
 		 */
-		if (chunk == PAGE_SIZE && sp != dp)
+		if (reduce)
+			hcclt_reduce(c->dtype, c->rop,
+				     dv + offset_in_page(dof),
+				     sv + offset_in_page(so), chunk);
+		else if (chunk == PAGE_SIZE && sp != dp)
 			copy_page(dv, sv);
 		else
 			memmove(dv + offset_in_page(dof),

@@ -276,7 +276,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_MEMORY | HCCLT_FEATURE_CHANNELS |
 			 HCCLT_FEATURE_INFO_ARRAY | HCCLT_FEATURE_COMM_BUFFER |
 			 HCCLT_FEATURE_WAIT_DEADLINE | HCCLT_FEATURE_DATA_TASKS |
-			 HCCLT_FEATURE_KERNEL_LAUNCH |
+			 HCCLT_FEATURE_KERNEL_LAUNCH | HCCLT_FEATURE_REDUCE |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;

@@ -852,9 +852,13 @@ void hcclt_debugfs_dev_fini(struct hcclt_device *hdev);
 
 /* hcclt_mem.c */
 /* hcclt_copy.c */
+u32 hcclt_reduce_size(u32 dtype);
+bool hcclt_reduce_supported(u32 dtype);
+bool hcclt_op_reduces(u32 op);
+void hcclt_reduce(u32 dtype, u32 op, void *dst, const void *src, size_t len);
 int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		       struct drm_gem_object *dst, u64 doff, u64 len,
-		       struct hcclt_copy **out);
+		       u32 dtype, u32 rop, struct hcclt_copy **out);
 void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c);
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno);

@@ -1111,14 +1111,27 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 				   const struct drm_hcclt_task *ut,
 				   struct hcclt_task *task)
 {
-	bool to_peer = ut->op == HCCLT_TASK_WRITE;
-	bool from_peer = ut->op == HCCLT_TASK_READ;
+	bool to_peer = ut->op == HCCLT_TASK_WRITE ||
+		       ut->op == HCCLT_TASK_WRITE_REDUCE;
+	bool from_peer = ut->op == HCCLT_TASK_READ ||
+			 ut->op == HCCLT_TASK_READ_REDUCE;
 	struct drm_gem_object *src, *dst;
 	struct hcclt_copy *c = NULL;
 	int ret;
 
-	if (ut->notify_idx || ut->timeout_s || ut->dtype || ut->reduce_op)
+	if (ut->notify_idx || ut->timeout_s)
 		return -EINVAL;
+	if (!hcclt_op_reduces(ut->op)) {
+		if (ut->dtype || ut->reduce_op)
+			return -EINVAL;
+	} else if (!hcclt_reduce_size(ut->dtype) ||
+		   (ut->reduce_op != HCCLT_REDUCE_SUM &&
+		    ut->reduce_op != HCCLT_REDUCE_MAX &&
+		    ut->reduce_op != HCCLT_REDUCE_MIN)) {
+		return -EINVAL;
+	} else if (!hcclt_reduce_supported(ut->dtype)) {
+		return -EOPNOTSUPP;
+	}
 	if (!to_peer && !from_peer) {
 		if (ut->dst_thread || !ut->src_handle || !ut->dst_handle)
 			return -EINVAL;
@@ -1143,7 +1156,8 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		return PTR_ERR(dst);
 	}
 	ret = hcclt_copy_prepare(ut->op, src, ut->src_offset, dst,
-				 ut->dst_offset, ut->len, &c);
+				 ut->dst_offset, ut->len, ut->dtype,
+				 ut->reduce_op, &c);
 	if (ret)
 		return ret;
 	if (!ut->len) {
@@ -1201,6 +1215,9 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 	case HCCLT_TASK_LOCAL_COPY:
 	case HCCLT_TASK_WRITE:
 	case HCCLT_TASK_READ:
+	case HCCLT_TASK_LOCAL_REDUCE:
+	case HCCLT_TASK_WRITE_REDUCE:
+	case HCCLT_TASK_READ_REDUCE:
 		return hcclt_task_prepare_data(pp, ut, task);
 	case HCCLT_TASK_KERNEL_LAUNCH:
 		return hcclt_task_prepare_launch(pp, ut, task);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Data-plane copies (hcomm's HcommLocalCopyOnThread, HcommWriteOnThread,
- * HcommReadOnThread): one data task per call on the thread's stream. The
+ * Data-plane copies and reduces (hcomm's HcommLocalCopyOnThread,
+ * HcommWriteOnThread, HcommReadOnThread and their Reduce variants): one
+ * data task per call on the thread's stream. The
  * addresses are translated to (memory object, offset) through mem.c's
  * table of this process's mappings; an address in none of them is refused
  * here, and the kernel checks the ranges again when the task is queued.
@@ -15,10 +16,22 @@
 /*
  * Queue data task @op of @len bytes on @thread: @chan is the channel id
  * of a write or read (0 for a local copy); the peer-side address must be
- * in that channel's peer buffer, the other one in local memory.
+ * in that channel's peer buffer, the other one in local memory. @dtype and
+ * @rop: of a reduce.
  */
+static int from_peer(uint32_t op)
+{
+	return op == HCCLT_TASK_READ || op == HCCLT_TASK_READ_REDUCE;
+}
+
+static int to_peer(uint32_t op)
+{
+	return op == HCCLT_TASK_WRITE || op == HCCLT_TASK_WRITE_REDUCE;
+}
+
 static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op,
-			 void *dst, const void *src, uint64_t len)
+			 void *dst, const void *src, uint64_t len, uint32_t dtype,
+			 uint32_t rop)
 {
 	struct drm_hcclt_task task;
 	uint64_t tid, cid = 0, soff, doff, schan, dchan;
@@ -30,7 +43,7 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 		return HCCL_E_PTR;
 	if (hcclt_handle_parse(thread, &dev, &tid))
 		return HCCL_E_PTR;
-	if (op != HCCLT_TASK_LOCAL_COPY &&
+	if (op != HCCLT_TASK_LOCAL_COPY && op != HCCLT_TASK_LOCAL_REDUCE &&
 	    (!channel || hcclt_channel_parse(channel, dev, &cid)))
 		return HCCL_E_PTR;
 	fd = hcclt_device_fd_fast(dev);
@@ -42,8 +55,8 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 	    hcclt_mem_resolve(dev, dst, len, &dh, &doff, &dchan))
 		return HCCL_E_PARA;
 	/* The peer side in this channel's peer buffer, the other one local. */
-	if ((op == HCCLT_TASK_READ ? schan != cid : schan != 0) ||
-	    (op == HCCLT_TASK_WRITE ? dchan != cid : dchan != 0))
+	if ((from_peer(op) ? schan != cid : schan != 0) ||
+	    (to_peer(op) ? dchan != cid : dchan != 0))
 		return HCCL_E_PARA;
 	memset(&task, 0, sizeof(task));
 	task.op = op;
@@ -53,6 +66,8 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 	task.src_offset = soff;
 	task.dst_offset = doff;
 	task.len = len;
+	task.dtype = dtype;
+	task.reduce_op = rop;
 	return hcclt_map_errno(HCCLT_OP_DATA_TASK,
 			       hcclt_submit_one(fd, dev, tid, &task));
 }
@@ -60,17 +75,86 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 HCCLT_EXPORT int32_t HcommLocalCopyOnThread(ThreadHandle thread, void *dst, const void *src,
 					    uint64_t len)
 {
-	return data_task(thread, 0, HCCLT_TASK_LOCAL_COPY, dst, src, len);
+	return data_task(thread, 0, HCCLT_TASK_LOCAL_COPY, dst, src, len, 0, 0);
 }
 
 HCCLT_EXPORT int32_t HcommWriteOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 					const void *src, uint64_t len)
 {
-	return data_task(thread, channel, HCCLT_TASK_WRITE, dst, src, len);
+	return data_task(thread, channel, HCCLT_TASK_WRITE, dst, src, len, 0, 0);
 }
 
 HCCLT_EXPORT int32_t HcommReadOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 				       const void *src, uint64_t len)
 {
-	return data_task(thread, channel, HCCLT_TASK_READ, dst, src, len);
+	return data_task(thread, channel, HCCLT_TASK_READ, dst, src, len, 0, 0);
+}
+
+_Static_assert(HCOMM_DATA_TYPE_INT8 == HCCLT_DTYPE_INT8 &&
+	       HCOMM_DATA_TYPE_INT16 == HCCLT_DTYPE_INT16 &&
+	       HCOMM_DATA_TYPE_INT32 == HCCLT_DTYPE_INT32 &&
+	       HCOMM_DATA_TYPE_FP16 == HCCLT_DTYPE_FP16 &&
+	       HCOMM_DATA_TYPE_FP32 == HCCLT_DTYPE_FP32 &&
+	       HCOMM_DATA_TYPE_BFP16 == HCCLT_DTYPE_BF16, "dtype values");
+_Static_assert(HCOMM_REDUCE_SUM == HCCLT_REDUCE_SUM &&
+	       HCOMM_REDUCE_MAX == HCCLT_REDUCE_MAX &&
+	       HCOMM_REDUCE_MIN == HCCLT_REDUCE_MIN, "reduce op values");
+
+/* Element size of a reduce's @dtype; 0 for a type hcomm does not reduce. */
+static uint64_t reduce_size(HcommDataType dtype)
+{
+	switch (dtype) {
+	case HCOMM_DATA_TYPE_INT8:
+		return 1;
+	case HCOMM_DATA_TYPE_INT16:
+	case HCOMM_DATA_TYPE_FP16:
+	case HCOMM_DATA_TYPE_BFP16:
+		return 2;
+	case HCOMM_DATA_TYPE_INT32:
+	case HCOMM_DATA_TYPE_FP32:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/* hcomm's order: the buffers, the type and op, then the thread. */
+static int32_t reduce_task(ThreadHandle thread, ChannelHandle channel, uint32_t op,
+			   void *dst, const void *src, uint64_t count,
+			   HcommDataType dtype, HcommReduceOp rop)
+{
+	uint64_t size = reduce_size(dtype);
+
+	if (!dst || !src)
+		return HCCL_E_PTR;
+	if (!size || (rop != HCOMM_REDUCE_SUM && rop != HCOMM_REDUCE_MAX &&
+		      rop != HCOMM_REDUCE_MIN) || count > UINT64_MAX / size)
+		return HCCL_E_PARA;
+	/* HcommDataType and the uAPI's HCCLT_DTYPE_* share CANN's values. */
+	return data_task(thread, channel, op, dst, src, count * size, (uint32_t)dtype,
+			 (uint32_t)rop);
+}
+
+HCCLT_EXPORT int32_t HcommLocalReduceOnThread(ThreadHandle thread, void *dst, const void *src,
+					      uint64_t count, HcommDataType dataType,
+					      HcommReduceOp reduceOp)
+{
+	return reduce_task(thread, 0, HCCLT_TASK_LOCAL_REDUCE, dst, src, count, dataType,
+			   reduceOp);
+}
+
+HCCLT_EXPORT int32_t HcommWriteReduceOnThread(ThreadHandle thread, ChannelHandle channel,
+					      void *dst, const void *src, uint64_t count,
+					      HcommDataType dataType, HcommReduceOp reduceOp)
+{
+	return reduce_task(thread, channel, HCCLT_TASK_WRITE_REDUCE, dst, src, count, dataType,
+			   reduceOp);
+}
+
+HCCLT_EXPORT int32_t HcommReadReduceOnThread(ThreadHandle thread, ChannelHandle channel,
+					     void *dst, const void *src, uint64_t count,
+					     HcommDataType dataType, HcommReduceOp reduceOp)
+{
+	return reduce_task(thread, channel, HCCLT_TASK_READ_REDUCE, dst, src, count, dataType,
+			   reduceOp);
 }

@@ -178,6 +178,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(DATA_TASK, ENOENT, HCCL_E_PTR),	/* thread, channel or object gone */
 	R(DATA_TASK, EINVAL, HCCL_E_PARA),	/* engine family; driver before 1.4 */
 	R(DATA_TASK, ERANGE, HCCL_E_PARA),	/* a range outside its object */
+	R(DATA_TASK, EOPNOTSUPP, HCCL_E_NOT_SUPPORT),	/* a float reduce, not x86 */
 	R(DATA_TASK, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
 	R(DATA_TASK, ENOBUFS, HCCL_E_PARA),
 	R(DATA_TASK, EBUSY, HCCL_E_AGAIN),

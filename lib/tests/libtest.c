@@ -1875,6 +1875,71 @@ static void test_data(void)
 	for (bad = 0, i = 0; i < n; i++)
 		bad |= loc[1][i] != pat(i, 3);
 	tap_ok(!bad, "Read: every byte");
+
+	/* Reduces: codes, then a sum, a max into the peer, a bf16 sum back. */
+	{
+		float *fd = (float *)loc[1], *fs = (float *)(loc[1] + 65536);
+		int32_t *id = (int32_t *)(buf[0] + 4096), *is = (int32_t *)loc[1];
+		uint16_t *bd = (uint16_t *)(loc[1] + 131072);
+		uint16_t *bs = (uint16_t *)(buf[0] + 65536);
+		uint32_t j;
+
+		CHECK_HCCL(HcommLocalReduceOnThread(th[1], NULL, fs, 8, HCOMM_DATA_TYPE_FP32,
+						    HCOMM_REDUCE_SUM), HCCL_E_PTR,
+			   "LocalReduce: dst NULL -> HCCL_E_PTR");
+		CHECK_HCCL(HcommLocalReduceOnThread(th[1], fd, fs, 8, HCOMM_DATA_TYPE_INT64,
+						    HCOMM_REDUCE_SUM), HCCL_E_PARA,
+			   "LocalReduce: INT64 -> HCCL_E_PARA");
+		CHECK_HCCL(HcommLocalReduceOnThread(th[1], fd, fs, 8, HCOMM_DATA_TYPE_FP32,
+						    HCOMM_REDUCE_PROD), HCCL_E_PARA,
+			   "LocalReduce: PROD -> HCCL_E_PARA");
+		CHECK_HCCL(HcommLocalReduceOnThread(0, fd, fs, 8, HCOMM_DATA_TYPE_FP32,
+						    HCOMM_REDUCE_SUM), HCCL_E_PTR,
+			   "LocalReduce: thread 0 -> HCCL_E_PTR (after the type checks)");
+		CHECK_HCCL(HcommLocalReduceOnThread(th[1], loc[1] + 2, fs, 8, HCOMM_DATA_TYPE_FP32,
+						    HCOMM_REDUCE_SUM), HCCL_E_PARA,
+			   "LocalReduce: dst not aligned to the element -> HCCL_E_PARA");
+		CHECK_HCCL(HcommLocalReduceOnThread(th[1], fd, fd + 4, 8, HCOMM_DATA_TYPE_FP32,
+						    HCOMM_REDUCE_SUM), HCCL_E_PARA,
+			   "LocalReduce: overlapping ranges -> HCCL_E_PARA");
+		for (j = 0; j < 10000; j++) {
+			fd[j] = (float)j;
+			fs[j] = 0.25f * (float)j;
+		}
+		CHECK_HCCL(HcommLocalReduceOnThread(th[1], fd, fs, 10000, HCOMM_DATA_TYPE_FP32,
+						    HCOMM_REDUCE_SUM), HCCL_SUCCESS, "LocalReduce FP32 SUM");
+		TAP_EQ(hccltThreadSynchronize(th[1], 10000), ACL_SUCCESS, "LocalReduce: synchronized");
+		for (bad = 0, j = 0; j < 10000; j++)
+			bad |= fd[j] != 1.25f * (float)j;
+		tap_ok(!bad, "LocalReduce FP32 SUM: every element");
+		/* Rank 1 writes MAX into rank 0's buffer. */
+		for (j = 0; j < 3000; j++) {
+			id[j] = (int32_t)(j * 7) - 10000;
+			is[j] = 5000 - (int32_t)j * 3;
+		}
+		CHECK_HCCL(HcommWriteReduceOnThread(th[1], c[1].ch, peer[1] + 4096, is, 3000,
+						    HCOMM_DATA_TYPE_INT32, HCOMM_REDUCE_MAX),
+			   HCCL_SUCCESS, "WriteReduce INT32 MAX into the peer's buffer");
+		TAP_EQ(hccltThreadSynchronize(th[1], 10000), ACL_SUCCESS, "WriteReduce: synchronized");
+		for (bad = 0, j = 0; j < 3000; j++) {
+			int32_t x = (int32_t)(j * 7) - 10000, y = 5000 - (int32_t)j * 3;
+
+			bad |= id[j] != (x > y ? x : y);
+		}
+		tap_ok(!bad, "WriteReduce INT32 MAX: every element in the peer's buffer");
+		/* And reads BFP16 SUM back: 1.0 + 2.0 = 3.0 (0x3f80 + 0x4000 = 0x4040). */
+		for (j = 0; j < 2000; j++) {
+			bd[j] = 0x3f80;
+			bs[j] = 0x4000;
+		}
+		CHECK_HCCL(HcommReadReduceOnThread(th[1], c[1].ch, bd, peer[1] + 65536, 2000,
+						   HCOMM_DATA_TYPE_BFP16, HCOMM_REDUCE_SUM),
+			   HCCL_SUCCESS, "ReadReduce BFP16 SUM from the peer's buffer");
+		TAP_EQ(hccltThreadSynchronize(th[1], 10000), ACL_SUCCESS, "ReadReduce: synchronized");
+		for (bad = 0, j = 0; j < 2000; j++)
+			bad |= bd[j] != 0x4040;
+		tap_ok(!bad, "ReadReduce BFP16 SUM: every element");
+	}
 	aclrtSetDevice(0);
 	CHECK_HCCL(HcclThreadAcquire(r[0].comm, COMM_ENGINE_AICPU, 1, 0, &ai), HCCL_SUCCESS,
 		   "data: an AICPU thread");

@@ -220,6 +220,11 @@ struct drm_hcclt_query {
  * DRM_HCCLT_EVENT_LAUNCH event, DRM_IOCTL_HCCLT_KERNEL_DONE).
  */
 #define HCCLT_FEATURE_KERNEL_LAUNCH	0x200ULL
+/*
+ * uAPI 1.4: reduce tasks (HCCLT_TASK_LOCAL_REDUCE, _WRITE_REDUCE,
+ * _READ_REDUCE); without it a SUBMIT of one is -EINVAL.
+ */
+#define HCCLT_FEATURE_REDUCE		0x400ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -474,7 +479,12 @@ struct drm_hcclt_thread_export {
  *	HCCLT_LAUNCH_CANCELLED. The 1.4 data fields must be zero.
  * @HCCLT_TASK_LOCAL_REDUCE: (uAPI 1.4) as HCCLT_TASK_LOCAL_COPY, but each
  *	element of the destination becomes @reduce_op of itself and the
- *	source element (@dtype; @len a multiple of its size).
+ *	source element (@dtype; @len, @src_offset and @dst_offset multiples
+ *	of its size; the two ranges must not overlap). Integers wrap around
+ *	on HCCLT_REDUCE_SUM and compare signed; floats are computed in FP32
+ *	(FP16 and BF16 rounded back to nearest, ties to even), and a NaN
+ *	operand of HCCLT_REDUCE_MAX or _MIN gives that NaN (the
+ *	destination's if both are). HCCLT_FEATURE_REDUCE.
  * @HCCLT_TASK_WRITE_REDUCE: (uAPI 1.4) HCCLT_TASK_WRITE, reducing.
  * @HCCLT_TASK_READ_REDUCE: (uAPI 1.4) HCCLT_TASK_READ, reducing.
  *
@@ -620,8 +630,11 @@ struct drm_hcclt_task {
  *   local one with a non-zero @dst_thread, a write or read on a stream
  *   @handle, a zero handle where an object is needed or a non-zero one
  *   where the channel's peer buffer is meant, an unknown @dtype or
- *   @reduce_op of a reduce (non-zero ones for a copy), a reduce @len not a
- *   multiple of the element size; non-zero 1.4 fields in another task.
+ *   @reduce_op of a reduce (non-zero ones for a copy), a reduce @len,
+ *   @src_offset or @dst_offset not a multiple of the element size, a
+ *   reduce whose two ranges overlap; non-zero 1.4 fields in another task.
+ * - -EOPNOTSUPP (1.4): a float reduce on an architecture where the driver
+ *   cannot use the FPU (all but x86).
  * - -ENOENT (1.4): a data task's handle that is not a memory object of
  *   this file.
  * - -EBUSY (1.4): a kernel launch while the file has too many launch

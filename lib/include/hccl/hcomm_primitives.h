@@ -27,6 +27,37 @@
 extern "C" {
 #endif
 
+/** HcommReduceOp - reduction operations (CANN's values, as HcclReduceOp). */
+typedef enum {
+	HCOMM_REDUCE_SUM = 0,
+	HCOMM_REDUCE_PROD = 1,
+	HCOMM_REDUCE_MAX = 2,
+	HCOMM_REDUCE_MIN = 3,
+	HCOMM_REDUCE_RESERVED = 255
+} HcommReduceOp;
+
+/** HcommDataType - element types (CANN's values, as HcclDataType). */
+typedef enum {
+	HCOMM_DATA_TYPE_INT8 = 0,
+	HCOMM_DATA_TYPE_INT16 = 1,
+	HCOMM_DATA_TYPE_INT32 = 2,
+	HCOMM_DATA_TYPE_FP16 = 3,
+	HCOMM_DATA_TYPE_FP32 = 4,
+	HCOMM_DATA_TYPE_INT64 = 5,
+	HCOMM_DATA_TYPE_UINT64 = 6,
+	HCOMM_DATA_TYPE_UINT8 = 7,
+	HCOMM_DATA_TYPE_UINT16 = 8,
+	HCOMM_DATA_TYPE_UINT32 = 9,
+	HCOMM_DATA_TYPE_FP64 = 10,
+	HCOMM_DATA_TYPE_BFP16 = 11,
+	HCOMM_DATA_TYPE_INT128 = 12,
+	HCOMM_DATA_TYPE_HIF8 = 14,
+	HCOMM_DATA_TYPE_FP8E4M3 = 15,
+	HCOMM_DATA_TYPE_FP8E5M2 = 16,
+	HCOMM_DATA_TYPE_FP8E8M0 = 17,
+	HCOMM_DATA_TYPE_RESERVED = 255
+} HcommDataType;
+
 /**
  * HcommThreadNotifyRecordOnThread() - queue "set notify" on a stream.
  * @thread: thread whose stream runs the task.
@@ -146,6 +177,65 @@ int32_t HcommWriteOnThread(ThreadHandle thread, ChannelHandle channel, void *dst
  */
 int32_t HcommReadOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 			  const void *src, uint64_t len);
+
+/**
+ * HcommLocalReduceOnThread() - queue, on @thread's stream, @count elements
+ * of @dst becoming @reduceOp of themselves and those of @src.
+ * @thread: the thread.
+ * @dst: destination (and first operand): device memory of the thread's
+ *	device, aligned to the element size.
+ * @src: source: the same kinds; must not overlap @dst.
+ * @count: elements; zero queues nothing.
+ * @dataType: INT8, INT16, INT32, FP16, FP32 or BFP16.
+ * @reduceOp: SUM, MAX or MIN.
+ *
+ * Integers wrap around on SUM; floats are computed in FP32 (FP16 and
+ * BFP16 rounded back to nearest even); a NaN operand of MAX or MIN gives
+ * NaN.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@dst or @src NULL, @thread 0 or not
+ * live); HCCL_E_PARA (another type or op, a range not inside device
+ * memory, not aligned to the element size, or overlapping);
+ * HCCL_E_NOT_SUPPORT (a float type on a host whose kernel cannot reduce
+ * floats); HCCL_E_AGAIN.
+ */
+int32_t HcommLocalReduceOnThread(ThreadHandle thread, void *dst, const void *src,
+				 uint64_t count, HcommDataType dataType,
+				 HcommReduceOp reduceOp);
+
+/**
+ * HcommWriteReduceOnThread() - HcommWriteOnThread(), reducing into the
+ * peer's buffer as HcommLocalReduceOnThread() does (@count elements).
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @dst: an address in the peer's HCCL buffer.
+ * @src: device memory of this rank.
+ * @count: elements.
+ * @dataType: as HcommLocalReduceOnThread().
+ * @reduceOp: as HcommLocalReduceOnThread().
+ *
+ * Return: as HcommLocalReduceOnThread(); HCCL_E_REMOTE (the peer is gone).
+ */
+int32_t HcommWriteReduceOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+				 const void *src, uint64_t count, HcommDataType dataType,
+				 HcommReduceOp reduceOp);
+
+/**
+ * HcommReadReduceOnThread() - HcommReadOnThread(), reducing into local
+ * @dst as HcommLocalReduceOnThread() does (@count elements).
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @dst: device memory of this rank.
+ * @src: an address in the peer's HCCL buffer.
+ * @count: elements.
+ * @dataType: as HcommLocalReduceOnThread().
+ * @reduceOp: as HcommLocalReduceOnThread().
+ *
+ * Return: as HcommWriteReduceOnThread().
+ */
+int32_t HcommReadReduceOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+				const void *src, uint64_t count, HcommDataType dataType,
+				HcommReduceOp reduceOp);
 
 /**
  * HcommBatchModeStart() - keep the tasks this OS thread queues from now

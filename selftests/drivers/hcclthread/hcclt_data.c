@@ -839,4 +839,312 @@ TEST_F(data, channel_buffer_refuses_importers)
 		syscall(SYS_delete_module, "vgem", O_NONBLOCK);
 }
 
+/* ---- reduces (HCCLT_FEATURE_REDUCE) ---- */
+
+static const __u32 rtypes[] = { HCCLT_DTYPE_INT8, HCCLT_DTYPE_INT16,
+				HCCLT_DTYPE_INT32, HCCLT_DTYPE_FP16,
+				HCCLT_DTYPE_FP32, HCCLT_DTYPE_BF16 };
+static const __u32 rops[] = { HCCLT_REDUCE_SUM, HCCLT_REDUCE_MAX,
+			      HCCLT_REDUCE_MIN };
+
+static unsigned int esize(__u32 dt)
+{
+	return dt == HCCLT_DTYPE_INT8 ? 1 :
+	       dt == HCCLT_DTYPE_INT32 || dt == HCCLT_DTYPE_FP32 ? 4 : 2;
+}
+
+static float as_f32(__u32 u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static __u32 f32_bits(float f)
+{
+	__u32 u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* FP16 through the compiler's _Float16: an oracle of its own. */
+static float h2f(__u16 h)
+{
+	_Float16 v;
+
+	memcpy(&v, &h, 2);
+	return (float)v;
+}
+
+static __u16 f2h(float f)
+{
+	_Float16 v = (_Float16)f;
+	__u16 h;
+
+	memcpy(&h, &v, 2);
+	return h;
+}
+
+static __u16 f2bf(float f)
+{
+	__u32 u = f32_bits(f);
+
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return (u >> 16) | 0x40;
+	return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+}
+
+static int is_float(__u32 dt)
+{
+	return dt == HCCLT_DTYPE_FP16 || dt == HCCLT_DTYPE_FP32 ||
+	       dt == HCCLT_DTYPE_BF16;
+}
+
+static float to_f(__u32 dt, __u32 b)
+{
+	return dt == HCCLT_DTYPE_FP32 ? as_f32(b) :
+	       dt == HCCLT_DTYPE_FP16 ? h2f((__u16)b) : as_f32(b << 16);
+}
+
+static __u32 from_f(__u32 dt, float f)
+{
+	return dt == HCCLT_DTYPE_FP32 ? f32_bits(f) :
+	       dt == HCCLT_DTYPE_FP16 ? f2h(f) : f2bf(f);
+}
+
+static int is_nan(__u32 dt, __u32 b)
+{
+	float f = to_f(dt, b);
+
+	return f != f;
+}
+
+/* What the element @d (destination) becomes with @s: bit patterns. */
+static __u32 ref(__u32 dt, __u32 op, __u32 d, __u32 s)
+{
+	if (is_float(dt)) {
+		float x = to_f(dt, d), y = to_f(dt, s), r;
+
+		if (op == HCCLT_REDUCE_SUM)
+			r = x + y;
+		else if (x != x || y != y)
+			return x != x ? d : s;
+		else if (op == HCCLT_REDUCE_MAX)
+			r = y > x ? y : x;
+		else
+			r = y < x ? y : x;
+		return from_f(dt, r);
+	}
+	{
+		unsigned int bits = esize(dt) * 8;
+		__s64 x = (__s64)((__s64)d << (64 - bits)) >> (64 - bits);
+		__s64 y = (__s64)((__s64)s << (64 - bits)) >> (64 - bits);
+		__s64 r = op == HCCLT_REDUCE_SUM ? x + y :
+			  op == HCCLT_REDUCE_MAX ? (y > x ? y : x) :
+			  (y < x ? y : x);
+
+		return (__u32)r & (bits == 32 ? 0xffffffffu : (1u << bits) - 1);
+	}
+}
+
+static __u32 get_e(const __u8 *p, unsigned int sz)
+{
+	__u32 v = 0;
+
+	memcpy(&v, p, sz);
+	return v;
+}
+
+/*
+ * Special values planted among the random ones, per float type: element
+ * i * 8 + j gets special j (@row 0: the source) or i (@row 1: the
+ * destination), so that every pair meets in the first 64 elements.
+ */
+static void plant(__u8 *p, __u32 dt, __u64 n, int row)
+{
+	static const __u32 f32s[] = { 0x7fc00000, 0x7f800000, 0xff800000,
+				      0x80000000, 0x00000001, 0x7f7fffff,
+				      0x00000000, 0xffc00001 };
+	static const __u32 f16s[] = { 0x7e00, 0x7c00, 0xfc00, 0x8000, 0x0001,
+				      0x7bff, 0x0000, 0x03ff };
+	static const __u32 b16s[] = { 0x7fc0, 0x7f80, 0xff80, 0x8000, 0x0001,
+				      0x7f7f, 0x0000, 0x3f80 };
+	const __u32 *v = dt == HCCLT_DTYPE_FP32 ? f32s :
+			 dt == HCCLT_DTYPE_FP16 ? f16s : b16s;
+	unsigned int sz = esize(dt), i, j;
+
+	if (!is_float(dt))
+		return;
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++)
+			if ((__u64)(i * 8 + j) < n)
+				memcpy(p + (i * 8 + j) * sz, &v[row ? i : j],
+				       sz);
+}
+
+/*
+ * Every type and op: LOCAL_REDUCE over 2 pages and a bit at element-aligned
+ * offsets, random bit patterns and every pair of special values (NaN, inf,
+ * -0, subnormal, max), checked element by element against the reference
+ * above (FP16 through the compiler's _Float16; NaN results by NaN-ness).
+ */
+TEST_F(data, reduce_every_type_and_op)
+{
+	struct drm_hcclt_query q;
+	unsigned int ti, oi;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	if (!(q.features & HCCLT_FEATURE_REDUCE))
+		SKIP(return, "driver without reduces");
+	for (ti = 0; ti < HCCLT_ARRAY_SIZE(rtypes); ti++) {
+		for (oi = 0; oi < HCCLT_ARRAY_SIZE(rops); oi++) {
+			__u32 dt = rtypes[ti], op = rops[oi];
+			unsigned int sz = esize(dt);
+			__u64 so = 8 * 4, dof = 4096 - 4 * sz, n = 2 * 4096 / sz + 37;
+			static __u8 old[3 * 4096];
+			struct drm_hcclt_task t;
+			__u64 i, bad = 0, first = ~0ULL;
+
+			fill(self->a.p, 4 * 4096, 7 + ti + 3 * oi);
+			fill(self->b.p, 4 * 4096, 91 + ti + 5 * oi);
+			plant(self->a.p + so, dt, n, 0);
+			plant(self->b.p + dof, dt, n, 1);
+			memcpy(old, self->b.p + dof, n * sz);
+			t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, self->a.handle, so,
+				  self->b.handle, dof, n * sz);
+			t.dtype = dt;
+			t.reduce_op = op;
+			ASSERT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
+			ASSERT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+			for (i = 0; i < n; i++) {
+				__u32 d = get_e(old + i * sz, sz);
+				__u32 sv = get_e(self->a.p + so + i * sz, sz);
+				__u32 got = get_e(self->b.p + dof + i * sz, sz);
+				__u32 want = ref(dt, op, d, sv);
+
+				if (is_float(dt) && is_nan(dt, want) ?
+				    !is_nan(dt, got) : got != want) {
+					if (!bad++)
+						first = i;
+				}
+			}
+			EXPECT_EQ(0, bad) {
+				__u64 f = first;
+
+				TH_LOG("dtype %u op %u: %llu wrong, first %llu: dst %#x src %#x got %#x want %#x",
+				       dt, op, (unsigned long long)bad,
+				       (unsigned long long)f,
+				       get_e(old + f * sz, sz),
+				       get_e(self->a.p + so + f * sz, sz),
+				       get_e(self->b.p + dof + f * sz, sz),
+				       ref(dt, op, get_e(old + f * sz, sz),
+					   get_e(self->a.p + so + f * sz, sz)));
+			}
+			/* Bytes around the range untouched. */
+			EXPECT_EQ(pat(dof - 1, 91 + ti + 5 * oi), self->b.p[dof - 1]);
+			EXPECT_EQ(pat(dof + n * sz, 91 + ti + 5 * oi),
+				  self->b.p[dof + n * sz]);
+		}
+	}
+}
+
+/* One negative test per validation of a reduce. */
+TEST_F(data, reduce_einval)
+{
+	__u32 a = self->a.handle, b = self->b.handle;
+	struct drm_hcclt_query q;
+	struct drm_hcclt_task t;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	if (!(q.features & HCCLT_FEATURE_REDUCE))
+		SKIP(return, "driver without reduces");
+#define TRY(field, value, err)						\
+	do {								\
+		t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, b, 0, 64);	\
+		t.dtype = HCCLT_DTYPE_FP32;				\
+		t.field = value;					\
+		EXPECT_EQ(err, hcclt_submit(self->fd, self->thread, &t, 1)) \
+			TH_LOG(#field "=" #value);			\
+	} while (0)
+	TRY(dtype, 5, -EINVAL);		/* INT64 */
+	TRY(dtype, 7, -EINVAL);		/* UINT8 */
+	TRY(dtype, 10, -EINVAL);	/* FP64 */
+	TRY(dtype, 255, -EINVAL);
+	TRY(reduce_op, 1, -EINVAL);	/* PROD */
+	TRY(reduce_op, 255, -EINVAL);
+	TRY(len, 62, -EINVAL);		/* not whole FP32 elements */
+	TRY(src_offset, 2, -EINVAL);	/* not aligned to them */
+	TRY(dst_offset, 6, -EINVAL);
+	TRY(dst_handle, a, -EINVAL);	/* overlapping ranges of one object */
+	TRY(notify_idx, 1, -EINVAL);
+	TRY(timeout_s, 1, -EINVAL);
+	TRY(src_offset, MIB - 60, -ERANGE);
+	TRY(len, 0, 0);
+#undef TRY
+	/* Apart in one object: fine. */
+	t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, a, 64, 64);
+	t.dtype = HCCLT_DTYPE_INT32;
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
+	/* A copy still refuses the reduce fields. */
+	t = dtask(HCCLT_TASK_LOCAL_COPY, 0, a, 0, b, 0, 64);
+	t.reduce_op = HCCLT_REDUCE_MAX;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+}
+
+/* WRITE_REDUCE into the peer's buffer, READ_REDUCE out of it. */
+TEST_F(data, write_and_read_reduce)
+{
+	struct drm_hcclt_query q;
+	struct drm_hcclt_task t;
+	struct pair2 p;
+	float *d, *s;
+	__s16 *di, *si;
+	int i, bad = 0;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	if (!(q.features & HCCLT_FEATURE_REDUCE))
+		SKIP(return, "driver without reduces");
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	/* Rank 0 adds 5000 floats into rank 1's buffer at 4 KiB. */
+	d = (float *)(p.buf[1].p + 4096);
+	s = (float *)p.loc[0].p;
+	for (i = 0; i < 5000; i++) {
+		d[i] = (float)i * 0.5f;
+		s[i] = (float)(i % 7) - 3.25f;
+	}
+	t = dtask(HCCLT_TASK_WRITE_REDUCE, p.c[0], p.loc[0].handle, 0, 0, 4096,
+		  5000 * 4);
+	t.dtype = HCCLT_DTYPE_FP32;
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p.r[0].fd, p.r[0].thread, 10000));
+	for (i = 0; i < 5000; i++)
+		bad += d[i] != (float)i * 0.5f + ((float)(i % 7) - 3.25f);
+	EXPECT_EQ(0, bad);
+	/* Rank 1 takes the MIN of rank 0's buffer into its own object. */
+	si = (__s16 *)(p.buf[0].p + 8);
+	di = (__s16 *)p.loc[1].p;
+	for (i = 0; i < 3000; i++) {
+		si[i] = (__s16)(i * 37 - 50000);
+		di[i] = (__s16)(20000 - i * 11);
+	}
+	t = dtask(HCCLT_TASK_READ_REDUCE, p.c[1], 0, 8, p.loc[1].handle, 0,
+		  3000 * 2);
+	t.dtype = HCCLT_DTYPE_INT16;
+	t.reduce_op = HCCLT_REDUCE_MIN;
+	ASSERT_EQ(0, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p.r[1].fd, p.r[1].thread, 10000));
+	for (bad = 0, i = 0; i < 3000; i++) {
+		__s16 x = (__s16)(i * 37 - 50000), y = (__s16)(20000 - i * 11);
+
+		bad += di[i] != (x < y ? x : y);
+	}
+	EXPECT_EQ(0, bad);
+	pair2_free(&p);
+}
+
 TEST_HARNESS_MAIN

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: the arithmetic of the copy engine's reduce tasks
+ * (HCCLT_TASK_LOCAL_REDUCE, _WRITE_REDUCE, _READ_REDUCE): each element of
+ * the destination becomes op(destination, source).
+ *
+ * Integers (INT8, INT16, INT32) wrap around on SUM (two's complement);
+ * MAX and MIN compare signed. Floats (FP32, FP16, BF16) are computed in
+ * FP32 with the CPU's SSE unit, inside kernel_fpu_begin()/kernel_fpu_end(),
+ * which is why this file alone is compiled with the FPU flags (Kbuild);
+ * FP16 and BF16 are widened exactly and the result is rounded back to
+ * nearest, ties to even. A NaN operand of MAX or MIN gives that NaN (the
+ * destination's first), as of SUM. Element sizes, the checks and the
+ * paging are the copy engine's (hcclt_copy.c): this only sees whole,
+ * aligned elements of one page.
+ */
+
+#include <linux/types.h>
+#ifdef CONFIG_X86
+#include <asm/fpu/api.h>
+#else
+/* Integer types only (hcclt_reduce_supported()): no FPU state to save. */
+static inline void kernel_fpu_begin(void) { }
+static inline void kernel_fpu_end(void) { }
+#endif
+
+#include "hcclt_drv.h"
+
+static inline float hcclt_f32(u32 u)
+{
+	union { u32 u; float f; } v = { .u = u };
+
+	return v.f;
+}
+
+static inline u32 hcclt_u32(float f)
+{
+	union { float f; u32 u; } v = { .f = f };
+
+	return v.u;
+}
+
+/* IEEE binary16 to binary32, exactly. */
+static float hcclt_h2f(u16 h)
+{
+	u32 sign = (u32)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f;
+	u32 man = h & 0x3ff;
+
+	if (exp == 0x1f)		/* inf, NaN (payload kept) */
+		return hcclt_f32(sign | 0x7f800000 | man << 13);
+	if (exp)
+		return hcclt_f32(sign | (exp + 112) << 23 | man << 13);
+	if (!man)
+		return hcclt_f32(sign);
+	/* Subnormal: normalise into binary32's range. */
+	exp = 113;
+	while (!(man & 0x400)) {
+		man <<= 1;
+		exp--;
+	}
+	return hcclt_f32(sign | exp << 23 | (man & 0x3ff) << 13);
+}
+
+/* binary32 to binary16, rounding to nearest, ties to even. */
+static u16 hcclt_f2h(float x)
+{
+	u32 f = hcclt_u32(x), sign = (f >> 16) & 0x8000, a = f & 0x7fffffff;
+	u32 e, m, shift, rem, half, man;
+
+	if (a > 0x7f800000)		/* NaN: quiet, top payload bits */
+		return sign | 0x7e00 | ((a >> 13) & 0x3ff);
+	if (a >= 0x477ff000)		/* 65520 and up, inf: inf */
+		return sign | 0x7c00;
+	if (a >= 0x38800000)		/* normal: round at bit 13, rebias */
+		return sign | ((a + 0xfff + ((a >> 13) & 1) - 0x38000000) >> 13);
+	e = a >> 23;
+	if (e < 102)			/* below 2^-25: zero */
+		return sign;
+	m = (a & 0x7fffff) | 0x800000;
+	shift = 126 - e;		/* 14..24 */
+	man = m >> shift;
+	rem = m & ((1U << shift) - 1);
+	half = 1U << (shift - 1);
+	if (rem > half || (rem == half && (man & 1)))
+		man++;
+	return sign | man;
+}
+
+static float hcclt_b2f(u16 b)
+{
+	return hcclt_f32((u32)b << 16);
+}
+
+/* binary32 to bfloat16, rounding to nearest, ties to even. */
+static u16 hcclt_f2b(float x)
+{
+	u32 f = hcclt_u32(x);
+
+	if ((f & 0x7fffffff) > 0x7f800000)
+		return (f >> 16) | 0x40;	/* NaN: quiet */
+	return (f + 0x7fff + ((f >> 16) & 1)) >> 16;
+}
+
+static float hcclt_fop(u32 op, float d, float s)
+{
+	if (op == HCCLT_REDUCE_SUM)
+		return d + s;
+	if (d != d)			/* NaN */
+		return d;
+	if (s != s)
+		return s;
+	if (op == HCCLT_REDUCE_MAX)
+		return s > d ? s : d;
+	return s < d ? s : d;
+}
+
+/* An integer element; the caller truncates the result to its type. */
+static inline s32 hcclt_iop(u32 op, s32 d, s32 s)
+{
+	if (op == HCCLT_REDUCE_SUM)
+		return (s32)((u32)d + (u32)s);	/* wraps */
+	if (op == HCCLT_REDUCE_MAX)
+		return s > d ? s : d;
+	return s < d ? s : d;
+}
+
+/**
+ * hcclt_reduce - reduce @len bytes of @src into @dst.
+ * @dtype: HCCLT_DTYPE_* (checked by the caller).
+ * @op: HCCLT_REDUCE_* (checked by the caller).
+ * @dst: destination elements, aligned to their size.
+ * @src: source elements, aligned to their size; not overlapping @dst.
+ * @len: bytes, a multiple of the element size.
+ *
+ * May be called in process context only (kernel_fpu_begin() for floats).
+ */
+void hcclt_reduce(u32 dtype, u32 op, void *dst, const void *src, size_t len)
+{
+	size_t i;
+
+	/* Integer loops may be vectorised in this file: FPU state too. */
+	kernel_fpu_begin();
+	switch (dtype) {
+	case HCCLT_DTYPE_INT8: {
+		s8 *d = dst;
+		const s8 *s = src;
+
+		for (i = 0; i < len; i++)
+			d[i] = (s8)hcclt_iop(op, d[i], s[i]);
+		break;
+	}
+	case HCCLT_DTYPE_INT16: {
+		s16 *d = dst;
+		const s16 *s = src;
+
+		for (i = 0; i < len / 2; i++)
+			d[i] = (s16)hcclt_iop(op, d[i], s[i]);
+		break;
+	}
+	case HCCLT_DTYPE_INT32: {
+		s32 *d = dst;
+		const s32 *s = src;
+
+		for (i = 0; i < len / 4; i++)
+			d[i] = hcclt_iop(op, d[i], s[i]);
+		break;
+	}
+	case HCCLT_DTYPE_FP32: {
+		float *d = dst;
+		const float *s = src;
+
+		for (i = 0; i < len / 4; i++)
+			d[i] = hcclt_fop(op, d[i], s[i]);
+		break;
+	}
+	case HCCLT_DTYPE_FP16: {
+		u16 *d = dst;
+		const u16 *s = src;
+
+		for (i = 0; i < len / 2; i++)
+			d[i] = hcclt_f2h(hcclt_fop(op, hcclt_h2f(d[i]),
+						   hcclt_h2f(s[i])));
+		break;
+	}
+	case HCCLT_DTYPE_BF16: {
+		u16 *d = dst;
+		const u16 *s = src;
+
+		for (i = 0; i < len / 2; i++)
+			d[i] = hcclt_f2b(hcclt_fop(op, hcclt_b2f(d[i]),
+						   hcclt_b2f(s[i])));
+		break;
+	}
+	}
+	kernel_fpu_end();
+}
