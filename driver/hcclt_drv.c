@@ -277,6 +277,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_INFO_ARRAY | HCCLT_FEATURE_COMM_BUFFER |
 			 HCCLT_FEATURE_WAIT_DEADLINE | HCCLT_FEATURE_DATA_TASKS |
 			 HCCLT_FEATURE_KERNEL_LAUNCH | HCCLT_FEATURE_REDUCE |
+			 HCCLT_FEATURE_EVENTS |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
@@ -355,6 +356,7 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	hcclt_ids_init(&file->comms, HCCLT_ID_INDEX_MASK);
 	hcclt_ids_init(&file->streams, HCCLT_ID_INDEX_MASK);
 	hcclt_ids_init(&file->threads, HCCLT_ID_INDEX_MASK);
+	hcclt_event_file_init(file);
 	file->usage = hcclt_usage_new(hdev);
 	if (!file->usage || hcclt_ids_anchor(&file->comms) ||
 	    hcclt_ids_anchor(&file->streams) ||
@@ -396,6 +398,7 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 	hcclt_group_file_close(file);
 	hcclt_file_destroy_comms(file);
 	hcclt_file_destroy_streams(file);
+	hcclt_event_file_close(file);
 	df->driver_priv = NULL;
 	/* An INFO or debugfs walk may still hold it; its tables are empty. */
 	hcclt_file_put(file);
@@ -438,6 +441,10 @@ HCCLT_GUARDED(hcclt_mem_create_ioctl)
 HCCLT_GUARDED(hcclt_comm_buffer_ioctl)
 HCCLT_GUARDED(hcclt_channel_buffer_ioctl)
 HCCLT_GUARDED(hcclt_kernel_done_ioctl)
+HCCLT_GUARDED(hcclt_event_create_ioctl)
+HCCLT_GUARDED(hcclt_event_destroy_ioctl)
+HCCLT_GUARDED(hcclt_notify_create_ioctl)
+HCCLT_GUARDED(hcclt_notify_destroy_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
@@ -464,6 +471,11 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl_guarded),
 	HCCLT_IOCTL(CHANNEL_BUFFER, hcclt_channel_buffer_ioctl_guarded),
 	HCCLT_IOCTL(KERNEL_DONE, hcclt_kernel_done_ioctl_guarded),
+	HCCLT_IOCTL(EVENT_CREATE, hcclt_event_create_ioctl_guarded),
+	HCCLT_IOCTL(EVENT_DESTROY, hcclt_event_destroy_ioctl_guarded),
+	HCCLT_IOCTL(EVENT_WAIT, hcclt_event_wait_ioctl),
+	HCCLT_IOCTL(NOTIFY_CREATE, hcclt_notify_create_ioctl_guarded),
+	HCCLT_IOCTL(NOTIFY_DESTROY, hcclt_notify_destroy_ioctl_guarded),
 };
 
 /*

@@ -93,11 +93,13 @@ struct hcclt_group;
  * @index: device number (platform device id).
  * @hw: backend ops; immutable after probe.
  * @hw_priv: backend state.
- * @pool_lock: protects @streams_used, @notifies_used and @mem_used.
+ * @pool_lock: protects @streams_used, @notifies_used, @events_used and
+ *	@mem_used.
  * @streams_total: size of the stream pool; immutable after probe.
  * @notifies_total: size of the notify pool; immutable after probe.
  * @streams_used: stream slots in use.
  * @notifies_used: notify slots in use.
+ * @events_used: events in use (HCCLT_MAX_EVENTS; hcclt_event.c).
  * @mem_total: device memory capacity in bytes; immutable after probe.
  * @mem_used: bytes of it held by memory objects (hcclt_mem.c).
  * @files_lock: protects @files and @file_serial. Held only to add,
@@ -147,12 +149,13 @@ struct hcclt_device {
 	const struct hcclt_hw_ops *hw;
 	void *hw_priv;
 
-	/* protects streams_used, notifies_used, mem_used */
+	/* protects streams_used, notifies_used, events_used, mem_used */
 	spinlock_t pool_lock;
 	u32 streams_total;
 	u32 notifies_total;
 	u32 streams_used;
 	u32 notifies_used;
+	u32 events_used;
 	u64 mem_total;
 	u64 mem_used;
 
@@ -227,6 +230,10 @@ struct hcclt_ids {
  * @threads: thread ids (threads and exported views).
  * @usage: fdinfo statistics (hcclt_fdinfo.c); reference held.
  * @ncomms: its live communicators (QUERY without CAP_SYS_ADMIN).
+ * @events: events by id (hcclt_event.c; the xarray's lock).
+ * @event_next: the next event id to try (xa_alloc_cyclic(), under the
+ *	events xarray's lock).
+ * @acl_notifies: ACL notifies by id, their pool slot (the xarray's lock).
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -242,6 +249,33 @@ struct hcclt_file {
 	struct hcclt_ids threads;
 	struct hcclt_usage *usage;
 	atomic_t ncomms;
+	struct xarray events;
+	u32 event_next;
+	struct xarray acl_notifies;
+};
+
+/**
+ * struct hcclt_event - an event (aclrtCreateEvent; hcclt_event.c).
+ * @ref: held by the file's table and by every queued task naming it.
+ * @hdev: the device.
+ * @id: its id in its file; immutable.
+ * @recorded: record tasks of it queued so far (each task's ev_seq);
+ *	sched_lock.
+ * @done: the highest ev_seq of a record that ran; sched_lock (read with
+ *	READ_ONCE() by EVENT_WAIT's condition).
+ * @ts_ns: CLOCK_MONOTONIC time the record of @done ran; sched_lock.
+ * @waiters: streams parked on it (their park_node); sched_lock.
+ * @wq: DRM_IOCTL_HCCLT_EVENT_WAIT callers.
+ */
+struct hcclt_event {
+	struct kref ref;
+	struct hcclt_device *hdev;
+	u64 id;
+	u64 recorded;
+	u64 done;
+	u64 ts_ns;
+	struct list_head waiters;
+	wait_queue_head_t wq;
 };
 
 /**
@@ -280,6 +314,7 @@ struct hcclt_file {
  * @peer: of a channel notify, the peer's rank (who records it); immutable.
  * @chan: a channel notify (@owner_id is then the channel id, set when
  *	the channel is established); immutable.
+ * @acl: an ACL notify (hcclt_event.c; @idx is its id); immutable.
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -303,6 +338,7 @@ struct hcclt_notify {
 	u32 rank;
 	u32 peer;
 	bool chan;
+	bool acl;
 };
 
 struct hcclt_batch;
@@ -314,6 +350,10 @@ struct hcclt_launch;
  * @node: entry in stream->tasks (sched_lock).
  * @seqno: stream sequence number.
  * @notify: the notify set (record) or waited for (wait); reference held.
+ * @event: event tasks: the event (hcclt_event.c); reference held; NULL
+ *	for other tasks.
+ * @ev_seq: event tasks: the record's number, or the records a wait waits
+ *	for; set when queued (sched_lock).
  * @batch: the submission the task belongs to; given back (freed or kept
  *	as the stream's spare) with its last task.
  * @timeout_s: wait timeout in seconds, 0 = none.
@@ -330,6 +370,8 @@ struct hcclt_task {
 	struct list_head node;
 	u64 seqno;
 	struct hcclt_notify *notify;
+	struct hcclt_event *event;
+	u64 ev_seq;
 	struct hcclt_copy *copy;
 	struct hcclt_launch *launch;
 	struct hcclt_batch *batch;
@@ -395,7 +437,8 @@ struct hcclt_batch {
  *	wait condition reads it without it).
  * @on_runlist: linked on hdev->runlist; sched_lock.
  * @parked: notify the head wait task waits for, or NULL; sched_lock.
- * @park_node: entry in @parked's waiters; sched_lock.
+ * @parked_ev: event the head wait task waits for, or NULL; sched_lock.
+ * @park_node: entry in @parked's or @parked_ev's waiters; sched_lock.
  * @park_ns: CLOCK_MONOTONIC time @parked was set (INFO); sched_lock.
  * @park_timeout: the parked wait's timeout in seconds (0: none);
  *	sched_lock.
@@ -440,6 +483,7 @@ struct hcclt_stream {
 	bool dead;
 	bool on_runlist;
 	struct hcclt_notify *parked;
+	struct hcclt_event *parked_ev;
 	struct list_head park_node;
 	u64 park_ns;
 	u32 park_timeout;
@@ -884,6 +928,23 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 void hcclt_comm_buffer_drop(struct hcclt_comm *comm);
+void hcclt_event_file_init(struct hcclt_file *file);
+void hcclt_event_file_close(struct hcclt_file *file);
+struct hcclt_event *hcclt_event_get(struct hcclt_file *file, u64 id);
+void hcclt_event_put(struct hcclt_event *ev);
+struct hcclt_notify *hcclt_acl_notify_get(struct hcclt_file *file, u32 id);
+int hcclt_event_create_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df);
+int hcclt_event_destroy_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df);
+int hcclt_event_wait_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *df);
+int hcclt_notify_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *df);
+int hcclt_notify_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *df);
+u64 hcclt_sched_event_target(struct hcclt_event *ev);
+bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts);
 struct dma_buf;
 struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj);
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,

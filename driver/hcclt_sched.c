@@ -216,7 +216,8 @@ static void hcclt_signal_fences(struct hcclt_stream *s)
 static bool hcclt_task_records(const struct hcclt_task *task)
 {
 	return task->notify && (task->op == HCCLT_TASK_NOTIFY_RECORD ||
-				task->op == HCCLT_TASK_CHANNEL_RECORD);
+				task->op == HCCLT_TASK_CHANNEL_RECORD ||
+				task->op == HCCLT_TASK_ACL_NOTIFY_RECORD);
 }
 
 /**
@@ -249,6 +250,9 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		atomic_dec(&task->notify->records);
 	if (task->notify)
 		hcclt_notify_put(task->notify);
+	/* Frees memory only: fine under sched_lock. */
+	if (task->event)
+		hcclt_event_put(task->event);
 	/* A data task dropped before the copy engine had it. */
 	if (task->copy)
 		hcclt_copy_drop(s->hdev, task->copy);
@@ -268,6 +272,11 @@ static void hcclt_stream_wake(struct hcclt_stream *s)
 
 static void hcclt_stream_unpark(struct hcclt_stream *s)
 {
+	if (s->parked_ev) {
+		list_del_init(&s->park_node);
+		s->parked_ev = NULL;
+		return;
+	}
 	if (!s->parked)
 		return;
 	list_del_init(&s->park_node);
@@ -281,8 +290,8 @@ static void hcclt_stream_unpark(struct hcclt_stream *s)
 static void hcclt_make_runnable(struct hcclt_device *hdev,
 				struct hcclt_stream *s)
 {
-	if (s->on_runlist || s->parked || s->copying || s->launching || s->dead ||
-	    list_empty(&s->tasks))
+	if (s->on_runlist || s->parked || s->parked_ev || s->copying ||
+	    s->launching || s->dead || list_empty(&s->tasks))
 		return;
 	list_add_tail(&s->run_node, &hdev->runlist);
 	s->on_runlist = true;
@@ -338,7 +347,9 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 	}
 	while ((task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
 						node))) {
-		if (err && task->op == HCCLT_TASK_NOTIFY_RECORD && task->notify)
+		if (err && task->notify &&
+		    (task->op == HCCLT_TASK_NOTIFY_RECORD ||
+		     task->op == HCCLT_TASK_ACL_NOTIFY_RECORD))
 			hcclt_notify_lose(s, task->notify, err);
 		hcclt_sched_task_done(s, err);
 	}
@@ -421,6 +432,83 @@ static void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
 			    n->peer_pid ? pid_nr(n->peer_pid) : 0, why);
 }
 
+/*
+ * The head task of @s is an event task: a record completes the event's
+ * record and releases the streams waiting for it; a wait completes if the
+ * records it waits for ran, else parks @s on the event. Return: true when
+ * parked.
+ */
+static bool hcclt_event_step(struct hcclt_device *hdev, struct hcclt_stream *s,
+			     struct hcclt_task *task)
+{
+	struct hcclt_event *ev = task->event;
+	struct hcclt_stream *w, *tmp;
+	struct hcclt_task *head;
+
+	if (task->op == HCCLT_TASK_EVENT_RECORD) {
+		if (task->ev_seq > ev->done) {
+			ev->ts_ns = ktime_get_ns();
+			WRITE_ONCE(ev->done, task->ev_seq);
+		}
+		hcclt_sched_task_done(s, 0);
+		list_for_each_entry_safe(w, tmp, &ev->waiters, park_node) {
+			head = list_first_entry(&w->tasks, struct hcclt_task,
+						node);
+			if (head->ev_seq <= ev->done) {
+				hcclt_stream_unpark(w);
+				hcclt_make_runnable(hdev, w);
+			}
+		}
+		if (wq_has_sleeper(&ev->wq))
+			wake_up_all(&ev->wq);
+		return false;
+	}
+	if (task->ev_seq <= ev->done) {
+		hcclt_sched_task_done(s, 0);
+		return false;
+	}
+	s->parked_ev = ev;
+	s->park_ns = ktime_get_ns();
+	s->park_timeout = 0;
+	list_add_tail(&s->park_node, &ev->waiters);
+	return true;
+}
+
+/**
+ * hcclt_sched_event_target - the records an event wait made now waits for.
+ * @ev: the event.
+ *
+ * Return: the number of records of @ev queued so far.
+ */
+u64 hcclt_sched_event_target(struct hcclt_event *ev)
+{
+	u64 target;
+
+	spin_lock_bh(&ev->hdev->sched_lock);
+	target = ev->recorded;
+	spin_unlock_bh(&ev->hdev->sched_lock);
+	return target;
+}
+
+/**
+ * hcclt_sched_event_done - have @ev's records up to @target run?
+ * @ev: the event.
+ * @target: from hcclt_sched_event_target().
+ * @ts: set to the time of its latest completed record (0: none).
+ *
+ * Return: true when they have.
+ */
+bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts)
+{
+	bool done;
+
+	spin_lock_bh(&ev->hdev->sched_lock);
+	done = ev->done >= target;
+	*ts = ev->ts_ns;
+	spin_unlock_bh(&ev->hdev->sched_lock);
+	return done;
+}
+
 /* Run tasks of @s until it parks, empties or @budget runs out. */
 static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			    int budget)
@@ -429,7 +517,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 	struct hcclt_notify *n;
 	bool progress = false;
 
-	while (budget > 0 && !s->parked) {
+	while (budget > 0 && !s->parked && !s->parked_ev) {
 		task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
 						node);
 		if (!task)
@@ -467,11 +555,15 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			progress = true;
 			break;
 		}
-		if (!n) {
+		if (task->event) {
+			if (hcclt_event_step(hdev, s, task))
+				break;	/* parked on the event */
+		} else if (!n) {
 			/* An empty data task. */
 			hcclt_sched_task_done(s, 0);
 		} else if (task->op == HCCLT_TASK_NOTIFY_RECORD ||
-		    task->op == HCCLT_TASK_CHANNEL_RECORD) {
+			   task->op == HCCLT_TASK_CHANNEL_RECORD ||
+			   task->op == HCCLT_TASK_ACL_NOTIFY_RECORD) {
 			if (likely(n->hdev == hdev))
 				hcclt_notify_record(hdev, n);
 			else
@@ -921,7 +1013,14 @@ u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
 	*depth = s->depth;
 	*wait_notify = 0;
 	n = s->parked;
-	if (n) {
+	if (s->parked_ev) {
+		state = HCCLT_STATE_PARKED;
+		if (wi) {
+			wi->since_ns = s->park_ns;
+			wi->owner_id = s->parked_ev->id;
+			wi->kind = HCCLT_WAIT_EVENT;
+		}
+	} else if (n) {
 		state = HCCLT_STATE_PARKED;
 		*wait_notify = n->idx;
 		if (wi) {
@@ -930,7 +1029,8 @@ u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
 			wi->notify_idx = n->idx;
 			wi->timeout_s = s->park_timeout;
 			wi->kind = n->chan ? HCCLT_WAIT_CHANNEL :
-					     HCCLT_WAIT_THREAD;
+				   n->acl ? HCCLT_WAIT_ACL_NOTIFY :
+					    HCCLT_WAIT_THREAD;
 			if (atomic_read(&n->records))
 				wi->flags |= HCCLT_WAIT_RECORD_QUEUED;
 			if (n->chan) {
@@ -1211,6 +1311,8 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 
 	if (ut->pad)
 		return -EINVAL;
+	/* Only event tasks set it (the batch may be a reused spare). */
+	task->event = NULL;
 	switch (ut->op) {
 	case HCCLT_TASK_LOCAL_COPY:
 	case HCCLT_TASK_WRITE:
@@ -1252,6 +1354,30 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 			return -EINVAL;
 		p = thread->primary ?: thread;
 		break;
+	case HCCLT_TASK_ACL_NOTIFY_RECORD:
+	case HCCLT_TASK_ACL_NOTIFY_WAIT:
+		if (ut->dst_thread || (ut->timeout_s &&
+				       ut->op == HCCLT_TASK_ACL_NOTIFY_RECORD))
+			return -EINVAL;
+		n = hcclt_acl_notify_get(pp->file, ut->notify_idx);
+		if (!n)
+			return -ENOENT;
+		goto found;
+	case HCCLT_TASK_EVENT_RECORD:
+	case HCCLT_TASK_EVENT_WAIT:
+		if (ut->notify_idx || ut->timeout_s)
+			return -EINVAL;
+		task->event = hcclt_event_get(pp->file, ut->dst_thread);
+		if (!task->event)
+			return -ENOENT;
+		task->notify = NULL;
+		task->copy = NULL;
+		task->launch = NULL;
+		task->op = ut->op;
+		task->engine = thread ? thread->engine : HCCLT_ENGINE_CPU;
+		task->timeout_s = 0;
+		task->started = false;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -1267,8 +1393,12 @@ found:
 	task->copy = NULL;
 	task->launch = NULL;
 	task->op = ut->op;
-	/* A wait has @thread; a record through a stream id has only @dst. */
-	task->engine = (thread ?: pp->dst)->engine;
+	/*
+	 * A wait has @thread; a record through a stream id has only @dst, an
+	 * ACL notify task through one neither.
+	 */
+	task->engine = thread ? thread->engine :
+		       pp->dst ? pp->dst->engine : HCCLT_ENGINE_CPU;
 	task->timeout_s = ut->timeout_s;
 	task->started = false;
 	return 0;
@@ -1280,6 +1410,8 @@ static void hcclt_task_unprepare(struct hcclt_stream *s,
 {
 	if (task->notify)
 		hcclt_notify_put(task->notify);
+	if (task->event)
+		hcclt_event_put(task->event);
 	if (task->copy)
 		hcclt_copy_drop(s->hdev, task->copy);
 	if (task->launch)
@@ -1362,6 +1494,12 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		list_add_tail(&batch->tasks[i].node, &s->tasks);
 		if (hcclt_task_records(&batch->tasks[i]))
 			atomic_inc(&batch->tasks[i].notify->records);
+		/* A record is the event's next; a wait waits for all so far. */
+		if (batch->tasks[i].event)
+			batch->tasks[i].ev_seq =
+				batch->tasks[i].op == HCCLT_TASK_EVENT_RECORD ?
+				++batch->tasks[i].event->recorded :
+				batch->tasks[i].event->recorded;
 	}
 	s->depth += n;
 	args->seqno = s->submit_seqno;

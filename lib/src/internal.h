@@ -29,6 +29,8 @@
 #define HCCLT_COMM_MAGIC	0x4843434dU	/* "HCCM" */
 #define HCCLT_STREAM_MAGIC	0x48435354U	/* "HCST" */
 #define HCCLT_DEAD_MAGIC	0x44454144U	/* "DEAD" */
+#define HCCLT_EVENT_MAGIC	0x48434556U	/* "HCEV" */
+#define HCCLT_NOTIFY_MAGIC	0x48434e54U	/* "HCNT" */
 
 /*
  * What an HcclComm points to. Made by hcclt_obj_alloc(), given back by
@@ -179,6 +181,10 @@ enum hcclt_op {
 	HCCLT_OP_MEMCPY_ASYNC,	/* aclrtMemcpyAsync */
 	HCCLT_OP_LAUNCH,	/* aclrtLaunchKernelWithConfig */
 	HCCLT_OP_BATCH,		/* HcommBatchModeEnd: the batch's SUBMITs */
+	HCCLT_OP_EVENT_CREATE,	/* aclrtCreateEvent[WithFlag] */
+	HCCLT_OP_EVENT,		/* the other event calls, ACL tasks on streams */
+	HCCLT_OP_NOTIFY_CREATE,	/* aclrtCreateNotify */
+	HCCLT_OP_ACL_NOTIFY_TASK,	/* HcommAclrtNotify{Record,Wait}OnThread */
 	HCCLT_OP_COUNT
 };
 

@@ -1520,6 +1520,99 @@ static void test_kernel_peer_killed(aclrtFuncHandle chk)
 	HcclCommDestroy(comm);
 }
 
+/*
+ * ACL events and notifies: codes, a stream waiting for another's event,
+ * the status before and after, the elapsed time between two records, ACL
+ * notifies on streams and on threads (by aclrtGetNotifyId()), a destroyed
+ * handle refused.
+ */
+static void test_events(void)
+{
+	aclrtEvent e0, e1, bad = NULL;
+	aclrtNotify n;
+	aclrtStream s0, s1;
+	aclrtEventRecordedStatus st;
+	HcclComm c = new_comm();
+	ThreadHandle th[2], held;
+	uint32_t id;
+	float ms = -1;
+
+	aclrtSetDevice(0);
+	TAP_EQ(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent(NULL)");
+	TAP_EQ(aclrtCreateEventWithFlag(&e0, 0x100), ACL_ERROR_INVALID_PARAM,
+	       "aclrtCreateEventWithFlag: an unknown flag");
+	TAP_EQ(aclrtCreateEvent(&e0), ACL_SUCCESS, "aclrtCreateEvent");
+	TAP_EQ(aclrtCreateEventWithFlag(&e1, ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC), ACL_SUCCESS,
+	       "aclrtCreateEventWithFlag(TIME_LINE | SYNC)");
+	TAP_EQ(aclrtCreateStream(&s0), ACL_SUCCESS, "events: stream 0");
+	TAP_EQ(aclrtCreateStream(&s1), ACL_SUCCESS, "events: stream 1");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e0, e1), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+	       "elapsed time of events never recorded -> ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID");
+	TAP_EQ(aclrtQueryEventStatus(e0, NULL), ACL_ERROR_INVALID_PARAM, "query: status NULL");
+	/* s0 holds behind a thread wait, then records e0; s1 waits for it. */
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s0, 1, &held), HCCL_SUCCESS,
+		   "events: a thread on stream 0");
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU_TS, 2, 1, th), HCCL_SUCCESS,
+		   "events: two threads");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(held, 0, 30), HCCL_SUCCESS, "stream 0 waits");
+	TAP_EQ(aclrtRecordEvent(e0, s0), ACL_SUCCESS, "aclrtRecordEvent on stream 0");
+	TAP_EQ(aclrtStreamWaitEvent(s1, e0), ACL_SUCCESS, "aclrtStreamWaitEvent on stream 1");
+	TAP_EQ(aclrtRecordEvent(e1, s1), ACL_SUCCESS, "stream 1 records e1 after its wait");
+	TAP_EQ(aclrtQueryEventStatus(e1, &st), ACL_SUCCESS, "query e1");
+	TAP_EQ(st, ACL_EVENT_RECORDED_STATUS_NOT_READY, "e1 not ready: stream 1 waits for e0");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s1, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+	       "stream 1 is held by the event wait");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e0, e1), ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+	       "elapsed time while a record is queued -> ACL_ERROR_RT_EVENT_NOT_COMPLETE");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[1], held, 0), HCCL_SUCCESS,
+		   "release stream 0");
+	TAP_EQ(aclrtSynchronizeEvent(e1), ACL_SUCCESS, "aclrtSynchronizeEvent(e1)");
+	TAP_EQ(aclrtQueryEventStatus(e0, &st), ACL_SUCCESS, "query e0");
+	TAP_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE, "e0 complete");
+	TAP_EQ(aclrtEventElapsedTime(NULL, e0, e1), ACL_ERROR_INVALID_PARAM, "elapsed: ms NULL");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e0, e1), ACL_SUCCESS, "aclrtEventElapsedTime");
+	tap_ok(ms >= 0 && ms < 10000, "e0 to e1: %.3f ms, not negative", ms);
+	/* Two records 50 ms apart on one stream. */
+	TAP_EQ(aclrtRecordEvent(e0, s0), ACL_SUCCESS, "record e0");
+	TAP_EQ(aclrtSynchronizeStream(s0), ACL_SUCCESS, "synchronized");
+	usleep(50000);
+	TAP_EQ(aclrtRecordEvent(e1, s0), ACL_SUCCESS, "record e1 50 ms later");
+	TAP_EQ(aclrtSynchronizeEvent(e1), ACL_SUCCESS, "synchronized e1");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e0, e1), ACL_SUCCESS, "elapsed time");
+	tap_ok(ms >= 45 && ms < 5000, "elapsed %.3f ms >= 45", ms);
+
+	/* ACL notifies. */
+	TAP_EQ(aclrtCreateNotify(NULL, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateNotify(NULL)");
+	TAP_EQ(aclrtCreateNotify(&n, 2), ACL_ERROR_INVALID_PARAM, "aclrtCreateNotify: a bad flag");
+	TAP_EQ(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT), ACL_SUCCESS, "aclrtCreateNotify");
+	TAP_EQ(aclrtGetNotifyId(n, NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetNotifyId: NULL");
+	TAP_EQ(aclrtGetNotifyId(n, &id), ACL_SUCCESS, "aclrtGetNotifyId");
+	TAP_EQ(aclrtWaitAndResetNotify(n, s1, 30000), ACL_SUCCESS, "stream 1 waits on it");
+	TAP_EQ(aclrtSynchronizeStreamWithTimeout(s1, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+	       "stream 1 parked");
+	TAP_EQ(aclrtRecordNotify(n, s0), ACL_SUCCESS, "stream 0 records it");
+	TAP_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS, "stream 1 released");
+	CHECK_HCCL(HcommAclrtNotifyWaitOnThread(th[0], id, 30), HCCL_SUCCESS,
+		   "HcommAclrtNotifyWaitOnThread by id");
+	CHECK_HCCL(HcommAclrtNotifyRecordOnThread(th[1], id), HCCL_SUCCESS,
+		   "HcommAclrtNotifyRecordOnThread by id");
+	TAP_EQ(hccltThreadSynchronize(th[0], 10000), ACL_SUCCESS, "the thread's wait returned");
+	CHECK_HCCL(HcommAclrtNotifyRecordOnThread(th[1], id + 1), HCCL_E_PARA,
+		   "HcommAclrtNotifyRecordOnThread: an id of no notify -> HCCL_E_PARA");
+	CHECK_HCCL(HcommAclrtNotifyRecordOnThread(0, id), HCCL_E_PTR, "... thread 0 -> HCCL_E_PTR");
+	TAP_EQ(aclrtDestroyNotify(n), ACL_SUCCESS, "aclrtDestroyNotify");
+	TAP_EQ(aclrtDestroyNotify(n), ACL_ERROR_RT_INVALID_HANDLE, "destroyed twice");
+	TAP_EQ(aclrtRecordNotify(n, s0), ACL_ERROR_RT_INVALID_HANDLE, "a destroyed notify");
+	TAP_EQ(aclrtDestroyEvent(e0), ACL_SUCCESS, "aclrtDestroyEvent");
+	TAP_EQ(aclrtDestroyEvent(e0), ACL_ERROR_RT_INVALID_HANDLE, "destroyed twice");
+	TAP_EQ(aclrtRecordEvent(e0, s0), ACL_ERROR_RT_INVALID_HANDLE, "a destroyed event");
+	TAP_EQ(aclrtRecordEvent(bad, s0), ACL_ERROR_INVALID_PARAM, "event NULL");
+	TAP_EQ(aclrtDestroyEvent(e1), ACL_SUCCESS, "destroy e1");
+	HcclCommDestroy(c);
+	aclrtDestroyStream(s0);
+	aclrtDestroyStream(s1);
+}
+
 static void test_kernels(void)
 {
 	static uint64_t counter;
@@ -2515,6 +2608,7 @@ int main(void)
 		test_multidev(n);
 		test_ranks(n);
 		test_kernels();
+		test_events();
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
 	end = devusage();

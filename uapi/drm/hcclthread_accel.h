@@ -225,6 +225,12 @@ struct drm_hcclt_query {
  * _READ_REDUCE); without it a SUBMIT of one is -EINVAL.
  */
 #define HCCLT_FEATURE_REDUCE		0x400ULL
+/*
+ * uAPI 1.4: events and ACL notifies (DRM_IOCTL_HCCLT_EVENT_CREATE ..
+ * DRM_IOCTL_HCCLT_NOTIFY_DESTROY, tasks HCCLT_TASK_EVENT_RECORD ..
+ * HCCLT_TASK_ACL_NOTIFY_WAIT).
+ */
+#define HCCLT_FEATURE_EVENTS		0x800ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -487,6 +493,19 @@ struct drm_hcclt_thread_export {
  *	destination's if both are). HCCLT_FEATURE_REDUCE.
  * @HCCLT_TASK_WRITE_REDUCE: (uAPI 1.4) HCCLT_TASK_WRITE, reducing.
  * @HCCLT_TASK_READ_REDUCE: (uAPI 1.4) HCCLT_TASK_READ, reducing.
+ * @HCCLT_TASK_EVENT_RECORD: (uAPI 1.4) record event @dst_thread (an id of
+ *	DRM_IOCTL_HCCLT_EVENT_CREATE of this file): when the stream reaches
+ *	it, the event completes this record and takes the time
+ *	(CLOCK_MONOTONIC), unless a later record of it completed first.
+ * @HCCLT_TASK_EVENT_WAIT: (uAPI 1.4) wait until event @dst_thread has
+ *	completed every record queued before this task (none: at once).
+ *	Any number of streams may wait on one event; a wait consumes nothing.
+ * @HCCLT_TASK_ACL_NOTIFY_RECORD: (uAPI 1.4) set ACL notify @notify_idx
+ *	(an id of DRM_IOCTL_HCCLT_NOTIFY_CREATE of this file), as
+ *	HCCLT_TASK_NOTIFY_RECORD sets a thread's notify.
+ * @HCCLT_TASK_ACL_NOTIFY_WAIT: (uAPI 1.4) wait on ACL notify @notify_idx,
+ *	then reset it, as HCCLT_TASK_NOTIFY_WAIT (@timeout_s likewise). A
+ *	wait parked on a notify that is destroyed fails with -ECANCELED.
  *
  * Channel tasks need a thread @handle whose engine is of the channel's
  * engine family (CPU and CPU_TS, or AICPU and AICPU_TS); so do writes and
@@ -513,6 +532,10 @@ enum drm_hcclt_task_op {
 	HCCLT_TASK_LOCAL_REDUCE = 8,
 	HCCLT_TASK_WRITE_REDUCE = 9,
 	HCCLT_TASK_READ_REDUCE = 10,
+	HCCLT_TASK_EVENT_RECORD = 12,
+	HCCLT_TASK_EVENT_WAIT = 13,
+	HCCLT_TASK_ACL_NOTIFY_RECORD = 14,
+	HCCLT_TASK_ACL_NOTIFY_WAIT = 15,
 };
 
 /* Element types of reduce tasks (CANN's HcclDataType values). */
@@ -1207,6 +1230,8 @@ struct drm_hcclt_info_comm {
 #define HCCLT_WAIT_NONE			0 /* not parked */
 #define HCCLT_WAIT_THREAD		1 /* on a notify of its own thread */
 #define HCCLT_WAIT_CHANNEL		2 /* on this side's notify of a channel */
+#define HCCLT_WAIT_EVENT		3 /* on an event (owner_id: the event) */
+#define HCCLT_WAIT_ACL_NOTIFY		4 /* on an ACL notify (notify_idx: its id) */
 
 /* drm_hcclt_wait_info.flags */
 /*
@@ -1430,6 +1455,142 @@ struct drm_hcclt_channel_buffer {
 #define DRM_IOCTL_HCCLT_CHANNEL_BUFFER \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_BUFFER, \
 		 struct drm_hcclt_channel_buffer)
+
+/* Events of a device (aclrtCreateEvent); creating more is -ENOSPC. */
+#define HCCLT_MAX_EVENTS		65536
+
+#define DRM_HCCLT_EVENT_CREATE		0x19
+#define DRM_HCCLT_EVENT_DESTROY		0x1a
+#define DRM_HCCLT_EVENT_WAIT		0x1b
+#define DRM_HCCLT_NOTIFY_CREATE		0x1c
+#define DRM_HCCLT_NOTIFY_DESTROY	0x1d
+
+/**
+ * struct drm_hcclt_event_create - create an event of this file
+ * (aclrtCreateEvent; uAPI 1.4, HCCLT_FEATURE_EVENTS).
+ *
+ * An event is recorded and waited for by stream tasks
+ * (HCCLT_TASK_EVENT_RECORD, HCCLT_TASK_EVENT_WAIT) and by
+ * DRM_IOCTL_HCCLT_EVENT_WAIT. It takes a unit of the device's event pool
+ * (HCCLT_MAX_EVENTS) until it is destroyed or the file is closed.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOSPC the device's events are
+ * all in use; -ENOMEM.
+ */
+struct drm_hcclt_event_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @event_id: out, the event's id in this file (never 0). */
+	__u64 event_id;
+};
+
+/**
+ * struct drm_hcclt_event_destroy - destroy an event (aclrtDestroyEvent).
+ *
+ * Its id is refused from now on; tasks already queued with it still run.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad; -ENOENT not an event of this
+ * file.
+ */
+struct drm_hcclt_event_destroy {
+	/** @event_id: in, the event. */
+	__u64 event_id;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/* drm_hcclt_event_wait.status */
+#define HCCLT_EVENT_NOT_READY		0
+#define HCCLT_EVENT_COMPLETE		1
+
+/**
+ * struct drm_hcclt_event_wait - wait for an event's records, or look at it
+ * (aclrtSynchronizeEvent, aclrtQueryEventStatus, aclrtEventElapsedTime).
+ *
+ * Waits up to @timeout_ms until the event has completed every record
+ * queued before the call (none: at once), then tells whether it did and
+ * the time of its latest completed record. Interruptible.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad, @timeout_ms below -1; -ENOENT
+ * not an event of this file; -EINTR (a signal).
+ */
+struct drm_hcclt_event_wait {
+	/** @event_id: in, the event. */
+	__u64 event_id;
+	/** @timeout_ms: in, -1 no limit, 0 only look. */
+	__s32 timeout_ms;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/**
+	 * @timestamp_ns: out, CLOCK_MONOTONIC time its latest completed record
+	 * ran; 0 if none did.
+	 */
+	__u64 timestamp_ns;
+	/** @status: out, HCCLT_EVENT_COMPLETE or HCCLT_EVENT_NOT_READY. */
+	__u32 status;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_hcclt_notify_create - create an ACL notify of this file
+ * (aclrtCreateNotify; uAPI 1.4, HCCLT_FEATURE_EVENTS).
+ *
+ * A binary flag like a thread's notify, recorded and waited for by
+ * HCCLT_TASK_ACL_NOTIFY_RECORD and HCCLT_TASK_ACL_NOTIFY_WAIT on any
+ * stream of the file. It takes a unit of the device's notify pool (the
+ * same pool as threads' and channels' notifies) until destroyed or the
+ * file is closed, and counts in the file's fdinfo hcclthread-notifies.
+ *
+ * Errors: -EINVAL non-zero @flags; -ENOSPC the device's notify pool is
+ * empty; -ENOMEM.
+ */
+struct drm_hcclt_notify_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/**
+	 * @notify_id: out, its id (aclrtGetNotifyId): a number below the
+	 * device's notify pool size, unique on the device while it exists.
+	 */
+	__u32 notify_id;
+};
+
+/**
+ * struct drm_hcclt_notify_destroy - destroy an ACL notify
+ * (aclrtDestroyNotify).
+ *
+ * Waits parked on it fail with -ECANCELED; records queued into it do
+ * nothing; its id is refused from now on (and may name a new notify
+ * later).
+ *
+ * Errors: -EINVAL non-zero @flags; -ENOENT not an ACL notify of this file.
+ */
+struct drm_hcclt_notify_destroy {
+	/** @notify_id: in, the notify. */
+	__u32 notify_id;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+};
+
+#define DRM_IOCTL_HCCLT_EVENT_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_EVENT_CREATE, \
+		 struct drm_hcclt_event_create)
+#define DRM_IOCTL_HCCLT_EVENT_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_EVENT_DESTROY, \
+		struct drm_hcclt_event_destroy)
+#define DRM_IOCTL_HCCLT_EVENT_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_EVENT_WAIT, \
+		 struct drm_hcclt_event_wait)
+#define DRM_IOCTL_HCCLT_NOTIFY_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_NOTIFY_CREATE, \
+		 struct drm_hcclt_notify_create)
+#define DRM_IOCTL_HCCLT_NOTIFY_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_NOTIFY_DESTROY, \
+		struct drm_hcclt_notify_destroy)
 
 /* The type of struct drm_hcclt_event_launch (a driver-private event). */
 #define DRM_HCCLT_EVENT_LAUNCH		0x80000000

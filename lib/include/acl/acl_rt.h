@@ -29,6 +29,27 @@ typedef int aclError;
 /** aclrtStream - a stream (opaque pointer). */
 typedef void *aclrtStream;
 
+/** aclrtEvent - an event (opaque pointer). */
+typedef void *aclrtEvent;
+
+/** aclrtNotify - an ACL notify (opaque pointer). */
+typedef void *aclrtNotify;
+
+/* aclrtCreateEventWithFlag() flags (CANN's values). */
+#define ACL_EVENT_SYNC				0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS	0x00000002U
+#define ACL_EVENT_TIME_LINE			0x00000008U
+
+/* aclrtCreateNotify() flags (CANN's values). */
+#define ACL_NOTIFY_DEFAULT			0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY		0x00000001U
+
+/** aclrtEventRecordedStatus - aclrtQueryEventStatus()'s answer. */
+typedef enum aclrtEventRecordedStatus {
+	ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+	ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+} aclrtEventRecordedStatus;
+
 #define ACL_SUCCESS				0
 #define ACL_ERROR_NONE				0
 #define ACL_ERROR_INVALID_PARAM			100000
@@ -48,6 +69,7 @@ typedef void *aclrtStream;
 #define ACL_ERROR_RT_NO_DEVICE			207004
 #define ACL_ERROR_RT_NO_PERMISSION		207006
 #define ACL_ERROR_RT_NO_STREAM_RESOURCE		207008
+#define ACL_ERROR_RT_NO_EVENT_RESOURCE		207007
 #define ACL_ERROR_RT_NO_NOTIFY_RESOURCE		207009
 #define ACL_ERROR_RT_OVER_LIMIT			207012
 #define ACL_ERROR_RT_INTERNAL_ERROR		507000
@@ -55,6 +77,8 @@ typedef void *aclrtStream;
 #define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT	507046
 #define ACL_ERROR_RT_DRV_INTERNAL_ERROR		507899
 #define ACL_ERROR_RT_AICPU_EXCEPTION		507018
+#define ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID	107006
+#define ACL_ERROR_RT_EVENT_NOT_COMPLETE		507006
 
 /** aclrtMemcpyKind - direction of a copy (CANN's values). */
 typedef enum aclrtMemcpyKind {
@@ -487,6 +511,145 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 				     aclrtStream stream, aclrtLaunchKernelCfg *cfg,
 				     aclrtArgsHandle argsHandle, void *reserve);
+
+/**
+ * aclrtCreateEvent() - create an event on the current device (an
+ * ACL_EVENT_SYNC event).
+ * @event: set to the event.
+ *
+ * Events come from the device's pool of 65,536.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@event NULL);
+ * ACL_ERROR_RT_CONTEXT_NULL (no aclrtSetDevice()); ACL_ERROR_RT_NO_EVENT_RESOURCE
+ * (the pool is empty); ACL_ERROR_BAD_ALLOC.
+ */
+aclError aclrtCreateEvent(aclrtEvent *event);
+
+/**
+ * aclrtCreateEventWithFlag() - aclrtCreateEvent() with CANN's flags.
+ * @event: set to the event.
+ * @flag: ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE, ACL_EVENT_CAPTURE_STREAM_PROGRESS
+ *	or a combination (every event here can be synchronized and timed).
+ *
+ * Return: as aclrtCreateEvent(); ACL_ERROR_INVALID_PARAM for other bits.
+ */
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+
+/**
+ * aclrtDestroyEvent() - destroy an event; tasks already queued with it
+ * still run.
+ * @event: the event.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE (not a live event of this process).
+ */
+aclError aclrtDestroyEvent(aclrtEvent event);
+
+/**
+ * aclrtRecordEvent() - queue a record of @event on @stream: when the stream
+ * reaches it, the event completes that record and takes the time.
+ * @event: the event.
+ * @stream: a stream of the event's device.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (NULL, another device's
+ * stream); ACL_ERROR_RT_INVALID_HANDLE; ACL_ERROR_RT_STREAM_TASK_FULL.
+ */
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+
+/**
+ * aclrtStreamWaitEvent() - queue on @stream a wait for every record of
+ * @event queued so far (none: it passes at once).
+ * @stream: the stream.
+ * @event: the event.
+ *
+ * Return: as aclrtRecordEvent().
+ */
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/**
+ * aclrtSynchronizeEvent() - wait until every record of @event queued so far
+ * has run.
+ * @event: the event.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+aclError aclrtSynchronizeEvent(aclrtEvent event);
+
+/**
+ * aclrtQueryEventStatus() - has every record of @event queued so far run?
+ * @event: the event.
+ * @status: set to ACL_EVENT_RECORDED_STATUS_COMPLETE or _NOT_READY.
+ *
+ * Return: as aclrtSynchronizeEvent().
+ */
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+
+/**
+ * aclrtEventElapsedTime() - milliseconds between the latest completed
+ * records of two events (device-side times).
+ * @ms: set to the time, in ms.
+ * @startEvent: the start.
+ * @endEvent: the end.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE; ACL_ERROR_RT_EVENT_NOT_COMPLETE (a record of
+ * either is still queued); ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID (either was
+ * never recorded).
+ */
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+
+/**
+ * aclrtCreateNotify() - create an ACL notify on the current device.
+ * @notify: set to the notify.
+ * @flag: ACL_NOTIFY_DEFAULT or ACL_NOTIFY_DEVICE_USE_ONLY.
+ *
+ * A binary flag from the device's notify pool (the one threads and
+ * channels take theirs from).
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM; ACL_ERROR_RT_CONTEXT_NULL;
+ * ACL_ERROR_RT_NO_NOTIFY_RESOURCE (the pool is empty); ACL_ERROR_BAD_ALLOC.
+ */
+aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+
+/**
+ * aclrtDestroyNotify() - destroy an ACL notify: waits parked on it fail.
+ * @notify: the notify.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+aclError aclrtDestroyNotify(aclrtNotify notify);
+
+/**
+ * aclrtRecordNotify() - queue on @stream a record of @notify.
+ * @notify: the notify.
+ * @stream: a stream of its device.
+ *
+ * Return: as aclrtRecordEvent().
+ */
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+
+/**
+ * aclrtWaitAndResetNotify() - queue on @stream a wait on @notify, which
+ * then resets it.
+ * @notify: the notify.
+ * @stream: a stream of its device.
+ * @timeout: ms, rounded up to whole seconds; 0 waits as long as it takes.
+ *	A wait that times out fails the stream (ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+ *	from its next synchronize).
+ *
+ * Return: as aclrtRecordEvent().
+ */
+aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+
+/**
+ * aclrtGetNotifyId() - the id of @notify, for HcommAclrtNotifyRecordOnThread()
+ * and HcommAclrtNotifyWaitOnThread() of this process.
+ * @notify: the notify.
+ * @notifyId: set to its id.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
 
 #ifdef __cplusplus
 }

@@ -179,6 +179,28 @@ int32_t HcommReadOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 			  const void *src, uint64_t len);
 
 /**
+ * HcommAclrtNotifyRecordOnThread() - queue on @thread's stream a record of
+ * the ACL notify @dstNotifyId (aclrtGetNotifyId()).
+ * @thread: the thread.
+ * @dstNotifyId: an ACL notify of this process on the thread's device.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread 0 or not live); HCCL_E_PARA
+ * (not an ACL notify of this process on that device); HCCL_E_AGAIN.
+ */
+int32_t HcommAclrtNotifyRecordOnThread(ThreadHandle thread, uint64_t dstNotifyId);
+
+/**
+ * HcommAclrtNotifyWaitOnThread() - queue on @thread's stream a wait on the
+ * ACL notify @notifyId, which then resets it.
+ * @thread: the thread.
+ * @notifyId: as HcommAclrtNotifyRecordOnThread().
+ * @timeOut: seconds; 0 waits as long as it takes.
+ *
+ * Return: as HcommAclrtNotifyRecordOnThread().
+ */
+int32_t HcommAclrtNotifyWaitOnThread(ThreadHandle thread, uint64_t notifyId, uint32_t timeOut);
+
+/**
  * HcommLocalReduceOnThread() - queue, on @thread's stream, @count elements
  * of @dst becoming @reduceOp of themselves and those of @src.
  * @thread: the thread.

@@ -267,6 +267,15 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 		return err == EINVAL || err == ENOENT;
 	if (nr == DRM_BASE + DRM_HCCLT_KERNEL_DONE)
 		return err == EINVAL || err == ENOENT || err == ESRCH;
+	/* Events and ACL notifies (uAPI 1.4): random ids name none. */
+	if (nr == DRM_BASE + DRM_HCCLT_EVENT_CREATE ||
+	    nr == DRM_BASE + DRM_HCCLT_NOTIFY_CREATE)
+		return err == EINVAL || err == ENOSPC;
+	if (nr == DRM_BASE + DRM_HCCLT_EVENT_DESTROY ||
+	    nr == DRM_BASE + DRM_HCCLT_NOTIFY_DESTROY)
+		return err == EINVAL || err == ENOENT;
+	if (nr == DRM_BASE + DRM_HCCLT_EVENT_WAIT)
+		return err == EINVAL || err == ENOENT || err == EINTR;
 	if (nr >= DRM_BASE + NR_KNOWN)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)
