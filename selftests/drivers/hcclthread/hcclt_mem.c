@@ -783,6 +783,24 @@ static int memcg_child(const char *cg, int out)
 	return 0;
 }
 
+/* The oom_kill count of @dir's memory.events, or -1. */
+static long long cg_oom_kills(const char *dir)
+{
+	char path[PATH_MAX], line[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.events", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "oom_kill %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 TEST(mem_charged_to_memory_cgroup)
 {
 	struct drm_hcclt_query q;
@@ -803,8 +821,19 @@ TEST(mem_charged_to_memory_cgroup)
 		SKIP(return, "%s", cg.why);
 	}
 	ASSERT_EQ(0, hcclt_cg_run(&cg, memcg_child, &grew, &status));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	/*
+	 * Past memory.max the mapping fails with ENOMEM, or, when the charge
+	 * that fails is a page table's in the fault path, the cgroup's OOM
+	 * killer ends the child (seen once, 2026-12-05): the limit held
+	 * either way.
+	 */
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+	    cg_oom_kills(cg.path) > 0) {
+		TH_LOG("the child was OOM-killed in its cgroup at the limit");
+	} else {
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
 	EXPECT_EQ(0, hcclt_cg_remove(&cg));
 	TH_LOG("memory.current grew by %lld bytes when %llu bytes were mapped",
 	       grew, MEMCG_BYTES);
