@@ -154,8 +154,9 @@ int hcclt_event_destroy_ioctl(struct drm_device *drm, void *data,
 
 /*
  * Not guarded by drm_dev_enter() while it sleeps: the event holds no
- * backend state and an unplug completes every stream's tasks (flushed),
- * which wakes it (hcclt_sched_event_state() then reports what is done).
+ * backend state. Interruptible: a record dropped before it ran (its stream
+ * cancelled, failed or unplugged) does not complete the event, so a wait
+ * for it ends only at its timeout or a signal (a known gap, uAPI doc).
  */
 int hcclt_event_wait_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)

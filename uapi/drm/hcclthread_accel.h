@@ -500,6 +500,8 @@ struct drm_hcclt_thread_export {
  * @HCCLT_TASK_EVENT_WAIT: (uAPI 1.4) wait until event @dst_thread has
  *	completed every record queued before this task (none: at once).
  *	Any number of streams may wait on one event; a wait consumes nothing.
+ *	A record dropped before it ran never completes: a wait for it stays
+ *	parked until its own stream is cancelled or destroyed.
  * @HCCLT_TASK_ACL_NOTIFY_RECORD: (uAPI 1.4) set ACL notify @notify_idx
  *	(an id of DRM_IOCTL_HCCLT_NOTIFY_CREATE of this file), as
  *	HCCLT_TASK_NOTIFY_RECORD sets a thread's notify.
@@ -1513,7 +1515,9 @@ struct drm_hcclt_event_destroy {
  *
  * Waits up to @timeout_ms until the event has completed every record
  * queued before the call (none: at once), then tells whether it did and
- * the time of its latest completed record. Interruptible.
+ * the time of its latest completed record. Interruptible. A record that
+ * was dropped before it ran (its stream cancelled or failed) never
+ * completes: such a wait ends only at its timeout or with a signal.
  *
  * Errors: -EINVAL non-zero @flags or @pad, @timeout_ms below -1; -ENOENT
  * not an event of this file; -EINTR (a signal).
