@@ -261,9 +261,11 @@ struct hcclt_file {
  * @id: its id in its file; immutable.
  * @recorded: record tasks of it queued so far (each task's ev_seq);
  *	sched_lock.
- * @done: the highest ev_seq of a record that ran; sched_lock (read with
- *	READ_ONCE() by EVENT_WAIT's condition).
- * @ts_ns: CLOCK_MONOTONIC time the record of @done ran; sched_lock.
+ * @done: the highest ev_seq of a record that ran or was dropped;
+ *	sched_lock.
+ * @ts_ns: CLOCK_MONOTONIC time the last record that ran did; sched_lock.
+ * @err: 0 if the record of @done ran, else the error its stream was
+ *	flushed with (it was dropped; hcclt_event_complete()); sched_lock.
  * @waiters: streams parked on it (their park_node); sched_lock.
  * @wq: DRM_IOCTL_HCCLT_EVENT_WAIT callers.
  */
@@ -274,6 +276,7 @@ struct hcclt_event {
 	u64 recorded;
 	u64 done;
 	u64 ts_ns;
+	int err;
 	struct list_head waiters;
 	wait_queue_head_t wq;
 };
@@ -944,7 +947,8 @@ int hcclt_notify_create_ioctl(struct drm_device *drm, void *data,
 int hcclt_notify_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df);
 u64 hcclt_sched_event_target(struct hcclt_event *ev);
-bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts);
+bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts,
+			    int *err);
 struct dma_buf;
 struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj);
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,

@@ -154,9 +154,8 @@ int hcclt_event_destroy_ioctl(struct drm_device *drm, void *data,
 
 /*
  * Not guarded by drm_dev_enter() while it sleeps: the event holds no
- * backend state. Interruptible: a record dropped before it ran (its stream
- * cancelled, failed or unplugged) does not complete the event, so a wait
- * for it ends only at its timeout or a signal (a known gap, uAPI doc).
+ * backend state. Interruptible. A record dropped before it ran (its stream
+ * cancelled, failed or unplugged) completes the event as failed.
  */
 int hcclt_event_wait_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
@@ -167,6 +166,7 @@ int hcclt_event_wait_ioctl(struct drm_device *drm, void *data,
 	u64 target, ts;
 	long left;
 	bool done;
+	int err;
 
 	if (args->flags || args->pad || args->timeout_ms < -1)
 		return -EINVAL;
@@ -174,22 +174,26 @@ int hcclt_event_wait_ioctl(struct drm_device *drm, void *data,
 	if (!ev)
 		return -ENOENT;
 	target = hcclt_sched_event_target(ev);
-	done = hcclt_sched_event_done(ev, target, &ts);
+	done = hcclt_sched_event_done(ev, target, &ts, &err);
 	if (!done && args->timeout_ms) {
 		left = args->timeout_ms < 0 ? MAX_SCHEDULE_TIMEOUT :
 		       msecs_to_jiffies(args->timeout_ms);
 		left = wait_event_interruptible_timeout(ev->wq,
 							hcclt_sched_event_done(ev,
 									       target,
-									       &ts),
+									       &ts,
+									       &err),
 							left);
 		if (left == -ERESTARTSYS) {
 			hcclt_event_put(ev);
 			return -EINTR;
 		}
-		done = hcclt_sched_event_done(ev, target, &ts);
+		done = hcclt_sched_event_done(ev, target, &ts, &err);
 	}
-	args->status = done ? HCCLT_EVENT_COMPLETE : HCCLT_EVENT_NOT_READY;
+	if (!done)
+		args->status = HCCLT_EVENT_NOT_READY;
+	else
+		args->status = err ? HCCLT_EVENT_FAILED : HCCLT_EVENT_COMPLETE;
 	args->timestamp_ns = ts;
 	hcclt_event_put(ev);
 	return 0;

@@ -298,6 +298,41 @@ static void hcclt_make_runnable(struct hcclt_device *hdev,
 }
 
 /*
+ * Record @seq of @ev completed, with @err if its stream dropped it (failed,
+ * cancelled or unplugged) instead of running it: unless a later record
+ * completed first, the event is complete, failed when @err, and the
+ * streams and EVENT_WAIT callers waiting for it are released (a failed
+ * record fails the waits it releases, hcclt_event_step()).
+ */
+static void hcclt_event_complete(struct hcclt_device *hdev,
+				 struct hcclt_event *ev, u64 seq, int err)
+{
+	struct hcclt_stream *w, *tmp;
+	struct hcclt_task *head;
+	bool released = false;
+
+	if (seq <= ev->done)
+		return;
+	if (!err)
+		ev->ts_ns = ktime_get_ns();
+	WRITE_ONCE(ev->err, err);
+	WRITE_ONCE(ev->done, seq);
+	list_for_each_entry_safe(w, tmp, &ev->waiters, park_node) {
+		head = list_first_entry(&w->tasks, struct hcclt_task, node);
+		if (head->ev_seq <= seq) {
+			hcclt_stream_unpark(w);
+			hcclt_make_runnable(hdev, w);
+			released = true;
+		}
+	}
+	/* Flushes (the timer, cancel) do not run the runlist. */
+	if (released && err && !hdev->unplugged)
+		queue_work(hdev->wq, &hdev->run_work);
+	if (wq_has_sleeper(&ev->wq))
+		wake_up_all(&ev->wq);
+}
+
+/*
  * A record into @n (a notify of @s's device) is dropped because @s failed
  * with @err: the wait it would have released fails in its place, the
  * oldest parked one now, or else the next one to run. Without that, a
@@ -351,6 +386,9 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 		    (task->op == HCCLT_TASK_NOTIFY_RECORD ||
 		     task->op == HCCLT_TASK_ACL_NOTIFY_RECORD))
 			hcclt_notify_lose(s, task->notify, err);
+		if (task->op == HCCLT_TASK_EVENT_RECORD)
+			hcclt_event_complete(s->hdev, task->event, task->ev_seq,
+					     err ?: -ECANCELED);
 		hcclt_sched_task_done(s, err);
 	}
 }
@@ -442,29 +480,22 @@ static bool hcclt_event_step(struct hcclt_device *hdev, struct hcclt_stream *s,
 			     struct hcclt_task *task)
 {
 	struct hcclt_event *ev = task->event;
-	struct hcclt_stream *w, *tmp;
-	struct hcclt_task *head;
 
 	if (task->op == HCCLT_TASK_EVENT_RECORD) {
-		if (task->ev_seq > ev->done) {
-			ev->ts_ns = ktime_get_ns();
-			WRITE_ONCE(ev->done, task->ev_seq);
-		}
+		/* Before the task, and its reference on @ev, is done. */
+		hcclt_event_complete(hdev, ev, task->ev_seq, 0);
 		hcclt_sched_task_done(s, 0);
-		list_for_each_entry_safe(w, tmp, &ev->waiters, park_node) {
-			head = list_first_entry(&w->tasks, struct hcclt_task,
-						node);
-			if (head->ev_seq <= ev->done) {
-				hcclt_stream_unpark(w);
-				hcclt_make_runnable(hdev, w);
-			}
-		}
-		if (wq_has_sleeper(&ev->wq))
-			wake_up_all(&ev->wq);
 		return false;
 	}
 	if (task->ev_seq <= ev->done) {
-		hcclt_sched_task_done(s, 0);
+		if (ev->err) {
+			pr_info_ratelimited("hcclthread: device %u stream 0x%llx: wait on event 0x%llx failed (%d): its record was dropped\n",
+					    hdev->index, s->id, ev->id, ev->err);
+			WRITE_ONCE(s->error, ev->err);
+			hcclt_stream_flush(s, ev->err);
+		} else {
+			hcclt_sched_task_done(s, 0);
+		}
 		return false;
 	}
 	s->parked_ev = ev;
@@ -495,16 +526,20 @@ u64 hcclt_sched_event_target(struct hcclt_event *ev)
  * @ev: the event.
  * @target: from hcclt_sched_event_target().
  * @ts: set to the time of its latest completed record (0: none).
+ * @err: set to the error of its latest completed record: 0 when it ran,
+ *	else the error of the stream that dropped it.
  *
  * Return: true when they have.
  */
-bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts)
+bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts,
+			    int *err)
 {
 	bool done;
 
 	spin_lock_bh(&ev->hdev->sched_lock);
 	done = ev->done >= target;
 	*ts = ev->ts_ns;
+	*err = ev->err;
 	spin_unlock_bh(&ev->hdev->sched_lock);
 	return done;
 }

@@ -175,7 +175,8 @@ static aclError event_wait(aclrtEvent event, int32_t timeout_ms, uint32_t *statu
 		return hcclt_map_errno(HCCLT_OP_EVENT, ret);
 	*status = w.status;
 	*ts = w.timestamp_ns;
-	return ACL_SUCCESS;
+	/* Its latest record was dropped: its stream failed or went away. */
+	return w.status == HCCLT_EVENT_FAILED ? ACL_ERROR_RT_STREAM_ABORT : ACL_SUCCESS;
 }
 
 HCCLT_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)

@@ -52,7 +52,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		4
+#define HCCLT_UAPI_MINOR		5
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -500,8 +500,10 @@ struct drm_hcclt_thread_export {
  * @HCCLT_TASK_EVENT_WAIT: (uAPI 1.4) wait until event @dst_thread has
  *	completed every record queued before this task (none: at once).
  *	Any number of streams may wait on one event; a wait consumes nothing.
- *	A record dropped before it ran never completes: a wait for it stays
- *	parked until its own stream is cancelled or destroyed.
+ *	(uAPI 1.5) A record dropped before it ran (its stream failed, was
+ *	cancelled or its device removed) completes the event as failed: a
+ *	wait released by it fails, with that stream's error, as a failed
+ *	wait task does. A later record that runs completes it again.
  * @HCCLT_TASK_ACL_NOTIFY_RECORD: (uAPI 1.4) set ACL notify @notify_idx
  *	(an id of DRM_IOCTL_HCCLT_NOTIFY_CREATE of this file), as
  *	HCCLT_TASK_NOTIFY_RECORD sets a thread's notify.
@@ -1508,6 +1510,8 @@ struct drm_hcclt_event_destroy {
 /* drm_hcclt_event_wait.status */
 #define HCCLT_EVENT_NOT_READY		0
 #define HCCLT_EVENT_COMPLETE		1
+/* (uAPI 1.5) The latest completed record was dropped, not run. */
+#define HCCLT_EVENT_FAILED		2
 
 /**
  * struct drm_hcclt_event_wait - wait for an event's records, or look at it
@@ -1515,9 +1519,10 @@ struct drm_hcclt_event_destroy {
  *
  * Waits up to @timeout_ms until the event has completed every record
  * queued before the call (none: at once), then tells whether it did and
- * the time of its latest completed record. Interruptible. A record that
- * was dropped before it ran (its stream cancelled or failed) never
- * completes: such a wait ends only at its timeout or with a signal.
+ * the time of its latest completed record. Interruptible. (uAPI 1.5) A
+ * record that was dropped before it ran (its stream failed, was cancelled
+ * or its device removed) completes the event as failed
+ * (HCCLT_EVENT_FAILED), without a time of its own.
  *
  * Errors: -EINVAL non-zero @flags or @pad, @timeout_ms below -1; -ENOENT
  * not an event of this file; -EINTR (a signal).
@@ -1530,11 +1535,14 @@ struct drm_hcclt_event_wait {
 	/** @flags: in, must be zero. */
 	__u32 flags;
 	/**
-	 * @timestamp_ns: out, CLOCK_MONOTONIC time its latest completed record
-	 * ran; 0 if none did.
+	 * @timestamp_ns: out, CLOCK_MONOTONIC time the latest of its records
+	 * that ran did; 0 if none did.
 	 */
 	__u64 timestamp_ns;
-	/** @status: out, HCCLT_EVENT_COMPLETE or HCCLT_EVENT_NOT_READY. */
+	/**
+	 * @status: out, HCCLT_EVENT_COMPLETE, HCCLT_EVENT_NOT_READY or (uAPI
+	 * 1.5) HCCLT_EVENT_FAILED.
+	 */
 	__u32 status;
 	/** @pad: in, must be zero. */
 	__u32 pad;

@@ -571,7 +571,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
  * has run.
  * @event: the event.
  *
- * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM; ACL_ERROR_RT_INVALID_HANDLE.
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM; ACL_ERROR_RT_INVALID_HANDLE;
+ * ACL_ERROR_RT_STREAM_ABORT when its latest record was dropped instead of
+ * run (its stream failed or was destroyed).
  */
 aclError aclrtSynchronizeEvent(aclrtEvent event);
 
@@ -594,7 +596,8 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
  * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (NULL);
  * ACL_ERROR_RT_INVALID_HANDLE; ACL_ERROR_RT_EVENT_NOT_COMPLETE (a record of
  * either is still queued); ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID (either was
- * never recorded).
+ * never recorded); ACL_ERROR_RT_STREAM_ABORT (the latest record of either
+ * was dropped).
  */
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 

@@ -313,6 +313,63 @@ TEST_F(ev, wait_ioctl_wakes_on_record)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * A record dropped before it ran (its stream destroyed while parked before
+ * it) completes the event as failed: EVENT_WAIT says so at once, the wait
+ * task it releases fails its stream with the dropping stream's error, and
+ * so does one queued later; a record that runs completes it again.
+ */
+TEST_F(ev, dropped_record_fails_the_event)
+{
+	struct drm_hcclt_task t[2];
+	__u64 e, s, s2, ts;
+	__u32 n, st;
+	__s64 t0;
+
+	ASSERT_EQ(0, ev_create(self->fd, &e));
+	ASSERT_EQ(0, nt_create(self->fd, &n));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s2));
+	/* s2: wait for an ACL notify nobody records, then record e. */
+	t[0] = ntask(HCCLT_TASK_ACL_NOTIFY_WAIT, n, 0);
+	t[1] = etask(HCCLT_TASK_EVENT_RECORD, e);
+	ASSERT_EQ(0, hcclt_submit(self->fd, s2, t, 2));
+	/* th1 waits for e, then records th2's notify 0. */
+	t[0] = etask(HCCLT_TASK_EVENT_WAIT, e);
+	t[1] = hcclt_rec(self->th[2], 0);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->th[1], t, 2));
+	ASSERT_EQ(0, ev_wait(self->fd, e, 100, &st, NULL));
+	EXPECT_EQ(HCCLT_EVENT_NOT_READY, st);
+	/* The record is dropped: everything waiting for it ends at once. */
+	t0 = hcclt_now_ns();
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, s2));
+	ASSERT_EQ(0, ev_wait(self->fd, e, 20000, &st, &ts));
+	EXPECT_EQ(HCCLT_EVENT_FAILED, st);
+	EXPECT_EQ(0, ts);
+	EXPECT_EQ(-ECANCELED, hcclt_sync(self->fd, self->th[1], 20000));
+	EXPECT_GT(5000000000LL, hcclt_now_ns() - t0);
+	/* th1's record into th2 was dropped too: th2's wait fails for it. */
+	t[0] = hcclt_wait(0, 0);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->th[2], t, 1));
+	EXPECT_EQ(-ECANCELED, hcclt_sync(self->fd, self->th[2], 5000));
+	/* A wait queued now fails too, once; the stream goes on after. */
+	t[0] = etask(HCCLT_TASK_EVENT_WAIT, e);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->th[1], t, 1));
+	EXPECT_EQ(-ECANCELED, hcclt_sync(self->fd, self->th[1], 5000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->th[1], 5000));
+	/* A record that runs completes it again. */
+	t[0] = etask(HCCLT_TASK_EVENT_RECORD, e);
+	ASSERT_EQ(0, hcclt_submit(self->fd, s, t, 1));
+	ASSERT_EQ(0, ev_wait(self->fd, e, -1, &st, &ts));
+	EXPECT_EQ(HCCLT_EVENT_COMPLETE, st);
+	EXPECT_NE(0, ts);
+	t[0] = etask(HCCLT_TASK_EVENT_WAIT, e);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->th[1], t, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->th[1], 5000));
+	EXPECT_EQ(0, nt_destroy(self->fd, n));
+	EXPECT_EQ(0, hcclt_stream_destroy(self->fd, s));
+}
+
 /* The device's event pool: 65,536, then -ENOSPC; a close gives all back. */
 TEST_F_TIMEOUT(ev, event_pool, 300)
 {
