@@ -94,7 +94,7 @@ static void hcclt_thread_release(struct kref *ref)
 	hcclt_comm_put(thread->comm);
 	if (thread->notifies != thread->notify_inline)
 		kfree(thread->notifies);
-	kmem_cache_free(hcclt_thread_cache, thread);
+	hcclt_obj_free(HCCLT_OBJ_THREAD, thread);
 }
 
 void hcclt_thread_put(struct hcclt_thread *thread)
@@ -111,15 +111,10 @@ static struct hcclt_thread *hcclt_thread_get(struct hcclt_file *file, u64 id,
 
 	rcu_read_lock();
 	thread = xa_load(&file->threads.xa, hcclt_id_index(id));
-	if (thread && !kref_get_unless_zero(&thread->ref))
+	if (thread && (!hcclt_obj_is(&thread->live, &thread->id, id, bits) ||
+		       !kref_get_unless_zero(&thread->ref)))
 		thread = NULL;
 	rcu_read_unlock();
-	if (thread &&
-	    !hcclt_obj_found_bits(&thread->live, &thread->id, &thread->file,
-				  id, bits, file)) {
-		hcclt_thread_put(thread);
-		thread = NULL;
-	}
 	return thread;
 }
 
@@ -164,7 +159,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 	struct hcclt_thread *thread;
 	int ret;
 
-	thread = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL_ACCOUNT);
+	thread = hcclt_obj_alloc(HCCLT_OBJ_THREAD);
 	if (!thread)
 		return ERR_PTR(-ENOMEM);
 	thread->notifies = thread->notify_inline;
@@ -185,7 +180,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 			       thread, &thread->id);
 	if (ret)
 		goto err_free;
-	hcclt_obj_ref_init(&thread->ref);
+	kref_init(&thread->ref);
 	kref_get(&comm->ref);
 	thread->comm = comm;
 	return thread;
@@ -193,7 +188,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 err_free:
 	if (thread->notifies != thread->notify_inline)
 		kfree(thread->notifies);
-	kmem_cache_free(hcclt_thread_cache, thread);
+	hcclt_obj_free_now(HCCLT_OBJ_THREAD, thread);
 	return ERR_PTR(ret);
 }
 
@@ -256,8 +251,7 @@ undo:
 }
 
 /*
- * Undo a thread that was never published: nothing uses it but the caller
- * (a stale lookup may hold a reference for a moment, see hcclt_obj.c). For
+ * Undo a thread that was never published: nothing uses it but the caller. For
  * a primary its notifies' units go back to the pool; its (owned) stream's
  * unit goes back with the last stream reference.
  */
@@ -324,7 +318,7 @@ static void hcclt_comm_release(struct kref *ref)
 	struct hcclt_comm *comm = container_of(ref, struct hcclt_comm, ref);
 
 	mutex_destroy(&comm->lock);
-	kmem_cache_free(hcclt_comm_cache, comm);
+	hcclt_obj_free(HCCLT_OBJ_COMM, comm);
 }
 
 void hcclt_comm_put(struct hcclt_comm *comm)
@@ -346,14 +340,10 @@ struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
 
 	rcu_read_lock();
 	comm = hcclt_id_peek(&file->comms, HCCLT_ID_KIND_COMM, id);
-	if (comm && !kref_get_unless_zero(&comm->ref))
+	if (comm && (!hcclt_obj_is(&comm->live, &comm->id, id, ~0ULL) ||
+		     !kref_get_unless_zero(&comm->ref)))
 		comm = NULL;
 	rcu_read_unlock();
-	if (comm &&
-	    !hcclt_obj_found(&comm->live, &comm->id, &comm->file, id, file)) {
-		hcclt_comm_put(comm);
-		comm = NULL;
-	}
 	return comm;
 }
 
@@ -369,7 +359,7 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 	struct hcclt_comm *comm;
 	int ret;
 
-	comm = hcclt_obj_alloc(hcclt_comm_cache, GFP_KERNEL_ACCOUNT);
+	comm = hcclt_obj_alloc(HCCLT_OBJ_COMM);
 	if (!comm)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&comm->lock);
@@ -380,10 +370,10 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 			       &comm->id);
 	if (ret) {
 		mutex_destroy(&comm->lock);
-		kmem_cache_free(hcclt_comm_cache, comm);
+		hcclt_obj_free_now(HCCLT_OBJ_COMM, comm);
 		return ERR_PTR(ret);
 	}
-	hcclt_obj_ref_init(&comm->ref);
+	kref_init(&comm->ref);
 	return comm;
 }
 

@@ -63,38 +63,6 @@ static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
 
 /* ---- ids ---- */
 
-/*
- * Index HCCLT_ID_ANCHOR of every xarray leaf (XA_CHUNK_SIZE indexes) that a
- * table has reached holds a reserved entry that is never handed out nor
- * seen by lookups and walks. It keeps the leaf, and the nodes above it,
- * allocated until the file is closed: without it, a table whose live ids
- * end at a leaf boundary (63 communicators open, say) would allocate and
- * RCU-free one or two 576-byte nodes on every create and destroy. A table
- * thus keeps the nodes of its high-water mark, and one index in
- * XA_CHUNK_SIZE is never an id.
- */
-#define HCCLT_ID_ANCHOR	1
-
-/*
- * Anchor leaf @ids->leaves. Caller holds the xa_lock of @ids and has made
- * sure that the leaf exists or may be allocated; a failure (no memory for
- * a first leaf) leaves the leaf unanchored, to be tried again.
- */
-static int hcclt_ids_anchor_locked(struct hcclt_ids *ids)
-{
-	unsigned long at = (unsigned long)ids->leaves * XA_CHUNK_SIZE +
-			   HCCLT_ID_ANCHOR;
-	int ret;
-
-	if (at > ids->max)
-		return 0;
-	/* The leaf's lowest id was just handed out; its anchor is free. */
-	ret = __xa_insert(&ids->xa, at, NULL, GFP_KERNEL_ACCOUNT);
-	if (!ret)
-		ids->leaves++;
-	return ret;
-}
-
 /**
  * hcclt_id_reserve - enter @obj into @ids under a new id of @kind.
  * @ids: the namespace.
@@ -109,9 +77,8 @@ static int hcclt_ids_anchor_locked(struct hcclt_ids *ids)
  * were handed out (2^27 for streams: bit 47 marks a thread's own stream,
  * see HCCLT_ID_OWNED). The entry is the object from here on, but lookups and
  * walks skip the object until hcclt_obj_publish() marks it live: one
- * xarray store per object instead of a reservation and a second store.
- * The first id in an xarray leaf the table never reached before also
- * anchors that leaf (see HCCLT_ID_ANCHOR).
+ * xarray store per object instead of a reservation and a second store,
+ * which measured a third of an acquire (Documentation/performance.rst).
  *
  * Return: 0, -ENOMEM, or -ENOSPC when the table is full (@ids->max).
  */
@@ -126,14 +93,12 @@ int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id)
 	seq = ids->seq++ & HCCLT_ID_SEQ_MASK;
 	if (kind == HCCLT_ID_KIND_STREAM)
 		seq &= ~(u32)(HCCLT_ID_OWNED >> HCCLT_ID_SEQ_SHIFT);
-	if (!ret && idx / XA_CHUNK_SIZE == ids->leaves)
-		hcclt_ids_anchor_locked(ids);
 	xa_unlock(&ids->xa);
 	if (ret == -EBUSY)
 		return -ENOSPC;
 	if (ret < 0)
 		return ret;
-	/* Stale lookups may read it (hcclt_obj_found()). */
+	/* Lookups may read it (hcclt_obj_is()). */
 	WRITE_ONCE(*id, ((u64)kind << HCCLT_ID_KIND_SHIFT) |
 			((u64)seq << HCCLT_ID_SEQ_SHIFT) | idx);
 	return 0;
@@ -151,9 +116,8 @@ void hcclt_id_remove(struct hcclt_ids *ids, u64 id)
 /*
  * The object stored for @id, or NULL. Caller holds rcu_read_lock() (or a
  * lock that keeps the entry in the table), and checks that the object is
- * live and that its own id equals @id, which rejects stale generations:
- * under RCU only after taking a reference, and then also that it is of this
- * file (hcclt_obj_found()).
+ * live and that its own id equals @id, which rejects stale generations
+ * (hcclt_obj_is()).
  */
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 {
@@ -162,24 +126,12 @@ void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id)
 	return xa_load(&ids->xa, hcclt_id_index(id));
 }
 
-/* An empty table of up to @max + 1 indexes (anchors included). */
+/* An empty table of up to @max + 1 indexes. */
 void hcclt_ids_init(struct hcclt_ids *ids, u32 max)
 {
 	xa_init_flags(&ids->xa, XA_FLAGS_ALLOC);
 	ids->seq = 0;
 	ids->max = max;
-	ids->leaves = 0;
-}
-
-/* Anchor the first leaf; once per table, after hcclt_ids_init(). */
-int hcclt_ids_anchor(struct hcclt_ids *ids)
-{
-	int ret;
-
-	xa_lock(&ids->xa);
-	ret = hcclt_ids_anchor_locked(ids);
-	xa_unlock(&ids->xa);
-	return ret;
 }
 
 /* ---- device pools ---- */
@@ -285,7 +237,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 
 /* ---- file lifetime ---- */
 
-/* Free a file whose tables hold no object (only their anchors). */
+/* Free a file whose tables hold no object. */
 static void hcclt_file_free(struct hcclt_file *file)
 {
 	xa_destroy(&file->comms.xa);
@@ -358,9 +310,7 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	hcclt_ids_init(&file->threads, HCCLT_ID_INDEX_MASK);
 	hcclt_event_file_init(file);
 	file->usage = hcclt_usage_new(hdev);
-	if (!file->usage || hcclt_ids_anchor(&file->comms) ||
-	    hcclt_ids_anchor(&file->streams) ||
-	    hcclt_ids_anchor(&file->threads)) {
+	if (!file->usage) {
 		hcclt_file_free(file);
 		drm_dev_exit(idx);
 		return -ENOMEM;
@@ -707,9 +657,12 @@ static void __exit hcclt_exit(void)
 {
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
-	hcclt_obj_caches_fini();
-	/* The last fences' RCU callbacks run module code after module_put(). */
+	/*
+	 * The last fences' RCU callbacks run module code after module_put(),
+	 * and objects freed after a grace period go back to their caches.
+	 */
 	rcu_barrier();
+	hcclt_obj_caches_fini();
 }
 
 module_init(hcclt_init);

@@ -26,12 +26,15 @@
  * tests on Debian's 6.1 PREEMPT_RT kernel).
  *
  * Lifetime: the file's id tables hold one reference on every object they
- * name; lookups take a temporary reference under RCU with
- * kref_get_unless_zero() and only then check what they found
- * (hcclt_obj_found()), because communicators, threads and streams come
- * from SLAB_TYPESAFE_BY_RCU caches. Queued tasks hold references on the
- * notifies they name, so a record into a destroyed thread's notify touches
- * only a dead notify, never freed memory.
+ * name. A lookup loads the entry under RCU, checks that the object is
+ * published (hcclt_obj_publish()) and has the id asked for (the index is
+ * reused), and takes a reference with kref_get_unless_zero();
+ * communicators, threads and streams are freed after an RCU grace period
+ * (hcclt_obj_free()), so what the load found stays valid memory until the
+ * read section ends. An object pins what it uses (a stream its DRM
+ * device, a thread its communicator and stream). Queued tasks hold
+ * references on the notifies they name, so a record into a destroyed
+ * thread's notify touches only a dead notify, never freed memory.
  */
 #ifndef _HCCLT_DRV_H_
 #define _HCCLT_DRV_H_
@@ -202,14 +205,11 @@ static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
  *	for a stream);
  *	protected by the xa_lock of @xa.
  * @max: highest index; HCCLT_ID_INDEX_MASK (KUnit tests use less).
- * @leaves: xarray leaves anchored so far, the first ones; protected by the
- *	xa_lock of @xa.
  */
 struct hcclt_ids {
 	struct xarray xa;
 	u32 seq;
 	u32 max;
-	u32 leaves;
 };
 
 /**
@@ -411,13 +411,14 @@ struct hcclt_batch {
  * @ref: held by the file's id table (until destroyed), by each thread
  *	running on it, and temporarily by ioctls. The pool slot is given back
  *	when the last reference goes.
- * @hdev: the device.
+ * @rcu: frees it after a grace period (lookups read it under RCU).
+ * @hdev: the device (a DRM device reference held).
  * @id: id in file->streams (created), or hcclt_owned_stream_id() of its
  *	thread; immutable.
  * @live: published, see hcclt_obj_publish() (created streams; a thread's
  *	own stream is found through its thread).
- * @file: the file whose table names it or whose thread owns it; compared
- *	by lookups (hcclt_obj_found()), never dereferenced; immutable.
+ * @file: the file whose table names it or whose thread owns it; never
+ *	dereferenced; immutable.
  * @slot: backend stream slot.
  * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
  *	thread that acquired it); immutable.
@@ -467,6 +468,7 @@ struct hcclt_batch {
  */
 struct hcclt_stream {
 	struct kref ref;
+	struct rcu_head rcu;
 	struct hcclt_device *hdev;
 	u64 id;
 	bool live;
@@ -508,10 +510,10 @@ struct hcclt_stream {
  * struct hcclt_thread - a thread (stream + notifies) or an exported view.
  * @ref: held by the file's id table and by lookups; a view holds one on
  *	its primary.
+ * @rcu: frees it after a grace period (lookups read it under RCU).
  * @id: id in file->threads.
  * @live: published, see hcclt_obj_publish().
- * @file: the file of its communicator; compared by lookups
- *	(hcclt_obj_found()); immutable.
+ * @file: the file of its communicator; immutable.
  * @comm: the communicator (reference held).
  * @primary: for a view, the thread it views (reference held); NULL for a
  *	thread.
@@ -536,6 +538,7 @@ struct hcclt_stream {
  */
 struct hcclt_thread {
 	struct kref ref;
+	struct rcu_head rcu;
 	u64 id;
 	bool live;
 	struct hcclt_file *file;
@@ -556,6 +559,7 @@ struct hcclt_thread {
 /**
  * struct hcclt_comm - a communicator.
  * @ref: held by the file's id table, by its threads and by lookups.
+ * @rcu: frees it after a grace period (lookups read it under RCU).
  * @id: id in file->comms.
  * @live: published, see hcclt_obj_publish().
  * @file: the file; immutable, valid while the communicator is alive.
@@ -582,6 +586,7 @@ struct hcclt_thread {
  */
 struct hcclt_comm {
 	struct kref ref;
+	struct rcu_head rcu;
 	u64 id;
 	bool live;
 	struct hcclt_file *file;
@@ -692,73 +697,42 @@ static inline ktime_t hcclt_ktime_left(ktime_t deadline)
 }
 
 /* hcclt_obj.c */
-struct kmem_cache;
-extern struct kmem_cache *hcclt_comm_cache;
-extern struct kmem_cache *hcclt_thread_cache;
-extern struct kmem_cache *hcclt_stream_cache;
+enum hcclt_obj_type {
+	HCCLT_OBJ_COMM,
+	HCCLT_OBJ_THREAD,
+	HCCLT_OBJ_STREAM,
+	HCCLT_OBJ_TYPES
+};
+
 int hcclt_obj_caches_init(void);
 void hcclt_obj_caches_fini(void);
-
-void *hcclt_obj_alloc(struct kmem_cache *cache, gfp_t gfp);
-
-/**
- * hcclt_obj_ref_init - give a new object its first reference.
- * @ref: the object's reference count, zero until now.
- *
- * Call after the object's live flag is clear (hcclt_obj_alloc()) and after
- * every step that may free it directly; from here on only its release
- * function frees it.
- */
-static inline void hcclt_obj_ref_init(struct kref *ref)
-{
-	/* Pairs with smp_rmb() in hcclt_obj_found(). */
-	smp_wmb();
-	kref_init(ref);
-}
+bool hcclt_obj_caches_ready(void);
+void *hcclt_obj_alloc(enum hcclt_obj_type type);
+void hcclt_obj_free_now(enum hcclt_obj_type type, void *obj);
+void hcclt_obj_free(enum hcclt_obj_type type, void *obj);
 
 /**
- * hcclt_obj_found_bits - is an object a lookup took a reference on the one
- * named?
+ * hcclt_obj_is - is an object found under RCU the one named?
  * @live: the object's live flag.
  * @obj_id: the object's id.
- * @obj_file: the object's file.
  * @id: the id looked up.
  * @bits: the bits of the ids to compare.
- * @file: the file looked in.
  *
- * After kref_get_unless_zero() succeeded on an object found without a lock:
- * its memory may have been freed and allocated again since it was found,
- * also as an object of another file, whose ids are the same as this one's.
- * If this returns false, the caller drops the reference it took.
+ * The caller then takes its reference with kref_get_unless_zero().
  *
- * Return: true if the object is live, of @file, and its id has the @bits
- * of @id.
+ * Return: true if the object is published and its id has the @bits of @id.
  */
-static inline bool hcclt_obj_found_bits(const bool *live, const u64 *obj_id,
-					struct hcclt_file *const *obj_file,
-					u64 id, u64 bits,
-					const struct hcclt_file *file)
+static inline bool hcclt_obj_is(const bool *live, const u64 *obj_id, u64 id,
+				u64 bits)
 {
-	/* Pairs with smp_wmb() in hcclt_obj_ref_init(). */
-	smp_rmb();
-	/* Set before the object was published, like its id. */
-	return hcclt_obj_live(live) && READ_ONCE(*obj_file) == file &&
-	       !((READ_ONCE(*obj_id) ^ id) & bits);
-}
-
-/* hcclt_obj_found_bits() on all bits: live, of @file, with id @id. */
-static inline bool hcclt_obj_found(const bool *live, const u64 *obj_id,
-				   struct hcclt_file *const *obj_file, u64 id,
-				   const struct hcclt_file *file)
-{
-	return hcclt_obj_found_bits(live, obj_id, obj_file, id, ~0ULL, file);
+	/* The id is set before the object is published. */
+	return hcclt_obj_live(live) && !((READ_ONCE(*obj_id) ^ id) & bits);
 }
 
 /* hcclt_drv.c */
 extern unsigned int hcclt_sim_streams;
 extern unsigned int hcclt_sim_notifies;
 void hcclt_ids_init(struct hcclt_ids *ids, u32 max);
-int hcclt_ids_anchor(struct hcclt_ids *ids);
 int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id);
 void hcclt_id_remove(struct hcclt_ids *ids, u64 id);
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);

@@ -383,12 +383,10 @@ static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 			/*
 			 * A published thread leaves the table only with its
 			 * communicator, under file->lock; an unpublished one
-			 * is skipped (its memory stays a thread, see
-			 * hcclt_obj.c).
+			 * is skipped.
 			 */
 			t = entry;
-			if (!hcclt_obj_live(&t->live) ||
-			    READ_ONCE(t->file) != file)
+			if (!hcclt_obj_live(&t->live))
 				continue;
 			hcclt_info_thread(&pg->threads[pg->n].thread,
 					  &pg->threads[pg->n].wait, t);

@@ -2,85 +2,83 @@
 /*
  * hcclthread: the caches of communicators, threads and streams.
  *
- * The three are named by ids and found by lockless lookups (an xarray load
- * under RCU, then kref_get_unless_zero()). Their caches are
- * SLAB_TYPESAFE_BY_RCU: a freed object goes back to its cache at once, and
- * its memory stays an object of the same type until a grace period has
- * passed. With kfree_rcu() instead, every object freed waited for a grace
- * period, and at the rate of an acquire loop (a communicator, a thread and
- * a stream per round) the slab pages under the thousands of objects in
- * flight were allocated, zeroed and freed again all the time: about a
- * sixth of an acquire.
- *
- * The price is the lookup protocol. A pointer found under RCU may name an
- * object that was freed and allocated again, here or in another file (whose
- * ids are the same as this file's), so a lookup takes its reference first
- * and checks identity after, with hcclt_obj_found(): live, the id looked
- * up, and the file looked in. It drops the reference if the object is not
- * what it was looking for. For that:
- *
- * - the reference count is zero from the slab constructor until
- *   hcclt_obj_ref_init(), and the allocation path (hcclt_obj_alloc()) never
- *   rewrites it, so a stale lookup cannot take a reference on an object
- *   being set up;
- * - hcclt_obj_ref_init() comes after every step that may fail and free the
- *   object directly; from then on only its release function frees it;
- * - the live flag is cleared before the count becomes non-zero, and the id
- *   and file are set before the flag is (hcclt_obj_publish()).
- *
- * A stale lookup may so hold a reference for a moment on an object it then
- * rejects, also on one still being set up; if the object's owner drops its
- * reference meanwhile (a failed create), the release, and the return of
- * the object's pool unit, happens in the lookup's put instead.
+ * The three are named by ids and found by lookups that load the table entry
+ * under RCU and take a reference with kref_get_unless_zero() (hcclt_drv.h).
+ * So each is freed only after an RCU grace period (hcclt_obj_free()).
+ * Their own caches, rather than kmalloc, keep each object at its own size
+ * (a thread is 440 bytes here, 667 or more from kmalloc buckets) and keep
+ * an acquire loop's objects in slabs of their own.
  */
 
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 
 #include "hcclt_drv.h"
 
-struct kmem_cache *hcclt_comm_cache;
-struct kmem_cache *hcclt_thread_cache;
-struct kmem_cache *hcclt_stream_cache;
+static struct kmem_cache *hcclt_caches[HCCLT_OBJ_TYPES];
 
-/* Once per object, when its slab is allocated: the count starts at 0. */
-static void hcclt_comm_ctor(void *obj)
-{
-	memset(obj, 0, sizeof(struct hcclt_comm));
-}
-
-static void hcclt_thread_ctor(void *obj)
-{
-	memset(obj, 0, sizeof(struct hcclt_thread));
-}
-
-static void hcclt_stream_ctor(void *obj)
-{
-	memset(obj, 0, sizeof(struct hcclt_stream));
-}
+static const struct {
+	const char *name;
+	size_t size;
+} hcclt_obj_types[HCCLT_OBJ_TYPES] = {
+	[HCCLT_OBJ_COMM] = { "hcclt_comm", sizeof(struct hcclt_comm) },
+	[HCCLT_OBJ_THREAD] = { "hcclt_thread", sizeof(struct hcclt_thread) },
+	[HCCLT_OBJ_STREAM] = { "hcclt_stream", sizeof(struct hcclt_stream) },
+};
 
 /**
- * hcclt_obj_alloc - allocate an object from its cache.
- * @cache: hcclt_comm_cache, hcclt_thread_cache or hcclt_stream_cache.
- * @gfp: allocation flags.
- *
- * Zeroes the object but for its reference count (its first member), which
- * is zero already and may be read by stale lookups; the caller gives the
- * object its first reference with hcclt_obj_ref_init().
+ * hcclt_obj_alloc - a zeroed object of @type.
+ * @type: HCCLT_OBJ_*.
  *
  * Return: the object, or NULL.
  */
-void *hcclt_obj_alloc(struct kmem_cache *cache, gfp_t gfp)
+void *hcclt_obj_alloc(enum hcclt_obj_type type)
 {
-	void *obj = kmem_cache_alloc(cache, gfp);
+	return kmem_cache_zalloc(hcclt_caches[type], GFP_KERNEL_ACCOUNT);
+}
 
-	BUILD_BUG_ON(offsetof(struct hcclt_comm, ref) ||
-		     offsetof(struct hcclt_thread, ref) ||
-		     offsetof(struct hcclt_stream, ref));
-	if (obj)
-		memset(obj + sizeof(struct kref), 0,
-		       kmem_cache_size(cache) - sizeof(struct kref));
-	return obj;
+/* An object never published: no lookup can have seen it. */
+void hcclt_obj_free_now(enum hcclt_obj_type type, void *obj)
+{
+	kmem_cache_free(hcclt_caches[type], obj);
+}
+
+#define HCCLT_OBJ_RCU_FREE(type, ctype)					\
+static void hcclt_##ctype##_free_rcu(struct rcu_head *rcu)		\
+{									\
+	kmem_cache_free(hcclt_caches[type],				\
+			container_of(rcu, struct hcclt_##ctype, rcu));	\
+}
+
+HCCLT_OBJ_RCU_FREE(HCCLT_OBJ_COMM, comm)
+HCCLT_OBJ_RCU_FREE(HCCLT_OBJ_THREAD, thread)
+HCCLT_OBJ_RCU_FREE(HCCLT_OBJ_STREAM, stream)
+
+/**
+ * hcclt_obj_free - free @obj of @type once lookups cannot see it.
+ * @type: HCCLT_OBJ_*.
+ * @obj: the object; its id is out of every table.
+ *
+ * After an RCU grace period: a lookup may still read it. hcclt_exit()'s
+ * rcu_barrier() waits for the callbacks before the caches go.
+ */
+void hcclt_obj_free(enum hcclt_obj_type type, void *obj)
+{
+	switch (type) {
+	case HCCLT_OBJ_COMM:
+		call_rcu(&((struct hcclt_comm *)obj)->rcu, hcclt_comm_free_rcu);
+		break;
+	case HCCLT_OBJ_THREAD:
+		call_rcu(&((struct hcclt_thread *)obj)->rcu,
+			 hcclt_thread_free_rcu);
+		break;
+	case HCCLT_OBJ_STREAM:
+		call_rcu(&((struct hcclt_stream *)obj)->rcu,
+			 hcclt_stream_free_rcu);
+		break;
+	default:
+		WARN_ON(1);
+	}
 }
 
 /**
@@ -90,39 +88,38 @@ void *hcclt_obj_alloc(struct kmem_cache *cache, gfp_t gfp)
  */
 int hcclt_obj_caches_init(void)
 {
-	hcclt_comm_cache = kmem_cache_create("hcclt_comm",
-					     sizeof(struct hcclt_comm), 0,
-					     SLAB_TYPESAFE_BY_RCU |
-					     SLAB_ACCOUNT,
-					     hcclt_comm_ctor);
-	hcclt_thread_cache = kmem_cache_create("hcclt_thread",
-					       sizeof(struct hcclt_thread), 0,
-					       SLAB_TYPESAFE_BY_RCU |
-					       SLAB_ACCOUNT,
-					       hcclt_thread_ctor);
-	hcclt_stream_cache = kmem_cache_create("hcclt_stream",
-					       sizeof(struct hcclt_stream), 0,
-					       SLAB_TYPESAFE_BY_RCU |
-					       SLAB_ACCOUNT,
-					       hcclt_stream_ctor);
-	if (!hcclt_comm_cache || !hcclt_thread_cache || !hcclt_stream_cache) {
-		hcclt_obj_caches_fini();
-		return -ENOMEM;
+	int i;
+
+	for (i = 0; i < HCCLT_OBJ_TYPES; i++) {
+		hcclt_caches[i] = kmem_cache_create(hcclt_obj_types[i].name,
+						    hcclt_obj_types[i].size, 0,
+						    SLAB_ACCOUNT, NULL);
+		if (!hcclt_caches[i]) {
+			hcclt_obj_caches_fini();
+			return -ENOMEM;
+		}
 	}
 	return 0;
+}
+
+/* Are the caches there (KUnit suites may run before the module's init)? */
+bool hcclt_obj_caches_ready(void)
+{
+	return hcclt_caches[HCCLT_OBJ_TYPES - 1];
 }
 
 /**
  * hcclt_obj_caches_fini - destroy the object caches (module unload).
  *
- * Every object must be gone: the slab allocator reports any left.
+ * Call after rcu_barrier(): every object must be gone; the slab allocator
+ * reports any left.
  */
 void hcclt_obj_caches_fini(void)
 {
-	kmem_cache_destroy(hcclt_stream_cache);
-	kmem_cache_destroy(hcclt_thread_cache);
-	kmem_cache_destroy(hcclt_comm_cache);
-	hcclt_stream_cache = NULL;
-	hcclt_thread_cache = NULL;
-	hcclt_comm_cache = NULL;
+	int i;
+
+	for (i = 0; i < HCCLT_OBJ_TYPES; i++) {
+		kmem_cache_destroy(hcclt_caches[i]);
+		hcclt_caches[i] = NULL;
+	}
 }

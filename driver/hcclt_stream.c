@@ -75,12 +75,7 @@ static inline void hcclt_lookup_delay(unsigned int ms, unsigned int at,
 /*
  * A stream holds a reference on its DRM device, so that its release, which
  * gives its slot and pool unit back to the device, never runs on a freed
- * device: a stale lookup (see hcclt_obj.c) may hold the last reference of a
- * stream that was recycled for another device, whose last file was closed
- * meanwhile. (Lookups run inside drm_dev_enter(), and drm_dev_unplug()
- * waits for the DRM core's one SRCU, so that device's unbind cannot finish
- * first today; the reference makes that hold without relying on it, also
- * for a put outside any section.)
+ * device, whoever drops the last reference and when.
  */
 static void hcclt_stream_release(struct kref *ref)
 {
@@ -92,7 +87,7 @@ static void hcclt_stream_release(struct kref *ref)
 	hcclt_usage_stream_fini(stream);
 	hdev->hw->stream_slot_free(hdev, stream->slot);
 	hcclt_pool_unreserve(hdev, 1, 0);
-	kmem_cache_free(hcclt_stream_cache, stream);
+	hcclt_obj_free(HCCLT_OBJ_STREAM, stream);
 	drm_dev_put(&hdev->drm);
 }
 
@@ -124,7 +119,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 
 	if (WARN_ON(!resv->streams))
 		return ERR_PTR(-ENOSPC);
-	stream = hcclt_obj_alloc(hcclt_stream_cache, GFP_KERNEL_ACCOUNT);
+	stream = hcclt_obj_alloc(HCCLT_OBJ_STREAM);
 	if (!stream)
 		return ERR_PTR(-ENOMEM);
 	stream->hdev = hdev;
@@ -144,14 +139,14 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	hcclt_usage_stream_init(stream, file);
 	hcclt_sched_stream_init(stream);
 	drm_dev_get(&hdev->drm);
-	hcclt_obj_ref_init(&stream->ref);
+	kref_init(&stream->ref);
 	resv->streams--;
 	return stream;
 
 err_slot:
 	hdev->hw->stream_slot_free(hdev, stream->slot);
 err_free:
-	kmem_cache_free(hcclt_stream_cache, stream);
+	hcclt_obj_free_now(HCCLT_OBJ_STREAM, stream);
 	return ERR_PTR(ret);
 }
 
@@ -195,16 +190,11 @@ struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id)
 	stream = hcclt_id_peek(&file->streams, HCCLT_ID_KIND_STREAM, id);
 	delay = hcclt_lookup_delay_take();
 	hcclt_lookup_delay(delay, 1, true);
-	if (stream && !kref_get_unless_zero(&stream->ref))
+	if (stream && (!hcclt_obj_is(&stream->live, &stream->id, id, ~0ULL) ||
+		       !kref_get_unless_zero(&stream->ref)))
 		stream = NULL;
 	rcu_read_unlock();
 	hcclt_lookup_delay(delay, 3, false);
-	if (stream &&
-	    !hcclt_obj_found(&stream->live, &stream->id, &stream->file, id,
-			     file)) {
-		hcclt_stream_put(stream);
-		stream = NULL;
-	}
 	return stream;
 }
 

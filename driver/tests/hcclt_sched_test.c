@@ -121,7 +121,6 @@ static void hcclt_test_ids(struct kunit *test)
 	void *e;
 
 	hcclt_ids_init(&ids, HCCLT_ID_INDEX_MASK);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
 
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
 						  &obj, &id));
@@ -138,22 +137,15 @@ static void hcclt_test_ids(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
 			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
 					  id | (1ULL << 60)));
-	/* the next id skips the anchor's index 1; new sequence number */
+	/* the next id takes the next index; new sequence number */
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_THREAD,
 						  &obj2, &id2));
-	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
+	KUNIT_EXPECT_EQ(test, 1U, hcclt_id_index(id2));
 	KUNIT_EXPECT_EQ(test, 1ULL, (id2 >> HCCLT_ID_SEQ_SHIFT) &
 			HCCLT_ID_SEQ_MASK);
-	/* the anchor is seen by no lookup and no walk */
-	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
-			    hcclt_id_peek(&ids, HCCLT_ID_KIND_THREAD,
-					  ((u64)HCCLT_ID_KIND_THREAD <<
-					   HCCLT_ID_KIND_SHIFT) | 1));
 	n = 0;
-	xa_for_each(&ids.xa, idx, e) {
-		KUNIT_EXPECT_NE(test, 1UL, idx);
+	xa_for_each(&ids.xa, idx, e)
 		n++;
-	}
 	KUNIT_EXPECT_EQ(test, 2, n);
 
 	hcclt_id_remove(&ids, id);
@@ -189,58 +181,20 @@ static void hcclt_test_ids(struct kunit *test)
 	xa_destroy(&ids.xa);
 
 	/* a full table: -ENOSPC, and room again once an id is removed */
-	hcclt_ids_init(&ids, 3);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
+	hcclt_ids_init(&ids, 2);
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
 						  &obj, &id));
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
 						  &obj, &id2));
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
 						  &obj, &id3));
-	KUNIT_EXPECT_EQ(test, 3U, hcclt_id_index(id3));
+	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id3));
 	KUNIT_EXPECT_EQ(test, -ENOSPC,
 			hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM, &obj, &id3));
 	hcclt_id_remove(&ids, id2);
 	KUNIT_EXPECT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
 						  &obj, &id2));
-	KUNIT_EXPECT_EQ(test, 2U, hcclt_id_index(id2));
-	xa_destroy(&ids.xa);
-
-	/*
-	 * Every leaf reached gets an anchor at its index 1, which outlives
-	 * the ids of the leaf: after they are gone the next id takes the
-	 * leaf's index 0 again and the one after skips the anchor.
-	 */
-	hcclt_ids_init(&ids, HCCLT_ID_INDEX_MASK);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&ids));
-	for (n = 0; n < XA_CHUNK_SIZE; n++)
-		KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids,
-							  HCCLT_ID_KIND_COMM,
-							  &obj, &id));
-	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE, hcclt_id_index(id));
-	KUNIT_EXPECT_EQ(test, 2U, ids.leaves);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &obj2, &id2));
-	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE + 2, hcclt_id_index(id2));
-	hcclt_id_remove(&ids, id);
-	hcclt_id_remove(&ids, id2);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &obj, &id));
-	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE, hcclt_id_index(id));
-	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&ids, HCCLT_ID_KIND_COMM,
-						  &obj, &id2));
-	KUNIT_EXPECT_EQ(test, (u32)XA_CHUNK_SIZE + 2, hcclt_id_index(id2));
-	KUNIT_EXPECT_EQ(test, 2U, ids.leaves);
-	/* anchors are seen by no lookup and no walk */
-	KUNIT_EXPECT_PTR_EQ(test, (void *)NULL,
-			    hcclt_id_peek(&ids, HCCLT_ID_KIND_COMM,
-					  ((u64)HCCLT_ID_KIND_COMM <<
-					   HCCLT_ID_KIND_SHIFT) |
-					  (XA_CHUNK_SIZE + 1)));
-	n = 0;
-	xa_for_each(&ids.xa, idx, e)
-		n++;
-	KUNIT_EXPECT_EQ(test, XA_CHUNK_SIZE + 1, n);
+	KUNIT_EXPECT_EQ(test, 1U, hcclt_id_index(id2));
 	xa_destroy(&ids.xa);
 }
 
@@ -525,8 +479,7 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 					      struct hcclt_device *hdev,
 					      u32 engine, u32 notifies)
 {
-	struct hcclt_thread *t = hcclt_obj_alloc(hcclt_thread_cache,
-						 GFP_KERNEL);
+	struct hcclt_thread *t = hcclt_obj_alloc(HCCLT_OBJ_THREAD);
 	u32 i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
@@ -541,7 +494,7 @@ static struct hcclt_thread *hcclt_test_thread(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file->threads,
 						  HCCLT_ID_KIND_THREAD, t,
 						  &t->id));
-	hcclt_obj_ref_init(&t->ref);
+	kref_init(&t->ref);
 	hcclt_obj_publish(&t->live);
 	return t;
 }
@@ -571,7 +524,6 @@ static void hcclt_test_validator(struct kunit *test)
 	const u32 rec = HCCLT_TASK_NOTIFY_RECORD, wait = HCCLT_TASK_NOTIFY_WAIT;
 
 	hcclt_ids_init(&file.threads, HCCLT_ID_INDEX_MASK);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&file.threads));
 	t1 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_CPU, 2);
 	t2 = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_AICPU, 1);
 
@@ -617,54 +569,38 @@ static void hcclt_test_validator(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
-/* ---- lookups of recycled objects (hcclt_obj.c) ---- */
+/* ---- lookups ---- */
 
-static void hcclt_test_recycled(struct kunit *test)
+static void hcclt_test_lookup(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
-	struct hcclt_file file = { .hdev = hdev }, other = { .hdev = hdev };
-	struct hcclt_thread *t, *fresh;
+	struct hcclt_file file = { .hdev = hdev };
+	struct hcclt_thread *t, *found;
 	u64 id;
 
 	hcclt_ids_init(&file.threads, HCCLT_ID_INDEX_MASK);
-	KUNIT_ASSERT_EQ(test, 0, hcclt_ids_anchor(&file.threads));
 	t = hcclt_test_thread(test, &file, hdev, HCCLT_ENGINE_CPU, 0);
 	id = t->id;
 
-	/*
-	 * The memory of a freed thread now holds another one at the same
-	 * index: a lookup of the old id finds the pointer, takes a
-	 * reference, sees another id, and drops the reference again.
-	 */
-	WRITE_ONCE(t->id, id + BIT_ULL(HCCLT_ID_SEQ_SHIFT));
-	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
-	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
-	WRITE_ONCE(t->id, id);
-	/* ... or it is a thread of another file, with the very same id */
-	WRITE_ONCE(t->file, &other);
-	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
-	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
-	WRITE_ONCE(t->file, &file);
-	fresh = hcclt_thread_lookup(&file, id);
-	KUNIT_EXPECT_PTR_EQ(test, t, fresh);
+	found = hcclt_thread_lookup(&file, id);
+	KUNIT_EXPECT_PTR_EQ(test, t, found);
 	KUNIT_EXPECT_EQ(test, 2U, kref_read(&t->ref));
-	hcclt_thread_put(fresh);
-
-	/* Before its first reference, a live, matching object is not found. */
-	fresh = hcclt_obj_alloc(hcclt_thread_cache, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fresh);
-	KUNIT_EXPECT_EQ(test, 0U, kref_read(&fresh->ref));
-	fresh->file = &file;
-	KUNIT_ASSERT_EQ(test, 0, hcclt_id_reserve(&file.threads,
-						  HCCLT_ID_KIND_THREAD, fresh,
-						  &fresh->id));
-	hcclt_obj_publish(&fresh->live);
-	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, fresh->id));
-	KUNIT_EXPECT_EQ(test, 0U, kref_read(&fresh->ref));
-	hcclt_id_remove(&file.threads, fresh->id);
-	kmem_cache_free(hcclt_thread_cache, fresh);
-
+	hcclt_thread_put(found);
+	/* a stale id of the index (another sequence number): no reference */
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id +
+						    BIT_ULL(HCCLT_ID_SEQ_SHIFT)));
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
+	/* not published yet, or its last reference gone: not found */
+	WRITE_ONCE(t->live, false);
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
+	hcclt_obj_publish(&t->live);
+	refcount_set(&t->ref.refcount, 0);
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
+	refcount_set(&t->ref.refcount, 1);
+	/* removed */
 	hcclt_id_remove(&file.threads, t->id);
+	KUNIT_EXPECT_NULL(test, hcclt_thread_lookup(&file, id));
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&t->ref));
 	hcclt_thread_put(t);
 	xa_destroy(&file.threads.xa);
 	hcclt_sched_unplug(hdev);
@@ -682,7 +618,7 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_timeout),
 	KUNIT_CASE(hcclt_test_queue_full),
 	KUNIT_CASE(hcclt_test_validator),
-	KUNIT_CASE(hcclt_test_recycled),
+	KUNIT_CASE(hcclt_test_lookup),
 	{}
 };
 
@@ -696,7 +632,7 @@ static int hcclt_test_suite_init(struct kunit_suite *suite)
 {
 	int ret = 0;
 
-	if (!hcclt_thread_cache) {
+	if (!hcclt_obj_caches_ready()) {
 		ret = hcclt_obj_caches_init();
 		hcclt_test_own_caches = !ret;
 	}
@@ -705,8 +641,10 @@ static int hcclt_test_suite_init(struct kunit_suite *suite)
 
 static void hcclt_test_suite_exit(struct kunit_suite *suite)
 {
-	if (hcclt_test_own_caches)
+	if (hcclt_test_own_caches) {
+		rcu_barrier();
 		hcclt_obj_caches_fini();
+	}
 	hcclt_test_own_caches = false;
 }
 

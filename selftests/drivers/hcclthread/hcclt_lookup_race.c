@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Issue 20, bug 1: a stream lookup on one device may pin a stream object
- * that was freed and recycled for another device (the object caches are
- * module-wide and SLAB_TYPESAFE_BY_RCU; the lookup takes its reference
- * before it checks identity). If that other device is unbound and its last
- * file closed while the lookup holds the reference, the lookup's put is the
- * stream's last and its release gives the slot back to the other device:
- * on a freed device before the fix (KASAN: use-after-free in
- * hcclt_stream_release), on a device kept alive by the stream's reference
- * after it.
+ * Issue 20, bug 1: with SLAB_TYPESAFE_BY_RCU object caches (until 12-05),
+ * a stream lookup on one device could pin a stream object that was freed
+ * and recycled for another device, because it took its reference before
+ * it checked identity. If that other device was unbound and its last file
+ * closed while the lookup held the reference, the lookup's put was the
+ * stream's last and its release gave the slot back to that device. The
+ * caches are plain now (objects freed after a grace period, identity
+ * checked before the reference) and a stream pins its device; the test
+ * stays as the scenario's guard.
  *
  * Needs two devices (sim_devices=2), the lookup_delay_ms test hook (built
  * on the debug kernels, see driver/Kbuild) and root for the unbind; skips
