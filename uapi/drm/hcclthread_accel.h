@@ -14,14 +14,16 @@
  *
  * - Every ``flags``, ``pad`` and reserved field must be zero on input,
  *   otherwise the ioctl fails with -EINVAL.
- * - Ids (communicator, stream, thread) are opaque, non-zero 64-bit values,
- *   unique within one open file and never kernel pointers. A destroyed
- *   object's id is not handed out again before 2^28 more ids of its kind
- *   were, 2^27 for streams (the slot is reused, the id is not). Bits 63:56
- *   of an id are always zero so that userspace may tag ids (libhcclthread
- *   stores a device index there). An id that the file does not know, a
- *   stale id, an id of another file and an id of the wrong kind are
- *   -ENOENT.
+ * - Ids (communicator, stream, thread, channel) are opaque, non-zero
+ *   64-bit values, unique within one open file among live objects and
+ *   never kernel pointers. Two things about them are promised, no more:
+ *   bits 55:48 tell the kind (HCCLT_ID_KIND_*; SUBMIT, STREAM_SYNC and
+ *   others take a thread id or a stream id in one field), and bits 63:56
+ *   are zero, so that userspace may tag ids (libhcclthread stores a device
+ *   index there). How soon a destroyed object's id may come back is the
+ *   driver's business (it makes that rare). An id that the file does not
+ *   know, a stale id, an id of another file and an id of the wrong kind
+ *   are -ENOENT.
  * - -ENODEV: the device was unplugged (module removal); the file is dead.
  * - -EFAULT: a user pointer given in the argument (an array) could not be
  *   read or written; nothing changed. (If the argument itself cannot be
