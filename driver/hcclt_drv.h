@@ -729,16 +729,19 @@ static inline bool hcclt_obj_is(const bool *live, const u64 *obj_id, u64 id,
 	return hcclt_obj_live(live) && !((READ_ONCE(*obj_id) ^ id) & bits);
 }
 
-/* hcclt_drv.c */
-extern unsigned int hcclt_sim_streams;
-extern unsigned int hcclt_sim_notifies;
+/* hcclt_ids.c */
 void hcclt_ids_init(struct hcclt_ids *ids, u32 max);
 int hcclt_id_reserve(struct hcclt_ids *ids, u32 kind, void *obj, u64 *id);
 void hcclt_id_remove(struct hcclt_ids *ids, u64 id);
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);
+
+/* hcclt_pool.c */
 int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
 
+/* hcclt_drv.c */
+extern unsigned int hcclt_sim_streams;
+extern unsigned int hcclt_sim_notifies;
 struct hcclt_file *hcclt_file_next(struct hcclt_device *hdev, u64 serial);
 void hcclt_file_put(struct hcclt_file *file);
 
