@@ -692,8 +692,8 @@ struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
  *
  * Exports the peer's HCCL buffer, made with @size on its device if it has
  * none yet, as a dma-buf (the GEM PRIME helper; the dma-buf holds the
- * object and its device), whose mmap() maps the buffer's pages. Called
- * inside drm_dev_enter() (HCCLT_GUARDED).
+ * object and its device), whose mmap() maps the buffer's pages. Memory
+ * objects are shmem: no backend access, no drm_dev_enter() needed.
  *
  * Return: 0 or a negative errno (see the uAPI header).
  */

@@ -58,7 +58,7 @@ struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 	notify->hdev = hdev;
 	notify->owner_id = owner_id;
 	notify->idx = idx;
-	ret = hdev->hw->notify_slot_alloc(hdev, &notify->slot);
+	ret = hcclt_hw_notify_slot_alloc(hdev, &notify->slot);
 	if (ret) {
 		kfree(notify);
 		return ERR_PTR(ret);
@@ -72,7 +72,7 @@ void hcclt_notify_drop_slot(struct hcclt_notify *notify)
 {
 	struct hcclt_device *hdev = notify->hdev;
 
-	hdev->hw->notify_slot_free(hdev, notify->slot);
+	hcclt_hw_notify_slot_free(hdev, notify->slot);
 	hcclt_pool_unreserve(hdev, 0, 1);
 }
 

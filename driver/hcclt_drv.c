@@ -241,15 +241,23 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 /* ---- ioctl table ---- */
 
 /*
- * Every ioctl runs inside drm_dev_enter()/drm_dev_exit(): after unplug it
- * answers -ENODEV. drm_dev_unplug() waits for every entered section, so
- * nothing that may wait for userspace runs inside one: STREAM_SYNC enters
- * only around its lookup (a sync may block for long), INFO only around its
- * walk (its copy out may fault; INFO_ARRAY likewise), and THREAD_ACQUIRE, THREAD_EXPORT and
- * SUBMIT only around their work, copying user memory in before and out
- * after it. Those five enter by themselves, and so do GROUP_JOIN (around
- * its setup, not its wait), GROUP_INFO (its walk) and CHANNEL_ACQUIRE
- * (around its setup, not its rendezvous).
+ * drm_dev_enter() guards what the device owns, not whole ioctls. The
+ * backend is called only through the hcclt_hw_*() wrappers, which enter
+ * by themselves (hcclt_drv.h). The scheduler, the simulated NPU's task
+ * engine, refuses work on a removed device under its own lock
+ * (hdev->unplugged, set by hcclt_sched_unplug()), but its workqueue goes
+ * at unplug: the calls that add streams to it or queue tasks on it run
+ * inside drm_dev_enter(), so that the unplug waits for them. Those are
+ * STREAM_CREATE, THREAD_ACQUIRE_WITH_STREAM and KERNEL_DONE (guarded
+ * below); THREAD_ACQUIRE, THREAD_EXPORT and SUBMIT around their work,
+ * with user memory copied in before and out after; STREAM_SYNC around
+ * its lookup (a sync may block for long); GROUP_JOIN and CHANNEL_ACQUIRE
+ * around their setup, not their rendezvous. INFO, INFO_ARRAY and
+ * GROUP_INFO enter around their walks. The other calls touch neither the
+ * backend nor the scheduler's workqueue (communicators, groups, memory,
+ * events, and frees, whose backend part the wrappers guard); after an
+ * unplug the DRM core answers every ioctl with -ENODEV, and postclose
+ * frees what a call made in the window before.
  */
 #define HCCLT_GUARDED(fn)						\
 static int fn##_guarded(struct drm_device *drm, void *data,		\
@@ -264,31 +272,19 @@ static int fn##_guarded(struct drm_device *drm, void *data,		\
 	return ret;							\
 }
 
-HCCLT_GUARDED(hcclt_query_ioctl)
-HCCLT_GUARDED(hcclt_comm_create_ioctl)
-HCCLT_GUARDED(hcclt_comm_destroy_ioctl)
 HCCLT_GUARDED(hcclt_stream_create_ioctl)
-HCCLT_GUARDED(hcclt_stream_destroy_ioctl)
 HCCLT_GUARDED(hcclt_thread_acquire_with_stream_ioctl)
-HCCLT_GUARDED(hcclt_group_create_ioctl)
-HCCLT_GUARDED(hcclt_mem_create_ioctl)
-HCCLT_GUARDED(hcclt_comm_buffer_ioctl)
-HCCLT_GUARDED(hcclt_channel_buffer_ioctl)
 HCCLT_GUARDED(hcclt_kernel_done_ioctl)
-HCCLT_GUARDED(hcclt_event_create_ioctl)
-HCCLT_GUARDED(hcclt_event_destroy_ioctl)
-HCCLT_GUARDED(hcclt_notify_create_ioctl)
-HCCLT_GUARDED(hcclt_notify_destroy_ioctl)
 
 #define HCCLT_IOCTL(n, fn) \
 	DRM_IOCTL_DEF_DRV(HCCLT_##n, fn, DRM_RENDER_ALLOW)
 
 static const struct drm_ioctl_desc hcclt_ioctls[] = {
-	HCCLT_IOCTL(QUERY, hcclt_query_ioctl_guarded),
-	HCCLT_IOCTL(COMM_CREATE, hcclt_comm_create_ioctl_guarded),
-	HCCLT_IOCTL(COMM_DESTROY, hcclt_comm_destroy_ioctl_guarded),
+	HCCLT_IOCTL(QUERY, hcclt_query_ioctl),
+	HCCLT_IOCTL(COMM_CREATE, hcclt_comm_create_ioctl),
+	HCCLT_IOCTL(COMM_DESTROY, hcclt_comm_destroy_ioctl),
 	HCCLT_IOCTL(STREAM_CREATE, hcclt_stream_create_ioctl_guarded),
-	HCCLT_IOCTL(STREAM_DESTROY, hcclt_stream_destroy_ioctl_guarded),
+	HCCLT_IOCTL(STREAM_DESTROY, hcclt_stream_destroy_ioctl),
 	HCCLT_IOCTL(THREAD_ACQUIRE, hcclt_thread_acquire_ioctl),
 	HCCLT_IOCTL(THREAD_ACQUIRE_WITH_STREAM,
 		    hcclt_thread_acquire_with_stream_ioctl_guarded),
@@ -296,20 +292,20 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(SUBMIT, hcclt_submit_ioctl),
 	HCCLT_IOCTL(STREAM_SYNC, hcclt_stream_sync_ioctl),
 	HCCLT_IOCTL(INFO, hcclt_info_ioctl),
-	HCCLT_IOCTL(GROUP_CREATE, hcclt_group_create_ioctl_guarded),
+	HCCLT_IOCTL(GROUP_CREATE, hcclt_group_create_ioctl),
 	HCCLT_IOCTL(GROUP_JOIN, hcclt_group_join_ioctl),
 	HCCLT_IOCTL(GROUP_INFO, hcclt_group_info_ioctl),
-	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl_guarded),
+	HCCLT_IOCTL(MEM_CREATE, hcclt_mem_create_ioctl),
 	HCCLT_IOCTL(CHANNEL_ACQUIRE, hcclt_channel_acquire_ioctl),
 	HCCLT_IOCTL(INFO_ARRAY, hcclt_info_array_ioctl),
-	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl_guarded),
-	HCCLT_IOCTL(CHANNEL_BUFFER, hcclt_channel_buffer_ioctl_guarded),
+	HCCLT_IOCTL(COMM_BUFFER, hcclt_comm_buffer_ioctl),
+	HCCLT_IOCTL(CHANNEL_BUFFER, hcclt_channel_buffer_ioctl),
 	HCCLT_IOCTL(KERNEL_DONE, hcclt_kernel_done_ioctl_guarded),
-	HCCLT_IOCTL(EVENT_CREATE, hcclt_event_create_ioctl_guarded),
-	HCCLT_IOCTL(EVENT_DESTROY, hcclt_event_destroy_ioctl_guarded),
+	HCCLT_IOCTL(EVENT_CREATE, hcclt_event_create_ioctl),
+	HCCLT_IOCTL(EVENT_DESTROY, hcclt_event_destroy_ioctl),
 	HCCLT_IOCTL(EVENT_WAIT, hcclt_event_wait_ioctl),
-	HCCLT_IOCTL(NOTIFY_CREATE, hcclt_notify_create_ioctl_guarded),
-	HCCLT_IOCTL(NOTIFY_DESTROY, hcclt_notify_destroy_ioctl_guarded),
+	HCCLT_IOCTL(NOTIFY_CREATE, hcclt_notify_create_ioctl),
+	HCCLT_IOCTL(NOTIFY_DESTROY, hcclt_notify_destroy_ioctl),
 };
 
 /*

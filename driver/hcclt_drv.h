@@ -55,6 +55,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 
 #include "hcclthread_accel.h"
 #include "hcclt_hw.h"
@@ -194,6 +195,78 @@ struct hcclt_device {
 static inline struct hcclt_device *to_hcclt_dev(struct drm_device *drm)
 {
 	return container_of(drm, struct hcclt_device, drm);
+}
+
+/*
+ * Backend access (struct hcclt_hw_ops). Each call is inside
+ * drm_dev_enter(): allocations and submits fail with -ENODEV once the
+ * device is unplugged, and frees, which must still happen then (a file
+ * closed after the device went), tell the backend the device is gone.
+ * Callers need no drm_dev_enter() of their own for the backend's sake.
+ */
+static inline int hcclt_hw_stream_slot_alloc(struct hcclt_device *hdev,
+					     u32 *slot)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(&hdev->drm, &idx))
+		return -ENODEV;
+	ret = hdev->hw->stream_slot_alloc(hdev, slot);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static inline void hcclt_hw_stream_slot_free(struct hcclt_device *hdev,
+					     u32 slot)
+{
+	int idx;
+	bool present = drm_dev_enter(&hdev->drm, &idx);
+
+	hdev->hw->stream_slot_free(hdev, slot, present);
+	if (present)
+		drm_dev_exit(idx);
+}
+
+static inline int hcclt_hw_notify_slot_alloc(struct hcclt_device *hdev,
+					     u32 *slot)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(&hdev->drm, &idx))
+		return -ENODEV;
+	ret = hdev->hw->notify_slot_alloc(hdev, slot);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static inline void hcclt_hw_notify_slot_free(struct hcclt_device *hdev,
+					     u32 slot)
+{
+	int idx;
+	bool present = drm_dev_enter(&hdev->drm, &idx);
+
+	hdev->hw->notify_slot_free(hdev, slot, present);
+	if (present)
+		drm_dev_exit(idx);
+}
+
+/*
+ * Hand @s's new tasks to the backend (sched_lock held): true if it runs
+ * them, false for the software executor. A removed device runs nothing
+ * (its streams are dead before it is marked unplugged, see
+ * hcclt_sched_unplug(), so no caller gets here then).
+ */
+static inline bool hcclt_hw_submit(struct hcclt_device *hdev,
+				   struct hcclt_stream *s)
+{
+	bool taken = false;
+	int idx;
+
+	if (!hdev->hw->submit || !drm_dev_enter(&hdev->drm, &idx))
+		return false;
+	taken = hdev->hw->submit(hdev, s);
+	drm_dev_exit(idx);
+	return taken;
 }
 
 /**

@@ -283,7 +283,7 @@ struct drm_gem_object *hcclt_mem_lookup(struct drm_file *df, u32 handle)
 	return handle ? drm_gem_object_lookup(df, handle) : NULL;
 }
 
-/* Called inside drm_dev_enter() (HCCLT_GUARDED). */
+/* Shmem only: no backend access, so no drm_dev_enter() (hcclt_drv.c). */
 int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
 {
@@ -354,8 +354,7 @@ struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
  * @data: struct drm_hcclt_comm_buffer.
  * @df: the calling file.
  *
- * See hcclt_comm_buffer_get(). Called inside drm_dev_enter()
- * (HCCLT_GUARDED).
+ * See hcclt_comm_buffer_get(). No backend access (hcclt_drv.c).
  *
  * Return: 0 or a negative errno (see the uAPI header).
  */

@@ -1549,7 +1549,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 			s->nfences++;
 		}
 	}
-	if (n && (!hdev->hw->submit || !hdev->hw->submit(hdev, s)))
+	if (n && !hcclt_hw_submit(hdev, s))
 		hcclt_make_runnable(hdev, s);
 	hdev->xdirect = true;
 	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);

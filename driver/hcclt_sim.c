@@ -135,7 +135,9 @@ static noinline int hcclt_sim_stream_slot_alloc(struct hcclt_device *hdev,
 
 ALLOW_ERROR_INJECTION(hcclt_sim_stream_slot_alloc, ERRNO);
 
-static void hcclt_sim_stream_slot_free(struct hcclt_device *hdev, u32 slot)
+/* Bookkeeping only: the same whether the device is @present or not. */
+static void hcclt_sim_stream_slot_free(struct hcclt_device *hdev, u32 slot,
+				       bool present)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 
@@ -152,7 +154,8 @@ static noinline int hcclt_sim_notify_slot_alloc(struct hcclt_device *hdev,
 
 ALLOW_ERROR_INJECTION(hcclt_sim_notify_slot_alloc, ERRNO);
 
-static void hcclt_sim_notify_slot_free(struct hcclt_device *hdev, u32 slot)
+static void hcclt_sim_notify_slot_free(struct hcclt_device *hdev, u32 slot,
+				       bool present)
 {
 	struct hcclt_sim *sim = hdev->hw_priv;
 

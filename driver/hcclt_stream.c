@@ -85,7 +85,7 @@ static void hcclt_stream_release(struct kref *ref)
 
 	hcclt_sched_stream_fini(stream);
 	hcclt_usage_stream_fini(stream);
-	hdev->hw->stream_slot_free(hdev, stream->slot);
+	hcclt_hw_stream_slot_free(hdev, stream->slot);
 	hcclt_pool_unreserve(hdev, 1, 0);
 	hcclt_obj_free(HCCLT_OBJ_STREAM, stream);
 	drm_dev_put(&hdev->drm);
@@ -125,7 +125,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	stream->hdev = hdev;
 	stream->file = file;
 	stream->created = !owner;
-	ret = hdev->hw->stream_slot_alloc(hdev, &stream->slot);
+	ret = hcclt_hw_stream_slot_alloc(hdev, &stream->slot);
 	if (ret)
 		goto err_free;
 	if (owner)
@@ -144,7 +144,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	return stream;
 
 err_slot:
-	hdev->hw->stream_slot_free(hdev, stream->slot);
+	hcclt_hw_stream_slot_free(hdev, stream->slot);
 err_free:
 	hcclt_obj_free_now(HCCLT_OBJ_STREAM, stream);
 	return ERR_PTR(ret);

@@ -569,6 +569,79 @@ static void hcclt_test_validator(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
+/* ---- backend access ---- */
+
+/* What the mock backend saw: calls, and whether the device was there. */
+static int hcclt_mock_allocs, hcclt_mock_frees, hcclt_mock_absent;
+
+static int hcclt_mock_slot_alloc(struct hcclt_device *hdev, u32 *slot)
+{
+	hcclt_mock_allocs++;
+	*slot = 7;
+	return 0;
+}
+
+static void hcclt_mock_slot_free(struct hcclt_device *hdev, u32 slot,
+				 bool present)
+{
+	hcclt_mock_frees++;
+	if (!present)
+		hcclt_mock_absent++;
+}
+
+static bool hcclt_mock_submit(struct hcclt_device *hdev,
+			      struct hcclt_stream *s)
+{
+	hcclt_mock_allocs++;
+	return true;
+}
+
+static const struct hcclt_hw_ops hcclt_mock_ops = {
+	.name = "mock",
+	.stream_slot_alloc = hcclt_mock_slot_alloc,
+	.stream_slot_free = hcclt_mock_slot_free,
+	.notify_slot_alloc = hcclt_mock_slot_alloc,
+	.notify_slot_free = hcclt_mock_slot_free,
+	.submit = hcclt_mock_submit,
+};
+
+/*
+ * Every backend call is inside drm_dev_enter(): once the DRM device is
+ * unplugged, allocations and submits do not reach the backend, and frees
+ * do, told that the device is gone.
+ */
+static void hcclt_test_backend_unplugged(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	u32 slot = 0;
+
+	hdev->hw = &hcclt_mock_ops;
+	hcclt_mock_allocs = 0;
+	hcclt_mock_frees = 0;
+	hcclt_mock_absent = 0;
+	KUNIT_EXPECT_EQ(test, 0, hcclt_hw_stream_slot_alloc(hdev, &slot));
+	KUNIT_EXPECT_EQ(test, 7U, slot);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_hw_notify_slot_alloc(hdev, &slot));
+	KUNIT_EXPECT_TRUE(test, hcclt_hw_submit(hdev, NULL));
+	hcclt_hw_stream_slot_free(hdev, slot);
+	hcclt_hw_notify_slot_free(hdev, slot);
+	KUNIT_EXPECT_EQ(test, 3, hcclt_mock_allocs);
+	KUNIT_EXPECT_EQ(test, 2, hcclt_mock_frees);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_mock_absent);
+
+	/* What drm_dev_unplug() sets, without a registered device. */
+	hdev->drm.unplugged = true;
+	KUNIT_EXPECT_EQ(test, -ENODEV, hcclt_hw_stream_slot_alloc(hdev, &slot));
+	KUNIT_EXPECT_EQ(test, -ENODEV, hcclt_hw_notify_slot_alloc(hdev, &slot));
+	KUNIT_EXPECT_FALSE(test, hcclt_hw_submit(hdev, NULL));
+	hcclt_hw_stream_slot_free(hdev, slot);
+	hcclt_hw_notify_slot_free(hdev, slot);
+	KUNIT_EXPECT_EQ(test, 3, hcclt_mock_allocs);
+	KUNIT_EXPECT_EQ(test, 4, hcclt_mock_frees);
+	KUNIT_EXPECT_EQ(test, 2, hcclt_mock_absent);
+	hcclt_sched_unplug(hdev);
+}
+
 /* ---- lookups ---- */
 
 static void hcclt_test_lookup(struct kunit *test)
@@ -619,6 +692,7 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_queue_full),
 	KUNIT_CASE(hcclt_test_validator),
 	KUNIT_CASE(hcclt_test_lookup),
+	KUNIT_CASE(hcclt_test_backend_unplugged),
 	{}
 };
 
