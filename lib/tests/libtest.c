@@ -1607,6 +1607,25 @@ static void test_events(void)
 	TAP_EQ(aclrtDestroyEvent(e0), ACL_ERROR_RT_INVALID_HANDLE, "destroyed twice");
 	TAP_EQ(aclrtRecordEvent(e0, s0), ACL_ERROR_RT_INVALID_HANDLE, "a destroyed event");
 	TAP_EQ(aclrtRecordEvent(bad, s0), ACL_ERROR_INVALID_PARAM, "event NULL");
+	/* A record dropped with its stream fails the event at once. */
+	{
+		aclrtStream s2;
+		aclrtNotify n2;
+
+		TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "events: stream 2");
+		TAP_EQ(aclrtCreateNotify(&n2, ACL_NOTIFY_DEFAULT), ACL_SUCCESS,
+		       "a notify nobody records");
+		TAP_EQ(aclrtWaitAndResetNotify(n2, s2, 0), ACL_SUCCESS, "stream 2 waits on it");
+		TAP_EQ(aclrtRecordEvent(e1, s2), ACL_SUCCESS, "then records e1");
+		TAP_EQ(aclrtQueryEventStatus(e1, &st), ACL_SUCCESS, "query e1");
+		TAP_EQ(st, ACL_EVENT_RECORDED_STATUS_NOT_READY, "e1 not ready");
+		TAP_EQ(aclrtDestroyStream(s2), ACL_SUCCESS, "destroy stream 2 with its record queued");
+		TAP_EQ(aclrtSynchronizeEvent(e1), ACL_ERROR_RT_STREAM_ABORT,
+		       "aclrtSynchronizeEvent of a dropped record -> ACL_ERROR_RT_STREAM_ABORT");
+		TAP_EQ(aclrtRecordEvent(e1, s1), ACL_SUCCESS, "record e1 again");
+		TAP_EQ(aclrtSynchronizeEvent(e1), ACL_SUCCESS, "a record that runs completes it");
+		TAP_EQ(aclrtDestroyNotify(n2), ACL_SUCCESS, "destroy the notify");
+	}
 	TAP_EQ(aclrtDestroyEvent(e1), ACL_SUCCESS, "destroy e1");
 	HcclCommDestroy(c);
 	aclrtDestroyStream(s0);
