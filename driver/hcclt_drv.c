@@ -113,7 +113,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_INFO_ARRAY | HCCLT_FEATURE_COMM_BUFFER |
 			 HCCLT_FEATURE_WAIT_DEADLINE | HCCLT_FEATURE_DATA_TASKS |
 			 HCCLT_FEATURE_KERNEL_LAUNCH | HCCLT_FEATURE_REDUCE |
-			 HCCLT_FEATURE_EVENTS |
+			 HCCLT_FEATURE_EVENTS | HCCLT_FEATURE_SYNCOBJ |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
@@ -308,15 +308,38 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(NOTIFY_DESTROY, hcclt_notify_destroy_ioctl),
 };
 
+/* The DRM core's syncobj ioctls. */
+static bool hcclt_syncobj_ioctl_nr(unsigned int nr)
+{
+	static const unsigned int cmds[] = {
+		DRM_IOCTL_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_DESTROY,
+		DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+		DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_RESET,
+		DRM_IOCTL_SYNCOBJ_SIGNAL, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+		DRM_IOCTL_SYNCOBJ_QUERY, DRM_IOCTL_SYNCOBJ_TRANSFER,
+		DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+#ifdef DRM_IOCTL_SYNCOBJ_EVENTFD
+		DRM_IOCTL_SYNCOBJ_EVENTFD,
+#endif
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (nr == DRM_IOCTL_NR(cmds[i]))
+			return true;
+	return false;
+}
+
 /*
  * The DRM core ioctls (numbers outside DRM_COMMAND_BASE..DRM_COMMAND_END)
  * a client of this driver may call: the driver's name and version, its
- * capabilities, and GEM_CLOSE, which frees device memory (hcclt_mem.c).
- * The others serve display, the rest of GEM (flink names, opening by
- * name), PRIME, syncobj, leases and masters, none of which this driver
- * offers, and on an accel node some of them reach state an accel file does
- * not have (drm_getunique() dereferences a drm_master that only primary
- * nodes get).
+ * capabilities, GEM_CLOSE, which frees device memory (hcclt_mem.c), and
+ * the syncobj ones (SUBMIT's in- and out-fences, hcclt_syncobj.c). The
+ * others serve display, the rest of GEM (flink names, opening by name),
+ * PRIME, leases and masters, none of which this driver offers, and on
+ * an accel node some of them reach state an accel file does not have
+ * (drm_getunique() dereferences a drm_master that only primary nodes
+ * get).
  *
  * Return: 0 to pass @cmd on; -ENOTTY for a type other than DRM's, as
  * drm_ioctl() answers (drm_compat_ioctl() would dispatch on the number
@@ -332,7 +355,8 @@ static int hcclt_ioctl_check(struct file *filp, unsigned int cmd)
 	if ((nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) ||
 	    nr == DRM_IOCTL_NR(DRM_IOCTL_VERSION) ||
 	    nr == DRM_IOCTL_NR(DRM_IOCTL_GET_CAP) ||
-	    nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE))
+	    nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE) ||
+	    hcclt_syncobj_ioctl_nr(nr))
 		return 0;
 	drm_dbg_driver(df->minor->dev, "core ioctl %#x refused\n", nr);
 	return -EOPNOTSUPP;
@@ -503,9 +527,12 @@ static int __init hcclt_init(void)
 	ret = hcclt_obj_caches_init();
 	if (ret)
 		return ret;
-	ret = platform_driver_register(&hcclt_platform_driver);
+	ret = hcclt_syncobj_init();
 	if (ret)
 		goto err_caches;
+	ret = platform_driver_register(&hcclt_platform_driver);
+	if (ret)
+		goto err_syncobj;
 
 	for (i = 0; i < sim_devices; i++) {
 		pdev = platform_device_register_simple(HCCLT_DRV_NAME, i,
@@ -528,6 +555,8 @@ static int __init hcclt_init(void)
 err_devices:
 	hcclt_unregister_devices();
 	platform_driver_unregister(&hcclt_platform_driver);
+err_syncobj:
+	hcclt_syncobj_fini();
 err_caches:
 	hcclt_obj_caches_fini();
 	return ret;
@@ -542,6 +571,7 @@ static void __exit hcclt_exit(void)
 	 * and objects freed after a grace period go back to their caches.
 	 */
 	rcu_barrier();
+	hcclt_syncobj_fini();
 	hcclt_obj_caches_fini();
 }
 

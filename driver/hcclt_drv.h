@@ -62,6 +62,13 @@
 
 #define HCCLT_MAX_DEVICES	16
 
+/*
+ * The op of the task that holds a batch's in-fences (hcclt_syncobj.c); an
+ * internal one, never in a struct drm_hcclt_task. Tracepoints show it as
+ * "in_fences".
+ */
+#define HCCLT_TASK_IN_FENCES	64
+
 /* Notifies a thread holds without a separate array. */
 #define HCCLT_THREAD_INLINE_NOTIFIES	2
 
@@ -419,6 +426,7 @@ struct hcclt_notify {
 
 struct hcclt_batch;
 struct hcclt_copy;
+struct hcclt_gate;
 struct hcclt_launch;
 
 /**
@@ -441,6 +449,8 @@ struct hcclt_launch;
  *	to the copy engine; NULL for other tasks.
  * @launch: kernel launches: the event (hcclt_kernel.c) until the executor
  *	sends it; NULL for other tasks.
+ * @gate: HCCLT_TASK_IN_FENCES: the batch's in-fences (hcclt_syncobj.c;
+ *	reference held); NULL for other tasks.
  */
 struct hcclt_task {
 	struct list_head node;
@@ -450,6 +460,7 @@ struct hcclt_task {
 	u64 ev_seq;
 	struct hcclt_copy *copy;
 	struct hcclt_launch *launch;
+	struct hcclt_gate *gate;
 	struct hcclt_batch *batch;
 	u32 timeout_s;
 	u8 op;
@@ -495,7 +506,11 @@ struct hcclt_batch {
  * @slot: backend stream slot.
  * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
  *	thread that acquired it); immutable.
- * @fence_ctx: dma_fence context of the stream; immutable.
+ * @fence_ctx: dma_fence context of the stream's out-fences; immutable.
+ * @fence_lock: held by a SUBMIT that makes an out-fence, from taking
+ *	its sequence number to queueing it, so that the fences of the stream
+ *	are queued, and signal, in sequence order.
+ * @fence_seqno: the last out-fence's sequence number; @fence_lock.
  * @tasks: queued tasks, head first; sched_lock.
  * @depth: number of @tasks; sched_lock.
  * @nfences: entries on @fences, at most HCCLT_MAX_QUEUE_DEPTH (fence-only
@@ -515,6 +530,7 @@ struct hcclt_batch {
  * @on_runlist: linked on hdev->runlist; sched_lock.
  * @parked: notify the head wait task waits for, or NULL; sched_lock.
  * @parked_ev: event the head wait task waits for, or NULL; sched_lock.
+ * @parked_gate: in-fences the head task waits for, or NULL; sched_lock.
  * @park_node: entry in @parked's or @parked_ev's waiters; sched_lock.
  * @park_ns: CLOCK_MONOTONIC time @parked was set (INFO); sched_lock.
  * @park_timeout: the parked wait's timeout in seconds (0: none);
@@ -549,6 +565,9 @@ struct hcclt_stream {
 	u32 slot;
 	bool created;
 	u64 fence_ctx;
+	/* orders out-fences: see @fence_lock above */
+	struct mutex fence_lock;
+	u64 fence_seqno;
 
 	struct list_head tasks;
 	u32 depth;
@@ -562,6 +581,7 @@ struct hcclt_stream {
 	bool on_runlist;
 	struct hcclt_notify *parked;
 	struct hcclt_event *parked_ev;
+	struct hcclt_gate *parked_gate;
 	struct list_head park_node;
 	u64 park_ns;
 	u32 park_timeout;
@@ -884,6 +904,26 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *df);
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
+
+/* hcclt_syncobj.c */
+struct dma_fence;
+struct hcclt_outsync;
+int hcclt_syncobj_init(void);
+void hcclt_syncobj_fini(void);
+int hcclt_gate_new(struct drm_file *df, const struct drm_hcclt_submit *args,
+		   struct hcclt_gate **out);
+struct hcclt_gate *hcclt_gate_get(struct hcclt_gate *g);
+void hcclt_gate_put(struct hcclt_gate *g);
+bool hcclt_gate_step(struct hcclt_stream *s, struct hcclt_gate *g, int *err);
+void hcclt_gate_disarm(struct hcclt_gate *g);
+void hcclt_gate_unarmed(struct hcclt_gate *g);
+void hcclt_sched_gate_wake(struct hcclt_stream *s, struct hcclt_gate *g);
+int hcclt_outsyncs_new(struct drm_file *df,
+		       const struct drm_hcclt_submit *args,
+		       struct hcclt_outsync **out);
+void hcclt_outsyncs_signal(struct hcclt_outsync *o, u32 n,
+			   struct dma_fence *fence);
+void hcclt_outsyncs_free(struct hcclt_outsync *o, u32 n);
 
 /* hcclt_channel.c */
 struct hcclt_channel;

@@ -67,6 +67,7 @@ static_assert(offsetof(struct drm_hcclt_task, src_handle) == HCCLT_TASK_SIZE_V1)
  * @lock: the fence's lock.
  * @first: first stream seqno it covers; a failure at or after it is the
  *	fence's error.
+ * @last: last stream seqno it covers: it signals once that task is done.
  * @node: entry in stream->fences; sched_lock.
  */
 struct hcclt_fence {
@@ -74,6 +75,7 @@ struct hcclt_fence {
 	/* the fence's lock (dma_fence core state) */
 	spinlock_t lock;
 	u64 first;
+	u64 last;
 	struct list_head node;
 };
 
@@ -190,7 +192,7 @@ static void hcclt_signal_fences(struct hcclt_stream *s)
 	struct hcclt_fence *f, *tmp;
 
 	list_for_each_entry_safe(f, tmp, &s->fences, node) {
-		if (f->base.seqno > s->done_seqno)
+		if (f->last > s->done_seqno)
 			break;
 		list_del_init(&f->node);
 		s->nfences--;
@@ -240,6 +242,7 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	/* Frees memory only: fine under sched_lock. */
 	if (task->event)
 		hcclt_event_put(task->event);
+	hcclt_gate_put(task->gate);
 	/* A data task dropped before the copy engine had it. */
 	if (task->copy)
 		hcclt_copy_drop(s->hdev, task->copy);
@@ -259,6 +262,11 @@ static void hcclt_stream_wake(struct hcclt_stream *s)
 
 static void hcclt_stream_unpark(struct hcclt_stream *s)
 {
+	if (s->parked_gate) {
+		hcclt_gate_disarm(s->parked_gate);
+		s->parked_gate = NULL;
+		return;
+	}
 	if (s->parked_ev) {
 		list_del_init(&s->park_node);
 		s->parked_ev = NULL;
@@ -277,7 +285,8 @@ static void hcclt_stream_unpark(struct hcclt_stream *s)
 static void hcclt_make_runnable(struct hcclt_device *hdev,
 				struct hcclt_stream *s)
 {
-	if (s->on_runlist || s->parked || s->parked_ev || s->copying ||
+	if (s->on_runlist || s->parked || s->parked_ev || s->parked_gate ||
+	    s->copying ||
 	    s->launching || s->dead || list_empty(&s->tasks))
 		return;
 	list_add_tail(&s->run_node, &hdev->runlist);
@@ -539,7 +548,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 	struct hcclt_notify *n;
 	bool progress = false;
 
-	while (budget > 0 && !s->parked && !s->parked_ev) {
+	while (budget > 0 && !s->parked && !s->parked_ev && !s->parked_gate) {
 		task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
 						node);
 		if (!task)
@@ -551,6 +560,24 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			hcclt_trace_task(s, task, true, 0);
 		}
 		budget--;
+		if (task->gate) {
+			int err;
+
+			if (hcclt_gate_step(s, task->gate, &err)) {
+				s->parked_gate = task->gate;
+				s->park_ns = ktime_get_ns();
+				s->park_timeout = 0;
+				break;
+			}
+			if (err) {
+				WRITE_ONCE(s->error, err);
+				hcclt_stream_flush(s, err);
+			} else {
+				hcclt_sched_task_done(s, 0);
+			}
+			progress = true;
+			continue;
+		}
 		if (task->copy) {
 			struct hcclt_copy *c = task->copy;
 
@@ -877,6 +904,7 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 	INIT_LIST_HEAD(&s->fences);
 	init_waitqueue_head(&s->wq);
 	timer_setup(&s->timer, hcclt_stream_timeout, 0);
+	mutex_init(&s->fence_lock);
 
 	spin_lock_bh(&hdev->sched_lock);
 	list_add_tail(&s->dev_node, &hdev->streams);
@@ -901,6 +929,7 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	/* The timer cannot be re-armed now; wait for a running callback. */
 	timer_delete_sync(&s->timer);
 	WARN_ON(!list_empty(&s->fences));
+	mutex_destroy(&s->fence_lock);
 }
 
 /**
@@ -965,6 +994,29 @@ void hcclt_sched_thread_kill(struct hcclt_thread *p)
 	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	spin_unlock_bh(&hdev->sched_lock);
 	wake_up_all(&s->wq);
+}
+
+/**
+ * hcclt_sched_gate_wake - a gate's callback fired, or it was disarmed.
+ * @s: the stream it was armed for.
+ * @g: the gate.
+ *
+ * If @s is still parked on @g, it goes back on the runlist, where the
+ * gate task looks at the fences again. Called by the gate's work
+ * (hcclt_syncobj.c), which then drops the armed references.
+ */
+void hcclt_sched_gate_wake(struct hcclt_stream *s, struct hcclt_gate *g)
+{
+	struct hcclt_device *hdev = s->hdev;
+
+	spin_lock_bh(&hdev->sched_lock);
+	hcclt_gate_unarmed(g);
+	if (s->parked_gate == g) {
+		s->parked_gate = NULL;
+		hcclt_make_runnable(hdev, s);
+		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
+	}
+	spin_unlock_bh(&hdev->sched_lock);
 }
 
 /**
@@ -1035,7 +1087,13 @@ u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
 	*depth = s->depth;
 	*wait_notify = 0;
 	n = s->parked;
-	if (s->parked_ev) {
+	if (s->parked_gate) {
+		state = HCCLT_STATE_PARKED;
+		if (wi) {
+			wi->since_ns = s->park_ns;
+			wi->kind = HCCLT_WAIT_FENCES;
+		}
+	} else if (s->parked_ev) {
 		state = HCCLT_STATE_PARKED;
 		if (wi) {
 			wi->since_ns = s->park_ns;
@@ -1335,6 +1393,7 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 		return -EINVAL;
 	/* Only event tasks set it (the batch may be a reused spare). */
 	task->event = NULL;
+	task->gate = NULL;
 	switch (ut->op) {
 	case HCCLT_TASK_LOCAL_COPY:
 	case HCCLT_TASK_WRITE:
@@ -1438,36 +1497,49 @@ static void hcclt_task_unprepare(struct hcclt_stream *s,
 		hcclt_copy_drop(s->hdev, task->copy);
 	if (task->launch)
 		hcclt_launch_free(&s->hdev->drm, task->launch);
+	hcclt_gate_put(task->gate);
 }
 
 /*
- * Validate the @n tasks @ut (copied in) for @s; on error no task and no
- * notify reference is kept (the batch itself may stay as the stream's
- * spare).
+ * Validate the @n tasks @ut (copied in) for @s and make the batch, after a
+ * task holding the in-fences @gate if there is one (it takes a reference);
+ * on error no task and no reference is kept (the batch itself may stay as
+ * the stream's spare).
  */
 static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 			       const struct drm_hcclt_task *ut, u32 n,
+			       struct hcclt_gate *gate,
 			       struct hcclt_batch **out)
 {
+	u32 first = gate ? 1 : 0, total = n + first, made, i;
 	struct hcclt_batch *batch;
-	u32 made, i;
 	int ret = 0;
 
-	batch = hcclt_batch_get(s, n);
+	batch = hcclt_batch_get(s, total);
 	if (!batch)
 		return -ENOMEM;
-	for (made = 0; made < n; made++) {
-		ret = hcclt_task_prepare(pp, &ut[made], &batch->tasks[made]);
+	if (gate) {
+		memset(&batch->tasks[0], 0, sizeof(batch->tasks[0]));
+		batch->tasks[0].op = HCCLT_TASK_IN_FENCES;
+		batch->tasks[0].engine = pp->thread ? pp->thread->engine :
+					 HCCLT_ENGINE_CPU;
+		batch->tasks[0].gate = hcclt_gate_get(gate);
+	}
+	for (made = first; made < total; made++) {
+		ret = hcclt_task_prepare(pp, &ut[made - first],
+					 &batch->tasks[made]);
 		if (ret)
 			break;
-		batch->tasks[made].batch = batch;
-		batch->tasks[made].last = made == n - 1;
 	}
 	if (ret) {
 		for (i = 0; i < made; i++)
 			hcclt_task_unprepare(s, &batch->tasks[i]);
 		hcclt_batch_put(s, batch);
 		return ret;
+	}
+	for (i = 0; i < total; i++) {
+		batch->tasks[i].batch = batch;
+		batch->tasks[i].last = i == total - 1;
 	}
 	*out = batch;
 	return 0;
@@ -1526,7 +1598,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 	s->depth += n;
 	args->seqno = s->submit_seqno;
 	if (fence) {
-		fence->base.seqno = s->submit_seqno;
+		fence->last = s->submit_seqno;
 		fence->first = n ? s->submit_seqno - n + 1 : s->submit_seqno;
 		if (s->done_seqno >= s->submit_seqno) {
 			hcclt_fence_done(s, fence);
@@ -1557,9 +1629,13 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 	return 0;
 }
 
-/* SUBMIT with its @tasks copied in (@args checked). */
+/*
+ * SUBMIT with its @tasks copied in (@args checked), its in-fences @gate
+ * and out-syncobjs @outs looked up (either may be NULL).
+ */
 static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
-			const struct drm_hcclt_task *tasks)
+			const struct drm_hcclt_task *tasks,
+			struct hcclt_gate *gate, struct hcclt_outsync *outs)
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_prep pp = { .file = file, .df = df,
@@ -1569,7 +1645,9 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 	struct hcclt_batch *batch = NULL;
 	struct hcclt_stream *s;
 	u32 n = args->task_count, i;
-	bool want_fence = args->flags & HCCLT_SUBMIT_FENCE_OUT;
+	bool fence_out = args->flags & HCCLT_SUBMIT_FENCE_OUT;
+	bool want_fence = fence_out || outs;
+	bool fence_locked = false;
 	int fd = -1, ret;
 
 	if (hcclt_id_kind(args->handle) == HCCLT_ID_KIND_THREAD) {
@@ -1584,8 +1662,8 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 			return -ENOENT;
 	}
 
-	if (n) {
-		ret = hcclt_batch_prepare(&pp, s, tasks, n, &batch);
+	if (n || gate) {
+		ret = hcclt_batch_prepare(&pp, s, tasks, n, gate, &batch);
 		if (ret)
 			goto out;
 	}
@@ -1598,10 +1676,14 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 		}
 		spin_lock_init(&fence->lock);
 		INIT_LIST_HEAD(&fence->node);
-		/* The seqno is set under sched_lock, before anyone sees it. */
+		/* Until queued: fences are queued in seqno order. */
+		mutex_lock(&s->fence_lock);
+		fence_locked = true;
 		dma_fence_init(&fence->base, &hcclt_fence_ops, &fence->lock,
-			       s->fence_ctx, 0);
+			       s->fence_ctx, ++s->fence_seqno);
 		__module_get(THIS_MODULE);
+	}
+	if (fence_out) {
 		sync_file = sync_file_create(&fence->base);
 		if (!sync_file) {
 			ret = -ENOMEM;
@@ -1615,12 +1697,17 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 	}
 
 	ret = hcclt_batch_queue(s, pp.thread, batch, fence, args);
+	if (fence_locked)
+		mutex_unlock(&s->fence_lock);
+	fence_locked = false;
 	if (ret)
 		goto out;
 	batch = NULL;
 	args->stream_id = s->id;
+	if (outs)
+		hcclt_outsyncs_signal(outs, args->out_sync_count, &fence->base);
 
-	if (fence) {
+	if (sync_file) {
 		fd_install(fd, sync_file->file);
 		args->fence_fd = fd;
 		fd = -1;
@@ -1628,6 +1715,8 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 	}
 	ret = 0;
 out:
+	if (fence_locked)
+		mutex_unlock(&s->fence_lock);
 	if (fd >= 0)
 		put_unused_fd(fd);
 	if (sync_file)
@@ -1676,16 +1765,23 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_hcclt_submit *args = data;
 	struct drm_hcclt_task onstack[HCCLT_TASK_ONSTACK], *tasks = onstack;
+	struct hcclt_outsync *outs = NULL;
+	struct hcclt_gate *gate = NULL;
 	u32 n = args->task_count;
 	int idx, ret;
 
 	args->fence_fd = -1;
 	args->stream_id = 0;
 	args->status = 0;
-	if ((args->flags & ~HCCLT_SUBMIT_FENCE_OUT) || args->pad)
+	if ((args->flags & ~(HCCLT_SUBMIT_FENCE_OUT | HCCLT_SUBMIT_FENCE_IN)) ||
+	    args->pad || args->pad2 ||
+	    (args->in_fence_fd && !(args->flags & HCCLT_SUBMIT_FENCE_IN)) ||
+	    args->in_sync_count > HCCLT_MAX_SYNCS ||
+	    args->out_sync_count > HCCLT_MAX_SYNCS)
 		return -EINVAL;
 	if (n > HCCLT_MAX_BATCH ||
-	    (!n && !(args->flags & HCCLT_SUBMIT_FENCE_OUT)) ||
+	    (!n && !args->flags && !args->in_sync_count &&
+	     !args->out_sync_count) ||
 	    (args->task_size != sizeof(struct drm_hcclt_task) &&
 	     args->task_size != HCCLT_TASK_SIZE_V1))
 		return -EINVAL;
@@ -1701,14 +1797,27 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		goto out_free;
 	}
 	hcclt_tasks_widen(tasks, n, args->task_size);
+	/* Syncobjs and sync_files are the DRM core's, not the device's. */
+	ret = hcclt_gate_new(df, args, &gate);
+	if (!ret)
+		ret = hcclt_outsyncs_new(df, args, &outs);
+	if (ret)
+		goto out_free;
 	if (!drm_dev_enter(drm, &idx)) {
 		ret = -ENODEV;
 		goto out_free;
 	}
-	ret = hcclt_submit(df, args, tasks);
+	ret = hcclt_submit(df, args, tasks, gate, outs);
 	drm_dev_exit(idx);
 out_free:
+	hcclt_outsyncs_free(outs, args->out_sync_count);
+	hcclt_gate_put(gate);
 	if (tasks != onstack)
 		kfree(tasks);
 	return ret;
 }
+
+/* KUnit tests of the static helpers above, with HCCLT_KUNIT=1 (Kbuild). */
+#ifdef HCCLT_KUNIT
+#include "tests/hcclt_sched_test.c"
+#endif

@@ -159,8 +159,3 @@ out:
 	hcclt_stream_put(s);
 	return ret;
 }
-
-/* KUnit tests of the static helpers above, with HCCLT_KUNIT=1 (Kbuild). */
-#ifdef HCCLT_KUNIT
-#include "tests/hcclt_sched_test.c"
-#endif

@@ -17,6 +17,7 @@
 #include <linux/tracepoint.h>
 
 #include "hcclthread_accel.h"
+#include "hcclt_drv.h"
 
 TRACE_EVENT(hcclt_acquire,
 	    TP_PROTO(u32 dev, u64 comm, u64 thread, u64 stream, u32 engine,
@@ -82,7 +83,15 @@ TRACE_DEFINE_ENUM(HCCLT_TASK_KERNEL_LAUNCH);
 			 { HCCLT_TASK_LOCAL_COPY, "local_copy" },	\
 			 { HCCLT_TASK_WRITE, "write" },			\
 			 { HCCLT_TASK_READ, "read" },			\
-			 { HCCLT_TASK_KERNEL_LAUNCH, "kernel_launch" })
+			 { HCCLT_TASK_LOCAL_REDUCE, "local_reduce" },	\
+			 { HCCLT_TASK_WRITE_REDUCE, "write_reduce" },	\
+			 { HCCLT_TASK_READ_REDUCE, "read_reduce" },	\
+			 { HCCLT_TASK_KERNEL_LAUNCH, "kernel_launch" },	\
+			 { HCCLT_TASK_EVENT_RECORD, "event_record" },	\
+			 { HCCLT_TASK_EVENT_WAIT, "event_wait" },	\
+			 { HCCLT_TASK_ACL_NOTIFY_RECORD, "acl_notify_record" }, \
+			 { HCCLT_TASK_ACL_NOTIFY_WAIT, "acl_notify_wait" }, \
+			 { HCCLT_TASK_IN_FENCES, "in_fences" })
 
 /*
  * A task of stream @stream on device @dev. Its notify (records and waits)

@@ -74,6 +74,7 @@ static int hcclt_test_queue(struct kunit *test, struct hcclt_stream *s,
 		batch->tasks[i].copy = NULL;
 		batch->tasks[i].launch = NULL;
 		batch->tasks[i].event = NULL;
+		batch->tasks[i].gate = NULL;
 		batch->tasks[i].op = op;
 		batch->tasks[i].engine = HCCLT_ENGINE_CPU;
 		batch->tasks[i].timeout_s = timeout_s;

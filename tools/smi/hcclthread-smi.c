@@ -612,14 +612,30 @@ static double waited_s(const struct drm_hcclt_wait_info *w, uint64_t now)
 	return now > w->since_ns ? (double)(now - w->since_ns) / 1e9 : 0.0;
 }
 
+/* What a parked wait waits on (HCCLT_WAIT_*). */
+static const char *wait_kind(uint32_t kind)
+{
+	switch (kind) {
+	case HCCLT_WAIT_CHANNEL:
+		return "channel";
+	case HCCLT_WAIT_EVENT:
+		return "event";
+	case HCCLT_WAIT_ACL_NOTIFY:
+		return "acl_notify";
+	case HCCLT_WAIT_FENCES:
+		return "in_fences";
+	default:
+		return "thread";
+	}
+}
+
 /* The JSON object of a parked wait (uAPI 1.4). */
 static void json_wait(const struct drm_hcclt_wait_info *w, uint64_t now)
 {
 	printf("{\"kind\":\"%s\",\"since_ns\":%llu,\"waited_s\":%.3f,"
 	       "\"owner_id\":\"0x%" PRIx64 "\",\"notify\":%u,"
 	       "\"timeout_s\":%u,\"record_queued\":%s",
-	       w->kind == HCCLT_WAIT_CHANNEL ? "channel" : "thread",
-	       (unsigned long long)w->since_ns, waited_s(w, now),
+	       wait_kind(w->kind), (unsigned long long)w->since_ns, waited_s(w, now),
 	       (uint64_t)w->owner_id, w->notify_idx, w->timeout_s,
 	       w->flags & HCCLT_WAIT_RECORD_QUEUED ? "true" : "false");
 	if (w->kind == HCCLT_WAIT_CHANNEL)
@@ -818,6 +834,16 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 					       (uint64_t)w->owner_id,
 					       w->notify_idx, w->peer_rank,
 					       w->peer_pid, w->peer_device, q);
+				else if (w->kind != HCCLT_WAIT_THREAD)
+					printf("%s: stream 0x%" PRIx64
+					       " (pid %u) waits %.1f s on %s "
+					       "0x%" PRIx64 " (notify %u)\n",
+					       x->dev.path,
+					       (uint64_t)t->stream_id, ci->pid,
+					       waited_s(w, now),
+					       wait_kind(w->kind),
+					       (uint64_t)w->owner_id,
+					       w->notify_idx);
 				else
 					printf("%s: stream 0x%" PRIx64
 					       " (pid %u) waits %.1f s on notify "

@@ -895,6 +895,9 @@ static const char *op_name(unsigned long long v)
 		[4] = "channel_wait", [5] = "local_copy", [6] = "write",
 		[7] = "read", [8] = "local_reduce", [9] = "write_reduce",
 		[10] = "read_reduce", [11] = "kernel_launch",
+		[12] = "event_record", [13] = "event_wait",
+		[14] = "acl_notify_record", [15] = "acl_notify_wait",
+		[64] = "in_fences",
 	};
 
 	return v < sizeof(names) / sizeof(names[0]) && names[v] ? names[v] :

@@ -233,6 +233,13 @@ struct drm_hcclt_query {
  * HCCLT_TASK_ACL_NOTIFY_WAIT).
  */
 #define HCCLT_FEATURE_EVENTS		0x800ULL
+/*
+ * (uAPI 1.5) DRM_IOCTL_HCCLT_SUBMIT waits for in-fences (a sync_file,
+ * drm_syncobj binary and timeline points) before its tasks run and
+ * signals drm_syncobjs with its out-fence; the DRM core's syncobj ioctls
+ * are open on the node; out-fences have per-stream sequence numbers.
+ */
+#define HCCLT_FEATURE_SYNCOBJ		0x1000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -609,6 +616,32 @@ struct drm_hcclt_task {
  * batch completes, with an error when a task of it failed or was cancelled.
  */
 #define HCCLT_SUBMIT_FENCE_OUT		0x1U
+/*
+ * (uAPI 1.5) Wait for the sync_file @in_fence_fd before the batch's first
+ * task runs (the stream waits, not the caller).
+ */
+#define HCCLT_SUBMIT_FENCE_IN		0x2U
+
+/* Largest @in_sync_count and @out_sync_count of one submit (uAPI 1.5). */
+#define HCCLT_MAX_SYNCS			64
+
+/**
+ * struct drm_hcclt_sync - a drm_syncobj point a submit waits for or
+ * signals (uAPI 1.5, HCCLT_FEATURE_SYNCOBJ).
+ *
+ * Waiting for it, the batch's first task runs once the syncobj's fence
+ * at @point (its current fence if 0) has signalled; signalling it, the
+ * batch's out-fence becomes the syncobj's fence (@point 0) or a new point
+ * @point of its timeline.
+ */
+struct drm_hcclt_sync {
+	/** @handle: in, a syncobj handle of this file (DRM_IOCTL_SYNCOBJ_*). */
+	__u32 handle;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @point: in, timeline point; 0 for a binary syncobj. */
+	__u64 point;
+};
 
 /*
  * Out, in @status: when the ioctl returned, every task queued on the stream
@@ -631,9 +664,22 @@ struct drm_hcclt_task {
  * task blocks the stream, never the caller. Tasks of one stream run in
  * order; different streams run concurrently.
  *
- * @task_count may be zero only with HCCLT_SUBMIT_FENCE_OUT: the fence then
- * signals when everything queued so far on the stream has completed, with
- * the error of the last task queued before it if that task failed.
+ * @task_count may be zero only with HCCLT_SUBMIT_FENCE_OUT, in-fences or
+ * out-syncobjs: the fence then signals when everything queued so far on
+ * the stream (in-fences included) has completed, with the error of the
+ * last task queued before it if that task failed.
+ *
+ * (uAPI 1.5, HCCLT_FEATURE_SYNCOBJ) In-fences: the sync_file
+ * @in_fence_fd (with HCCLT_SUBMIT_FENCE_IN) and the @in_sync_count syncobj
+ * points at @in_syncs_ptr. The stream runs the batch once all have
+ * signalled (tasks queued before it run first, as always); one that
+ * signals with an error fails the batch with that error, as a failed task
+ * does (the next STREAM_SYNC reports it once). The fences are looked up at
+ * the call: a syncobj point with no fence yet is -EINVAL. Out-syncobjs:
+ * the @out_sync_count points at @out_syncs_ptr get the batch's out-fence
+ * (made also without HCCLT_SUBMIT_FENCE_OUT), which signals when the
+ * batch completed. Out-fences of one stream have one fence context and
+ * sequence numbers that grow by one per fence.
  *
  * Errors:
  *
@@ -676,6 +722,12 @@ struct drm_hcclt_task {
  * - -EBUSY: the stream's queue would exceed HCCLT_MAX_QUEUE_DEPTH tasks,
  *   or, with HCCLT_SUBMIT_FENCE_OUT, the stream already has
  *   HCCLT_MAX_QUEUE_DEPTH out-fences waiting to signal.
+ * - -EINVAL (1.5): @in_sync_count or @out_sync_count above
+ *   HCCLT_MAX_SYNCS, non-zero @flags of a struct drm_hcclt_sync, non-zero
+ *   @pad2, a non-zero @in_fence_fd without HCCLT_SUBMIT_FENCE_IN, an
+ *   @in_fence_fd that is not a sync_file, an in-syncobj point that has no
+ *   fence.
+ * - -ENOENT (1.5): an unknown syncobj handle.
  * - -EFAULT, -ENOMEM; -EMFILE (no free fd for the fence).
  */
 struct drm_hcclt_submit {
@@ -702,6 +754,27 @@ struct drm_hcclt_submit {
 	__u32 status;
 	/** @pad: in, must be zero. */
 	__u32 pad;
+	/**
+	 * @in_syncs_ptr: in (uAPI 1.5), user pointer to @in_sync_count
+	 * struct drm_hcclt_sync to wait for.
+	 */
+	__u64 in_syncs_ptr;
+	/**
+	 * @out_syncs_ptr: in (uAPI 1.5), user pointer to @out_sync_count
+	 * struct drm_hcclt_sync to signal.
+	 */
+	__u64 out_syncs_ptr;
+	/** @in_sync_count: in (uAPI 1.5), at most HCCLT_MAX_SYNCS. */
+	__u32 in_sync_count;
+	/** @out_sync_count: in (uAPI 1.5), at most HCCLT_MAX_SYNCS. */
+	__u32 out_sync_count;
+	/**
+	 * @in_fence_fd: in (uAPI 1.5), a sync_file fd to wait for with
+	 * HCCLT_SUBMIT_FENCE_IN, else zero.
+	 */
+	__s32 in_fence_fd;
+	/** @pad2: in, must be zero. */
+	__u32 pad2;
 };
 
 /*
@@ -1238,6 +1311,7 @@ struct drm_hcclt_info_comm {
 #define HCCLT_WAIT_CHANNEL		2 /* on this side's notify of a channel */
 #define HCCLT_WAIT_EVENT		3 /* on an event (owner_id: the event) */
 #define HCCLT_WAIT_ACL_NOTIFY		4 /* on an ACL notify (notify_idx: its id) */
+#define HCCLT_WAIT_FENCES		5 /* (1.5) on a SUBMIT's in-fences */
 
 /* drm_hcclt_wait_info.flags */
 /*

@@ -11,8 +11,9 @@
  * every direction and several argument sizes, once with a zeroed argument
  * and once with random bytes.
  *
- * Only DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP and DRM_IOCTL_GEM_CLOSE (which
- * frees device memory) may reach the DRM core;
+ * Only DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP, DRM_IOCTL_GEM_CLOSE (which
+ * frees device memory) and, with HCCLT_FEATURE_SYNCOBJ, the syncobj ioctls
+ * (SUBMIT's in- and out-fences) may reach the DRM core, with any argument;
  * every other core number must be refused with EOPNOTSUPP by the driver
  * before the core sees it, and every number with another type byte with
  * ENOTTY (the 32-bit compat path of the core dispatches on the number
@@ -38,8 +39,26 @@ static __u64 rnd(void)
 	return rng_state * 2685821657736338717ULL;
 }
 
+static int syncobj;	/* the driver has HCCLT_FEATURE_SYNCOBJ */
+
 static int allowed(unsigned int nr)
 {
+	static const unsigned long sync_cmds[] = {
+		DRM_IOCTL_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_DESTROY,
+		DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+		DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_RESET,
+		DRM_IOCTL_SYNCOBJ_SIGNAL, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+		DRM_IOCTL_SYNCOBJ_QUERY, DRM_IOCTL_SYNCOBJ_TRANSFER,
+		DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+	};
+	unsigned int i;
+
+	for (i = 0; syncobj && i < HCCLT_ARRAY_SIZE(sync_cmds); i++)
+		if (nr == _IOC_NR(sync_cmds[i]))
+			return 1;
+	/* DRM_IOCTL_SYNCOBJ_EVENTFD (Linux 6.6), not in older headers. */
+	if (syncobj && nr == 0xcf)
+		return 1;
 	return nr == _IOC_NR(DRM_IOCTL_VERSION) ||
 	       nr == _IOC_NR(DRM_IOCTL_GET_CAP) ||
 	       nr == _IOC_NR(DRM_IOCTL_GEM_CLOSE);
@@ -67,6 +86,12 @@ static int walk(const char *path)
 		ksft_print_msg("%s: open: %s\n", path, strerror(errno));
 		return -1;
 	}
+	if (hcclt_query(fd, &q)) {
+		ksft_print_msg("%s: QUERY: %s\n", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	syncobj = !!(q.features & HCCLT_FEATURE_SYNCOBJ);
 	for (nr = 0; nr < 256; nr++) {
 		if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END)
 			continue;
@@ -157,7 +182,7 @@ int main(int argc, char **argv)
 	ksft_set_plan(npaths);
 	for (i = 0; i < npaths; i++)
 		ksft_test_result(walk(paths[i]) == 0,
-				 "core ioctls on %s: only VERSION, GET_CAP and GEM_CLOSE reach the DRM core\n",
+				 "core ioctls on %s: only VERSION, GET_CAP, GEM_CLOSE and syncobj reach the DRM core\n",
 				 paths[i]);
 	ksft_finished();
 	return 0;

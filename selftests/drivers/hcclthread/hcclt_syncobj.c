@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SUBMIT's in-fences and out-syncobjs (uAPI 1.5, HCCLT_FEATURE_SYNCOBJ):
+ * a batch waits for drm_syncobj points (binary and timeline) and sync_files
+ * before it runs, the stream parks meanwhile (INFO names the wait), an
+ * in-fence's error fails the batch, out-syncobjs get the out-fence, and
+ * the out-fences of a stream have growing sequence numbers.
+ */
+#define _GNU_SOURCE
+#include <sys/stat.h>
+#include "hcclt_common.h"
+#include "../../kselftest_harness.h"
+
+static int sobj_create(int fd, __u32 *h)
+{
+	struct drm_syncobj_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+	*h = c.handle;
+	return ret;
+}
+
+static int sobj_destroy(int fd, __u32 h)
+{
+	struct drm_syncobj_destroy d;
+
+	memset(&d, 0, sizeof(d));
+	d.handle = h;
+	return hcclt_ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+}
+
+/* Wait up to @ms for @h at @point (0: binary); 0 or -errno. */
+static int sobj_wait(int fd, __u32 h, __u64 point, int ms)
+{
+	struct drm_syncobj_timeline_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = (__u64)(uintptr_t)&h;
+	w.points = (__u64)(uintptr_t)&point;
+	w.count_handles = 1;
+	w.timeout_nsec = (__s64)(hcclt_now_ms() + ms) * 1000000;
+	return hcclt_ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+}
+
+struct sub {
+	const struct drm_hcclt_task *tasks;
+	__u32 n;
+	__u32 flags;
+	int in_fd;
+	struct drm_hcclt_sync in[2], out[2];
+	__u32 nin, nout;
+};
+
+static int submit(int fd, __u64 handle, struct sub *x, int *fence_fd)
+{
+	struct drm_hcclt_submit a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.handle = handle;
+	a.tasks_ptr = (__u64)(uintptr_t)x->tasks;
+	a.task_count = x->n;
+	a.task_size = sizeof(struct drm_hcclt_task);
+	a.flags = x->flags;
+	a.in_fence_fd = x->in_fd;
+	a.in_syncs_ptr = (__u64)(uintptr_t)x->in;
+	a.in_sync_count = x->nin;
+	a.out_syncs_ptr = (__u64)(uintptr_t)x->out;
+	a.out_sync_count = x->nout;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &a);
+	if (fence_fd)
+		*fence_fd = a.fence_fd;
+	return ret;
+}
+
+static struct drm_hcclt_task nwait(__u32 id)
+{
+	struct drm_hcclt_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.op = HCCLT_TASK_ACL_NOTIFY_WAIT;
+	t.notify_idx = id;
+	return t;
+}
+
+static struct drm_hcclt_task nrec(__u32 id)
+{
+	struct drm_hcclt_task t = nwait(id);
+
+	t.op = HCCLT_TASK_ACL_NOTIFY_RECORD;
+	return t;
+}
+
+static int nt_create(int fd, __u32 *id)
+{
+	struct drm_hcclt_notify_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_NOTIFY_CREATE, &c);
+	*id = c.notify_id;
+	return ret;
+}
+
+FIXTURE(so) {
+	int fd;
+	__u64 comm, th[2], a, b;
+	__u32 n;	/* an ACL notify: stream a waits on it */
+	struct drm_hcclt_query q0;
+};
+
+FIXTURE_SETUP(so)
+{
+	self->fd = hcclt_open();
+	if (self->fd < 0)
+		SKIP(return, "no hcclthread device");
+	ASSERT_EQ(0, hcclt_query(self->fd, &self->q0));
+	if (!(self->q0.features & HCCLT_FEATURE_SYNCOBJ))
+		SKIP(return, "driver without syncobj support");
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &self->comm));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_CPU, 2, 1,
+				   self->th));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &self->a));
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &self->b));
+	ASSERT_EQ(0, nt_create(self->fd, &self->n));
+}
+
+FIXTURE_TEARDOWN(so)
+{
+	struct drm_hcclt_query q;
+	int fd;
+
+	if (self->fd < 0)
+		return;
+	close(self->fd);
+	fd = hcclt_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, hcclt_wait_pools(fd, &self->q0, &q, 5000));
+	close(fd);
+}
+
+/* One negative test per validation. */
+TEST_F(so, einval)
+{
+	struct drm_hcclt_task t = nrec(self->n);
+	struct sub x = { .tasks = &t, .n = 1 };
+	__u32 h;
+	int pfd[2];
+
+	ASSERT_EQ(0, sobj_create(self->fd, &h));
+	x.flags = 0x4;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.flags = 0;
+	x.in_fd = 3;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.in_fd = 0;
+	x.nin = HCCLT_MAX_SYNCS + 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.nin = 0;
+	x.nout = HCCLT_MAX_SYNCS + 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.nout = 1;
+	x.out[0].handle = h;
+	x.out[0].flags = 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.out[0].flags = 0;
+	x.out[0].handle = h + 100;
+	EXPECT_EQ(-ENOENT, submit(self->fd, self->a, &x, NULL));
+	x.nout = 0;
+	/* A binary syncobj that has no fence yet. */
+	x.nin = 1;
+	x.in[0].handle = h;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.in[0].handle = h + 100;
+	EXPECT_EQ(-ENOENT, submit(self->fd, self->a, &x, NULL));
+	x.in[0].handle = h;
+	x.in[0].flags = 2;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.nin = 0;
+	/* Not a sync_file. */
+	ASSERT_EQ(0, pipe(pfd));
+	x.flags = HCCLT_SUBMIT_FENCE_IN;
+	x.in_fd = pfd[0];
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.in_fd = -1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	close(pfd[0]);
+	close(pfd[1]);
+	/* pad2 */
+	{
+		struct drm_hcclt_submit s;
+
+		memset(&s, 0, sizeof(s));
+		s.handle = self->a;
+		s.tasks_ptr = (__u64)(uintptr_t)&t;
+		s.task_count = 1;
+		s.task_size = sizeof(t);
+		s.pad2 = 1;
+		EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT,
+					       &s));
+	}
+	/* Nothing of it was queued: stream a is idle. */
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 1000));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h));
+}
+
+/*
+ * Stream a waits on a notify, then its batch signals a binary syncobj and
+ * a timeline point; stream b's batches wait for each and stay parked (INFO
+ * says on in-fences) until a runs; the out-syncobjs signal then.
+ */
+TEST_F(so, syncobj_orders_streams)
+{
+	struct drm_hcclt_task t[2], r = nrec(self->n), w = nwait(self->n);
+	struct sub xa = { .tasks = t, .n = 1, .nout = 2 };
+	struct sub xb = { .tasks = t + 1, .n = 1, .nin = 1 };
+	struct drm_hcclt_thread_info ti;
+	__u32 bin, tl;
+	__s64 t0;
+
+	ASSERT_EQ(0, sobj_create(self->fd, &bin));
+	ASSERT_EQ(0, sobj_create(self->fd, &tl));
+	t[0] = w;
+	xa.out[0].handle = bin;
+	xa.out[1].handle = tl;
+	xa.out[1].point = 5;
+	ASSERT_EQ(0, submit(self->fd, self->a, &xa, NULL));
+	EXPECT_EQ(-ETIME, sobj_wait(self->fd, bin, 0, 100));
+	EXPECT_EQ(-ETIME, sobj_wait(self->fd, tl, 5, 100));
+	/* Thread 0 waits for the binary one, then records thread 1. */
+	t[1] = hcclt_rec(self->th[1], 0);
+	xb.in[0].handle = bin;
+	ASSERT_EQ(0, submit(self->fd, self->th[0], &xb, NULL));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->th[0], 200));
+	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->th[0], &ti));
+	EXPECT_EQ(HCCLT_STATE_PARKED, ti.state);
+	/* Thread 1 waits for the timeline point, then for thread 0. */
+	t[1] = hcclt_wait(0, 0);
+	xb.in[0].handle = tl;
+	xb.in[0].point = 5;
+	ASSERT_EQ(0, submit(self->fd, self->th[1], &xb, NULL));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->th[1], 200));
+	/* Release a from stream b: everything runs, in order. */
+	t0 = hcclt_now_ms();
+	xa.tasks = &r;
+	xa.nout = 0;
+	ASSERT_EQ(0, submit(self->fd, self->b, &xa, NULL));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->th[0], 10000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->th[1], 10000));
+	EXPECT_GT(5000, hcclt_now_ms() - t0);
+	EXPECT_EQ(0, sobj_wait(self->fd, bin, 0, 1000));
+	EXPECT_EQ(0, sobj_wait(self->fd, tl, 5, 1000));
+	EXPECT_EQ(0, sobj_destroy(self->fd, bin));
+	EXPECT_EQ(0, sobj_destroy(self->fd, tl));
+}
+
+/* A sync_file from another stream's FENCE_OUT, and a barrier of no task. */
+TEST_F(so, sync_file_in)
+{
+	struct drm_hcclt_task w = nwait(self->n), r = nrec(self->n);
+	struct sub xa = { .tasks = &w, .n = 1, .flags = HCCLT_SUBMIT_FENCE_OUT };
+	struct sub xb = { .flags = HCCLT_SUBMIT_FENCE_IN };
+	struct sub xr = { .tasks = &r, .n = 1 };
+	int f = -1;
+
+	ASSERT_EQ(0, submit(self->fd, self->a, &xa, &f));
+	ASSERT_LE(0, f);
+	/* No task: stream b only waits for the fence. */
+	xb.in_fd = f;
+	ASSERT_EQ(0, submit(self->fd, self->b, &xb, NULL));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->b, 200));
+	ASSERT_EQ(0, submit(self->fd, self->th[0], &xr, NULL));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->b, 10000));
+	close(f);
+}
+
+/* An in-fence that signals with an error fails the batch, once. */
+TEST_F(so, failed_in_fence_fails_the_batch)
+{
+	struct drm_hcclt_task w = nwait(self->n), t = hcclt_rec(self->th[1], 0);
+	struct sub xa = { .tasks = &w, .n = 1, .nout = 1 };
+	struct sub xb = { .tasks = &t, .n = 1, .nin = 1 };
+	__u32 h;
+
+	ASSERT_EQ(0, sobj_create(self->fd, &h));
+	xa.out[0].handle = h;
+	ASSERT_EQ(0, submit(self->fd, self->a, &xa, NULL));
+	xb.in[0].handle = h;
+	ASSERT_EQ(0, submit(self->fd, self->th[0], &xb, NULL));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->th[0], 100));
+	/* Destroying stream a cancels its wait: its fence fails. */
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, self->a));
+	self->a = 0;
+	EXPECT_EQ(-ECANCELED, hcclt_sync(self->fd, self->th[0], 10000));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->th[0], 1000));
+	/* Its record was dropped: thread 1's notify is not set. */
+	t = hcclt_wait(0, 1);
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->th[1], &t, 1));
+	EXPECT_NE(0, hcclt_sync(self->fd, self->th[1], 5000));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h));
+}
+
+/*
+ * A stream parked on an in-fence is destroyed, then the fence signals; and
+ * a file is closed with a stream parked on a fence of another file.
+ */
+TEST_F(so, destroyed_while_parked)
+{
+	struct drm_hcclt_task w = nwait(self->n), r = nrec(self->n);
+	struct sub xa = { .tasks = &w, .n = 1, .flags = HCCLT_SUBMIT_FENCE_OUT };
+	struct sub xb = { .flags = HCCLT_SUBMIT_FENCE_IN };
+	struct sub xr = { .tasks = &r, .n = 1 };
+	__u64 c, s2;
+	int f = -1, fd2;
+
+	ASSERT_EQ(0, submit(self->fd, self->a, &xa, &f));
+	xb.in_fd = f;
+	ASSERT_EQ(0, submit(self->fd, self->b, &xb, NULL));
+	ASSERT_EQ(0, hcclt_stream_destroy(self->fd, self->b));
+	self->b = 0;
+	fd2 = hcclt_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, hcclt_stream_create(fd2, &s2));
+	ASSERT_EQ(0, submit(fd2, s2, &xb, NULL));
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &c));
+	close(fd2);
+	ASSERT_EQ(0, submit(self->fd, self->th[0], &xr, NULL));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 10000));
+	close(f);
+}
+
+/*
+ * The out-fences of a stream have one context and growing sequence
+ * numbers, also fence-only ones (the dma_fence_init tracepoint).
+ */
+TEST_F(so, fence_seqnos_grow)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing",
+					     "/sys/kernel/debug/tracing" };
+	struct sub x = { .flags = HCCLT_SUBMIT_FENCE_OUT };
+	unsigned long long ctx[3], seq[3];
+	char path[256], line[512];
+	const char *root = NULL;
+	unsigned int i, got = 0;
+	FILE *fp;
+	int f;
+
+	for (i = 0; i < HCCLT_ARRAY_SIZE(roots) && !root; i++) {
+		snprintf(path, sizeof(path),
+			 "%s/events/dma_fence/dma_fence_init/enable", roots[i]);
+		if (!access(path, W_OK))
+			root = roots[i];
+	}
+	if (!root)
+		SKIP(return, "no dma_fence tracepoints (tracefs, root)");
+	snprintf(path, sizeof(path), "%s/trace", root);
+	fp = fopen(path, "w");
+	ASSERT_NE(NULL, fp);
+	fclose(fp);
+	snprintf(path, sizeof(path),
+		 "%s/events/dma_fence/dma_fence_init/enable", root);
+	fp = fopen(path, "w");
+	ASSERT_NE(NULL, fp);
+	fputs("1", fp);
+	fclose(fp);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, submit(self->fd, self->a, &x, &f));
+		close(f);
+	}
+	fp = fopen(path, "w");
+	ASSERT_NE(NULL, fp);
+	fputs("0", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/trace", root);
+	fp = fopen(path, "r");
+	ASSERT_NE(NULL, fp);
+	while (fgets(line, sizeof(line), fp) && got < 3) {
+		char *p = strstr(line, "driver=hcclthread");
+
+		if (p && sscanf(strstr(p, "context="), "context=%llu seqno=%llu",
+				&ctx[got], &seq[got]) == 2)
+			got++;
+	}
+	fclose(fp);
+	ASSERT_EQ(3, got);
+	EXPECT_EQ(ctx[0], ctx[1]);
+	EXPECT_EQ(ctx[1], ctx[2]);
+	EXPECT_LT(0, seq[0]);
+	EXPECT_EQ(seq[0] + 1, seq[1]);
+	EXPECT_EQ(seq[1] + 1, seq[2]);
+}
+
+TEST_HARNESS_MAIN
