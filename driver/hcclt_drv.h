@@ -900,8 +900,12 @@ void hcclt_sched_task_done(struct hcclt_stream *stream, int err);
 void hcclt_sched_notify_kill(struct hcclt_notify *n, int err);
 u32 hcclt_sched_stream_state(struct hcclt_stream *stream, u32 *wait_notify,
 			     u32 *depth, struct drm_hcclt_wait_info *wi);
+
+/* hcclt_submit.c */
 int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *df);
+
+/* hcclt_sync.c */
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 

@@ -100,6 +100,7 @@ TEST_F(core, query_fields)
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_KERNEL_LAUNCH);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_REDUCE);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_EVENTS);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_SYNCOBJ);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
@@ -111,7 +112,8 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_DATA_TASKS |
 				    HCCLT_FEATURE_KERNEL_LAUNCH |
 				    HCCLT_FEATURE_REDUCE |
-				    HCCLT_FEATURE_EVENTS));
+				    HCCLT_FEATURE_EVENTS |
+				    HCCLT_FEATURE_SYNCOBJ));
 }
 
 TEST_F(core, query_flags_einval)

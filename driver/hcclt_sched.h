@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: what the executor (hcclt_sched.c), SUBMIT (hcclt_submit.c)
+ * and the out-fences (hcclt_fence.c) share. Private to those files; the
+ * rest of the driver uses hcclt_drv.h.
+ */
+#ifndef _HCCLT_SCHED_H_
+#define _HCCLT_SCHED_H_
+
+#include <linux/dma-fence.h>
+#include <linux/spinlock.h>
+
+#include "hcclt_drv.h"
+
+/* Tasks run inline by one submit before the rest goes to the workqueue. */
+#define HCCLT_INLINE_BUDGET	(2 * HCCLT_MAX_BATCH)
+
+/**
+ * struct hcclt_fence - out-fence of one submit.
+ * @base: the fence; seqno is the last stream seqno it covers.
+ * @lock: the fence's lock.
+ * @first: first stream seqno it covers; a failure at or after it is the
+ *	fence's error.
+ * @last: last stream seqno it covers: it signals once that task is done.
+ * @node: entry in stream->fences; sched_lock.
+ */
+struct hcclt_fence {
+	struct dma_fence base;
+	/* the fence's lock (dma_fence core state) */
+	spinlock_t lock;
+	u64 first;
+	u64 last;
+	struct list_head node;
+};
+
+/* hcclt_fence.c */
+struct hcclt_fence *hcclt_fence_new(struct hcclt_stream *s);
+void hcclt_fence_done(struct hcclt_stream *s, struct hcclt_fence *f);
+void hcclt_signal_fences(struct hcclt_stream *s);
+
+/* hcclt_sched.c, sched_lock held unless said otherwise */
+struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n);
+void hcclt_batch_put(struct hcclt_stream *s, struct hcclt_batch *batch);
+bool hcclt_task_records(const struct hcclt_task *task);
+void hcclt_make_runnable(struct hcclt_device *hdev, struct hcclt_stream *s);
+void hcclt_run_kick_locked(struct hcclt_device *hdev, int budget);
+void hcclt_xrec_kick(struct hcclt_device *a);	/* no sched_lock held */
+
+#endif /* _HCCLT_SCHED_H_ */
