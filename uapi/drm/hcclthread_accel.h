@@ -60,9 +60,14 @@ extern "C" {
 #define HCCLT_MAX_THREADS_PER_COMM	40
 #define HCCLT_MAX_NOTIFIES_PER_COMM	64
 
-/* Largest batch of one DRM_IOCTL_HCCLT_SUBMIT. */
+/*
+ * The batch and queue limits every driver of this uAPI allows at least:
+ * the largest batch of one DRM_IOCTL_HCCLT_SUBMIT, and the most tasks
+ * queued and not yet completed on one stream. A driver's own limits,
+ * which may be larger, are in DRM_IOCTL_HCCLT_QUERY (@max_batch,
+ * @max_queue_depth).
+ */
 #define HCCLT_MAX_BATCH			256
-/* Largest number of tasks queued and not yet completed on one stream. */
 #define HCCLT_MAX_QUEUE_DEPTH		4096
 
 /* Bits 55:48 of an id tell its kind; userspace must not rely on the rest. */
