@@ -115,14 +115,6 @@ static __always_inline void hcclt_trace_task(struct hcclt_stream *s,
 					  slot, ndev, err);
 }
 
-/* Does @task record a notify (counted in its @records while queued)? */
-bool hcclt_task_records(const struct hcclt_task *task)
-{
-	return task->notify && (task->op == HCCLT_TASK_NOTIFY_RECORD ||
-				task->op == HCCLT_TASK_CHANNEL_RECORD ||
-				task->op == HCCLT_TASK_ACL_NOTIFY_RECORD);
-}
-
 /**
  * hcclt_sched_task_done - complete the task at the head of @s.
  * @s: the stream.
@@ -156,7 +148,8 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	/* Frees memory only: fine under sched_lock. */
 	if (task->event)
 		hcclt_event_put(task->event);
-	hcclt_gate_put(task->gate);
+	if (task->gate)
+		hcclt_gate_put(task->gate);
 	/* A data task dropped before the copy engine had it. */
 	if (task->copy)
 		hcclt_copy_drop(s->hdev, task->copy);

@@ -33,6 +33,14 @@ struct hcclt_fence {
 	struct list_head node;
 };
 
+/* Does @task record a notify (counted in its @records while queued)? */
+static inline bool hcclt_task_records(const struct hcclt_task *task)
+{
+	return task->notify && (task->op == HCCLT_TASK_NOTIFY_RECORD ||
+				task->op == HCCLT_TASK_CHANNEL_RECORD ||
+				task->op == HCCLT_TASK_ACL_NOTIFY_RECORD);
+}
+
 /* hcclt_fence.c */
 struct hcclt_fence *hcclt_fence_new(struct hcclt_stream *s);
 void hcclt_fence_done(struct hcclt_stream *s, struct hcclt_fence *f);
@@ -41,7 +49,6 @@ void hcclt_signal_fences(struct hcclt_stream *s);
 /* hcclt_sched.c, sched_lock held unless said otherwise */
 struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n);
 void hcclt_batch_put(struct hcclt_stream *s, struct hcclt_batch *batch);
-bool hcclt_task_records(const struct hcclt_task *task);
 void hcclt_make_runnable(struct hcclt_device *hdev, struct hcclt_stream *s);
 void hcclt_run_kick_locked(struct hcclt_device *hdev, int budget);
 void hcclt_xrec_kick(struct hcclt_device *a);	/* no sched_lock held */

@@ -628,11 +628,16 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	}
 	hcclt_tasks_widen(tasks, n, args->task_size);
 	/* Syncobjs and sync_files are the DRM core's, not the device's. */
-	ret = hcclt_gate_new(df, args, &gate);
-	if (!ret)
+	if (args->in_sync_count || (args->flags & HCCLT_SUBMIT_FENCE_IN)) {
+		ret = hcclt_gate_new(df, args, &gate);
+		if (ret)
+			goto out_free;
+	}
+	if (args->out_sync_count) {
 		ret = hcclt_outsyncs_new(df, args, &outs);
-	if (ret)
-		goto out_free;
+		if (ret)
+			goto out_free;
+	}
 	if (!drm_dev_enter(drm, &idx)) {
 		ret = -ENODEV;
 		goto out_free;
@@ -640,8 +645,10 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 	ret = hcclt_submit(df, args, tasks, gate, outs);
 	drm_dev_exit(idx);
 out_free:
-	hcclt_outsyncs_free(outs, args->out_sync_count);
-	hcclt_gate_put(gate);
+	if (outs)
+		hcclt_outsyncs_free(outs, args->out_sync_count);
+	if (gate)
+		hcclt_gate_put(gate);
 	if (tasks != onstack)
 		kfree(tasks);
 	return ret;
