@@ -19,7 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
@@ -546,6 +548,70 @@ static inline int hcclt_debugfs_state(int n, char *path, size_t len)
  * Set this process's effective, permitted and inheritable capability sets
  * to @caps (the low 32 capabilities; the others are dropped).
  */
+/* The hcclthread platform driver (bind, unbind). */
+#define HCCLT_PDRV_DIR	"/sys/bus/platform/drivers/hcclthread"
+
+static inline int hcclt_write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The platform device ("hcclthread.N") behind the node open in @fd. */
+static inline int hcclt_platform_name(int fd, char *name, size_t len)
+{
+	char link[PATH_MAX], *real, *base;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	real = realpath(link, NULL);
+	if (!real)
+		return -errno;
+	base = strrchr(real, '/');
+	snprintf(name, len, "%s", base ? base + 1 : real);
+	free(real);
+	return strncmp(name, "hcclthread.", 11) ? -ENODEV : 0;
+}
+
+/* Open the first two hcclthread nodes of different devices: how many. */
+static inline int hcclt_open_two(int fd[2], char name[2][64])
+{
+	static const char *const nodes[] = {
+		"/dev/accel/accel%d", "/dev/dri/renderD%d",
+	};
+	static const int base[] = { 0, 128 };
+	char path[64];
+	int got = 0;
+	unsigned int d;
+	int i;
+
+	for (d = 0; d < 2 && got < 2; d++) {
+		for (i = 0; i < 16 && got < 2; i++) {
+			snprintf(path, sizeof(path), nodes[d], base[d] + i);
+			fd[got] = open(path, O_RDWR | O_CLOEXEC);
+			if (fd[got] < 0)
+				continue;
+			if (!hcclt_is_ours(fd[got]) ||
+			    hcclt_platform_name(fd[got], name[got], 64) ||
+			    (got && !strcmp(name[0], name[1]))) {
+				close(fd[got]);
+				continue;
+			}
+			got++;
+		}
+	}
+	return got;
+}
+
 static inline int hcclt_set_caps(__u32 caps)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };

@@ -37,71 +37,9 @@
 #include "hcclt_common.h"
 #include "../../kselftest_harness.h"
 
-#define PDRV_DIR	"/sys/bus/platform/drivers/hcclthread"
 #define DELAY_PARAM	"/sys/module/hcclthread/parameters/lookup_delay_ms"
 #define DELAY_MS	5000
 #define STAGE_PARAM	"/sys/module/hcclthread/parameters/lookup_stage"
-
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* The platform device ("hcclthread.N") behind the node open in @fd. */
-static int platform_name(int fd, char *name, size_t len)
-{
-	char link[PATH_MAX], *real, *base;
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
-		 major(st.st_rdev), minor(st.st_rdev));
-	real = realpath(link, NULL);
-	if (!real)
-		return -errno;
-	base = strrchr(real, '/');
-	snprintf(name, len, "%s", base ? base + 1 : real);
-	free(real);
-	return strncmp(name, "hcclthread.", 11) ? -ENODEV : 0;
-}
-
-/* Open the first two hcclthread nodes of different devices. */
-static int open_two(int fd[2], char name[2][64])
-{
-	static const char *const nodes[] = {
-		"/dev/accel/accel%d", "/dev/dri/renderD%d",
-	};
-	static const int base[] = { 0, 128 };
-	char path[64];
-	int got = 0;
-	unsigned int d;
-	int i;
-
-	for (d = 0; d < 2 && got < 2; d++) {
-		for (i = 0; i < 16 && got < 2; i++) {
-			snprintf(path, sizeof(path), nodes[d], base[d] + i);
-			fd[got] = open(path, O_RDWR | O_CLOEXEC);
-			if (fd[got] < 0)
-				continue;
-			if (!hcclt_is_ours(fd[got]) ||
-			    platform_name(fd[got], name[got], 64) ||
-			    (got && !strcmp(name[0], name[1]))) {
-				close(fd[got]);
-				continue;
-			}
-			got++;
-		}
-	}
-	return got;
-}
 
 /* The held lookup's stage (see driver/hcclt_stream.c). */
 static int read_stage(void)
@@ -136,7 +74,7 @@ static void *unbind_call(void *arg)
 {
 	struct unbind *u = arg;
 
-	u->ret = write_str(PDRV_DIR "/unbind", u->name);
+	u->ret = hcclt_write_str(HCCLT_PDRV_DIR "/unbind", u->name);
 	atomic_store(&u->done, 1);
 	return NULL;
 }
@@ -172,11 +110,11 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 
 	if (access(DELAY_PARAM, W_OK))
 		SKIP(return, "no lookup_delay_ms test hook (a debug build)");
-	if (access(PDRV_DIR "/unbind", W_OK))
-		SKIP(return, "%s/unbind: %s", PDRV_DIR, strerror(errno));
+	if (access(HCCLT_PDRV_DIR "/unbind", W_OK))
+		SKIP(return, "%s/unbind: %s", HCCLT_PDRV_DIR, strerror(errno));
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	if (open_two(fd, name) < 2)
+	if (hcclt_open_two(fd, name) < 2)
 		SKIP(return, "needs two devices (sim_devices=2)");
 
 	/* fd[0]: device A (unbound); fd[1]: device B (looked up in). */
@@ -185,7 +123,7 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 	l.fd = fd[1];
 	ASSERT_EQ(0, hcclt_stream_create(fd[1], &l.stream));
 	snprintf(ms, sizeof(ms), "%d", DELAY_MS);
-	ASSERT_EQ(0, write_str(DELAY_PARAM, ms));
+	ASSERT_EQ(0, hcclt_write_str(DELAY_PARAM, ms));
 	ASSERT_EQ(0, pthread_create(&t, NULL, look, &l));
 
 	/* The lookup loaded the stream and waits before its reference. */
@@ -195,7 +133,7 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 	/* Free it and have the slab hand it to device A (same CPU). */
 	EXPECT_EQ(0, hcclt_stream_destroy(fd[1], l.stream));
 	EXPECT_EQ(0, hcclt_stream_create(fd[0], &sa));
-	ASSERT_EQ(0, write_str(STAGE_PARAM, "2"));
+	ASSERT_EQ(0, hcclt_write_str(STAGE_PARAM, "2"));
 	/* It holds a reference (on A's stream) and waits after its unlock. */
 	for (i = 0; i < 1000 && read_stage() != 3; i++)
 		usleep(10000);
@@ -212,17 +150,17 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 		usleep(10000);
 	ksft_print_msg("unbind %s before the lookup's put\n",
 		       atomic_load(&u.done) ? "returned" : "waited");
-	ASSERT_EQ(0, write_str(STAGE_PARAM, "4"));
+	ASSERT_EQ(0, hcclt_write_str(STAGE_PARAM, "4"));
 
 	pthread_join(t, NULL);
 	pthread_join(tu, NULL);
 	EXPECT_EQ(0, u.ret);
-	ASSERT_EQ(0, write_str(DELAY_PARAM, "0"));
+	ASSERT_EQ(0, hcclt_write_str(DELAY_PARAM, "0"));
 	/* Whatever it pinned, the stream it looked for was destroyed. */
 	EXPECT_EQ(-ENOENT, l.ret);
 	close(fd[1]);
 
-	ASSERT_EQ(0, write_str(PDRV_DIR "/bind", name[0]));
+	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", name[0]));
 	for (i = 0; i < 500 && (fd[0] = hcclt_open()) < 0; i++)
 		usleep(10000);
 	ASSERT_LE(0, fd[0]);

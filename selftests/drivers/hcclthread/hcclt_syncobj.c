@@ -392,4 +392,65 @@ TEST_F(so, fence_seqnos_grow)
 	EXPECT_EQ(seq[1] + 1, seq[2]);
 }
 
+/*
+ * Unbinding a device while its streams wait for in-fences, one of another
+ * device (its callback is removed; the fence signals later) and one of
+ * the same device (flushed in the same unplug), is clean: the waits end
+ * with -ENODEV, the other device goes on, and the device binds again.
+ * The kernel log (KASAN, lockdep, kmemleak on the debug kernels) is what
+ * the VM runner checks. Root and two devices; skips otherwise.
+ */
+TEST(unplug_while_gated)
+{
+	struct drm_hcclt_task w, r;
+	struct sub xy = { .tasks = &w, .n = 1, .flags = HCCLT_SUBMIT_FENCE_OUT };
+	struct sub xg = { .flags = HCCLT_SUBMIT_FENCE_IN };
+	struct drm_hcclt_query q;
+	__u64 y, y2, a1, a2, a3;
+	__u32 ny, nx;
+	char name[2][64];
+	int fd[2], fy, fx;
+
+	if (access(HCCLT_PDRV_DIR "/unbind", W_OK))
+		SKIP(return, "%s/unbind: %s", HCCLT_PDRV_DIR, strerror(errno));
+	if (hcclt_open_two(fd, name) < 2)
+		SKIP(return, "two hcclthread devices needed");
+	ASSERT_EQ(0, hcclt_query(fd[0], &q));
+	if (!(q.features & HCCLT_FEATURE_SYNCOBJ))
+		SKIP(return, "driver without syncobj support");
+	/* Device B: a stream held by a notify nobody records yet. */
+	ASSERT_EQ(0, nt_create(fd[1], &ny));
+	ASSERT_EQ(0, hcclt_stream_create(fd[1], &y));
+	ASSERT_EQ(0, hcclt_stream_create(fd[1], &y2));
+	w = nwait(ny);
+	ASSERT_EQ(0, submit(fd[1], y, &xy, &fy));
+	/* Device A: one stream waits for B's fence, one for A's own. */
+	ASSERT_EQ(0, nt_create(fd[0], &nx));
+	ASSERT_EQ(0, hcclt_stream_create(fd[0], &a1));
+	ASSERT_EQ(0, hcclt_stream_create(fd[0], &a2));
+	ASSERT_EQ(0, hcclt_stream_create(fd[0], &a3));
+	xg.in_fd = fy;
+	ASSERT_EQ(0, submit(fd[0], a1, &xg, NULL));
+	w = nwait(nx);
+	ASSERT_EQ(0, submit(fd[0], a2, &xy, &fx));
+	xg.in_fd = fx;
+	ASSERT_EQ(0, submit(fd[0], a3, &xg, NULL));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(fd[0], a1, 100));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(fd[0], a3, 100));
+
+	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/unbind", name[0]));
+	EXPECT_EQ(-ENODEV, hcclt_sync(fd[0], a1, 1000));
+	/* B's fence signals after A is gone. */
+	r = nrec(ny);
+	xy.tasks = &r;
+	xy.flags = 0;
+	ASSERT_EQ(0, submit(fd[1], y2, &xy, NULL));
+	EXPECT_EQ(0, hcclt_sync(fd[1], y, 10000));
+	close(fd[0]);
+	close(fx);
+	close(fy);
+	close(fd[1]);
+	EXPECT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", name[0]));
+}
+
 TEST_HARNESS_MAIN
