@@ -548,6 +548,19 @@ static inline int hcclt_debugfs_state(int n, char *path, size_t len)
  * Set this process's effective, permitted and inheritable capability sets
  * to @caps (the low 32 capabilities; the others are dropped).
  */
+/* DRM_IOCTL_HCCLT_NOTIFY_CREATE: an ACL notify; its id in *@id. */
+static inline int hcclt_acl_notify_create(int fd, __u32 *id)
+{
+	struct drm_hcclt_notify_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_NOTIFY_CREATE, &c);
+	if (!ret && id)
+		*id = c.notify_id;
+	return ret;
+}
+
 /* The hcclthread platform driver (bind, unbind). */
 #define HCCLT_PDRV_DIR	"/sys/bus/platform/drivers/hcclthread"
 

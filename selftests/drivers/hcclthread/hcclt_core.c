@@ -2498,7 +2498,6 @@ TEST_F_TIMEOUT(core, close_with_resources_returns_pools, 60)
  * unbind returns meanwhile, and the SUBMIT, once the page comes, answers
  * -ENODEV. The device is bound again at the end.
  */
-#define PDRV_DIR	"/sys/bus/platform/drivers/hcclthread"
 
 struct unbind {
 	char name[64];
@@ -2506,23 +2505,11 @@ struct unbind {
 	_Atomic int done;
 };
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static void *unbind_call(void *arg)
 {
 	struct unbind *u = arg;
 
-	u->ret = sysfs_write(PDRV_DIR "/unbind", u->name);
+	u->ret = hcclt_write_str(HCCLT_PDRV_DIR "/unbind", u->name);
 	atomic_store(&u->done, 1);
 	return NULL;
 }
@@ -2564,25 +2551,6 @@ static void *stall_unplug_call(void *arg)
 	return NULL;
 }
 
-/* The platform device ("hcclthread.N") behind the node open in @fd. */
-static int platform_name(int fd, char *name, size_t len)
-{
-	char link[PATH_MAX], *real, *base;
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
-		 major(st.st_rdev), minor(st.st_rdev));
-	real = realpath(link, NULL);
-	if (!real)
-		return -errno;
-	base = strrchr(real, '/');
-	snprintf(name, len, "%s", base ? base + 1 : real);
-	free(real);
-	return strncmp(name, "hcclthread.", 11) ? -ENODEV : 0;
-}
-
 /*
  * The call of @kind waits for a page userspace holds back while the device
  * is unbound: the unbind must return meanwhile, and the call, once the
@@ -2597,12 +2565,12 @@ static void stalled_unplug(struct __test_metadata *_metadata,
 	int uffd, fd, unbound, i;
 	pthread_t tc, tu;
 
-	if (access(PDRV_DIR "/unbind", W_OK))
-		SKIP(return, "%s/unbind: %s", PDRV_DIR, strerror(errno));
+	if (access(HCCLT_PDRV_DIR "/unbind", W_OK))
+		SKIP(return, "%s/unbind: %s", HCCLT_PDRV_DIR, strerror(errno));
 	UFFD_OR_SKIP(uffd);
 	fd = hcclt_open();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, platform_name(fd, u.name, sizeof(u.name)));
+	ASSERT_EQ(0, hcclt_platform_name(fd, u.name, sizeof(u.name)));
 	ASSERT_EQ(0, hcclt_comm_create(fd, &call.comm));
 	ASSERT_EQ(0, hcclt_acquire(fd, call.comm, HCCLT_ENGINE_CPU, 1, 1,
 				   &call.thread));
@@ -2630,7 +2598,7 @@ static void stalled_unplug(struct __test_metadata *_metadata,
 	close(uffd);
 	uffd_page_fini(&up);
 
-	ASSERT_EQ(0, sysfs_write(PDRV_DIR "/bind", u.name));
+	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", u.name));
 	for (i = 0; i < 500 && (fd = hcclt_open()) < 0; i++)
 		usleep(10000);
 	ASSERT_LE(0, fd);

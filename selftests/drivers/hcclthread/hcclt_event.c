@@ -54,18 +54,6 @@ static int ev_wait(int fd, __u64 id, int timeout_ms, __u32 *status, __u64 *ts)
 	return ret;
 }
 
-static int nt_create(int fd, __u32 *id)
-{
-	struct drm_hcclt_notify_create c;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_NOTIFY_CREATE, &c);
-	if (!ret && id)
-		*id = c.notify_id;
-	return ret;
-}
-
 static int nt_destroy(int fd, __u32 id)
 {
 	struct drm_hcclt_notify_destroy d;
@@ -191,7 +179,7 @@ TEST_F(ev, einval)
 	memset(&nc, 0, sizeof(nc));
 	nc.flags = 1;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_NOTIFY_CREATE, &nc));
-	ASSERT_EQ(0, nt_create(self->fd, &n));
+	ASSERT_EQ(0, hcclt_acl_notify_create(self->fd, &n));
 	EXPECT_GT(self->q0.notifies_total, n);
 	memset(&nd, 0, sizeof(nd));
 	nd.notify_id = n;
@@ -327,7 +315,7 @@ TEST_F(ev, dropped_record_fails_the_event)
 	__s64 t0;
 
 	ASSERT_EQ(0, ev_create(self->fd, &e));
-	ASSERT_EQ(0, nt_create(self->fd, &n));
+	ASSERT_EQ(0, hcclt_acl_notify_create(self->fd, &n));
 	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s));
 	ASSERT_EQ(0, hcclt_stream_create(self->fd, &s2));
 	/* s2: wait for an ACL notify nobody records, then record e. */
@@ -402,8 +390,8 @@ TEST_F(ev, acl_notifies)
 	__u64 s;
 	__u32 a, b;
 
-	ASSERT_EQ(0, nt_create(self->fd, &a));
-	ASSERT_EQ(0, nt_create(self->fd, &b));
+	ASSERT_EQ(0, hcclt_acl_notify_create(self->fd, &a));
+	ASSERT_EQ(0, hcclt_acl_notify_create(self->fd, &b));
 	EXPECT_NE(a, b);
 	ASSERT_EQ(0, hcclt_query(self->fd, &q));
 	EXPECT_EQ(self->q0.notifies_used + 3 + 2, q.notifies_used);
@@ -449,7 +437,7 @@ TEST_F(ev, info_names_the_wait)
 	int i, seen = 0;
 
 	ASSERT_EQ(0, ev_create(self->fd, &ev));
-	ASSERT_EQ(0, nt_create(self->fd, &n));
+	ASSERT_EQ(0, hcclt_acl_notify_create(self->fd, &n));
 	t[0] = hcclt_wait(0, 0);
 	t[1] = etask(HCCLT_TASK_EVENT_RECORD, ev);
 	ASSERT_EQ(0, hcclt_submit(self->fd, self->th[0], t, 2));

@@ -29,17 +29,6 @@
 #define HOLD_MS		20000
 #define NOBODY		65534
 
-static int write_param(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
 
 static int info_array(int fd, struct drm_hcclt_info_array *a)
 {
@@ -293,7 +282,7 @@ TEST(validation_logged_with_drm_debug_driver)
 		kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 		ASSERT_LE(0, kmsg);
 		lseek(kmsg, 0, SEEK_END);
-		ASSERT_EQ(0, write_param(param, k ? "0x2" : "0"));
+		ASSERT_EQ(0, hcclt_write_str(param, k ? "0x2" : "0"));
 		array_args(&a, HCCLT_INFO_SCOPE_FILE, HCCLT_INFO_TYPE_COMMS, NULL,
 			   HCCLT_INFO_COMM_SIZE_V1, 1);
 		a.flags = 0x40;
@@ -304,7 +293,7 @@ TEST(validation_logged_with_drm_debug_driver)
 		}
 		close(kmsg);
 	}
-	write_param(param, old);
+	hcclt_write_str(param, old);
 	EXPECT_EQ(0, hits[0]);
 	EXPECT_EQ(1, hits[1]);
 	close(fd);
@@ -614,17 +603,6 @@ static int read_int(const char *path)
 	return n > 0 ? atoi(buf) : -1;
 }
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
 
 struct walker {
 	int fd;
@@ -674,7 +652,7 @@ static void open_close_during_walk(struct __test_metadata *_metadata,
 	ASSERT_LE(0, other);
 
 	snprintf(ms, sizeof(ms), "%d", HOLD_MS);
-	ASSERT_EQ(0, write_str(HOLD_PARAM, ms));
+	ASSERT_EQ(0, hcclt_write_str(HOLD_PARAM, ms));
 	ASSERT_EQ(0, pthread_create(&t, NULL, walk, &w));
 	for (i = 0; i < 1000 && read_int(STAGE_PARAM) != 1; i++)
 		usleep(10000);
@@ -691,10 +669,10 @@ static void open_close_during_walk(struct __test_metadata *_metadata,
 	}
 	EXPECT_EQ(1, read_int(STAGE_PARAM));
 
-	ASSERT_EQ(0, write_str(STAGE_PARAM, "2"));
+	ASSERT_EQ(0, hcclt_write_str(STAGE_PARAM, "2"));
 	pthread_join(t, NULL);
 	EXPECT_EQ(0, w.ret);
-	write_str(HOLD_PARAM, "0");
+	hcclt_write_str(HOLD_PARAM, "0");
 	close(w.fd);
 }
 

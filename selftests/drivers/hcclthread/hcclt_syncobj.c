@@ -93,17 +93,6 @@ static struct drm_hcclt_task nrec(__u32 id)
 	return t;
 }
 
-static int nt_create(int fd, __u32 *id)
-{
-	struct drm_hcclt_notify_create c;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_NOTIFY_CREATE, &c);
-	*id = c.notify_id;
-	return ret;
-}
-
 FIXTURE(so) {
 	int fd;
 	__u64 comm, th[2], a, b;
@@ -124,7 +113,7 @@ FIXTURE_SETUP(so)
 				   self->th));
 	ASSERT_EQ(0, hcclt_stream_create(self->fd, &self->a));
 	ASSERT_EQ(0, hcclt_stream_create(self->fd, &self->b));
-	ASSERT_EQ(0, nt_create(self->fd, &self->n));
+	ASSERT_EQ(0, hcclt_acl_notify_create(self->fd, &self->n));
 }
 
 FIXTURE_TEARDOWN(so)
@@ -419,13 +408,13 @@ TEST(unplug_while_gated)
 	if (!(q.features & HCCLT_FEATURE_SYNCOBJ))
 		SKIP(return, "driver without syncobj support");
 	/* Device B: a stream held by a notify nobody records yet. */
-	ASSERT_EQ(0, nt_create(fd[1], &ny));
+	ASSERT_EQ(0, hcclt_acl_notify_create(fd[1], &ny));
 	ASSERT_EQ(0, hcclt_stream_create(fd[1], &y));
 	ASSERT_EQ(0, hcclt_stream_create(fd[1], &y2));
 	w = nwait(ny);
 	ASSERT_EQ(0, submit(fd[1], y, &xy, &fy));
 	/* Device A: one stream waits for B's fence, one for A's own. */
-	ASSERT_EQ(0, nt_create(fd[0], &nx));
+	ASSERT_EQ(0, hcclt_acl_notify_create(fd[0], &nx));
 	ASSERT_EQ(0, hcclt_stream_create(fd[0], &a1));
 	ASSERT_EQ(0, hcclt_stream_create(fd[0], &a2));
 	ASSERT_EQ(0, hcclt_stream_create(fd[0], &a3));
