@@ -217,8 +217,8 @@ static void hcclt_event_complete(struct hcclt_device *hdev,
 		return;
 	if (!err)
 		ev->ts_ns = ktime_get_ns();
-	WRITE_ONCE(ev->err, err);
-	WRITE_ONCE(ev->done, seq);
+	ev->err = err;
+	ev->done = seq;
 	list_for_each_entry_safe(w, tmp, &ev->waiters, park_node) {
 		head = list_first_entry(&w->tasks, struct hcclt_task, node);
 		if (head->ev_seq <= seq) {

@@ -359,22 +359,22 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 		batch->tasks[0].engine = pp->thread ? pp->thread->engine :
 					 HCCLT_ENGINE_CPU;
 		batch->tasks[0].gate = hcclt_gate_get(gate);
+		batch->tasks[0].batch = batch;
+		batch->tasks[0].last = !n;
 	}
 	for (made = first; made < total; made++) {
 		ret = hcclt_task_prepare(pp, &ut[made - first],
 					 &batch->tasks[made]);
 		if (ret)
 			break;
+		batch->tasks[made].batch = batch;
+		batch->tasks[made].last = made == total - 1;
 	}
 	if (ret) {
 		for (i = 0; i < made; i++)
 			hcclt_task_unprepare(s, &batch->tasks[i]);
 		hcclt_batch_put(s, batch);
 		return ret;
-	}
-	for (i = 0; i < total; i++) {
-		batch->tasks[i].batch = batch;
-		batch->tasks[i].last = i == total - 1;
 	}
 	*out = batch;
 	return 0;

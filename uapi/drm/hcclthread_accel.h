@@ -684,7 +684,8 @@ struct drm_hcclt_sync {
  * the @out_sync_count points at @out_syncs_ptr get the batch's out-fence
  * (made also without HCCLT_SUBMIT_FENCE_OUT), which signals when the
  * batch completed. Out-fences of one stream have one fence context and
- * sequence numbers that grow by one per fence.
+ * sequence numbers that grow with every fence (a submit that fails after
+ * taking one leaves a gap).
  *
  * Errors:
  *

@@ -51,6 +51,7 @@ struct sub {
 	int in_fd;
 	struct drm_hcclt_sync in[2], out[2];
 	__u32 nin, nout;
+	__u32 pad2;
 };
 
 static int submit(int fd, __u64 handle, struct sub *x, int *fence_fd)
@@ -69,6 +70,7 @@ static int submit(int fd, __u64 handle, struct sub *x, int *fence_fd)
 	a.in_sync_count = x->nin;
 	a.out_syncs_ptr = (__u64)(uintptr_t)x->out;
 	a.out_sync_count = x->nout;
+	a.pad2 = x->pad2;
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &a);
 	if (fence_fd)
 		*fence_fd = a.fence_fd;
@@ -177,19 +179,11 @@ TEST_F(so, einval)
 	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
 	close(pfd[0]);
 	close(pfd[1]);
-	/* pad2 */
-	{
-		struct drm_hcclt_submit s;
-
-		memset(&s, 0, sizeof(s));
-		s.handle = self->a;
-		s.tasks_ptr = (__u64)(uintptr_t)&t;
-		s.task_count = 1;
-		s.task_size = sizeof(t);
-		s.pad2 = 1;
-		EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_SUBMIT,
-					       &s));
-	}
+	x.flags = 0;
+	x.in_fd = 0;
+	x.pad2 = 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, self->a, &x, NULL));
+	x.pad2 = 0;
 	/* Nothing of it was queued: stream a is idle. */
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 1000));
 	EXPECT_EQ(0, sobj_destroy(self->fd, h));
