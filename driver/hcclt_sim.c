@@ -6,7 +6,7 @@
  * sim_notifies module parameters, searched next-fit from the last slot
  * handed out (one short bit search and no allocation per slot: acquire
  * takes two slots). Tasks are executed by the software executor of
- * hcclt_sched.c (the submit hook declines them).
+ * hcclt_sched.c (no submit hook).
  */
 
 #include <linux/bitmap.h>
@@ -162,13 +162,6 @@ static void hcclt_sim_notify_slot_free(struct hcclt_device *hdev, u32 slot,
 	hcclt_sim_slot_free(&sim->notify_slots, slot);
 }
 
-static bool hcclt_sim_submit(struct hcclt_device *hdev,
-			     struct hcclt_stream *stream)
-{
-	/* The software executor is the simulated task scheduler. */
-	return false;
-}
-
 const struct hcclt_hw_ops hcclt_sim_ops = {
 	.name = "simulated",
 	.features = HCCLT_FEATURE_SIMULATED,
@@ -178,5 +171,5 @@ const struct hcclt_hw_ops hcclt_sim_ops = {
 	.stream_slot_free = hcclt_sim_stream_slot_free,
 	.notify_slot_alloc = hcclt_sim_notify_slot_alloc,
 	.notify_slot_free = hcclt_sim_notify_slot_free,
-	.submit = hcclt_sim_submit,
+	/* No .submit: the software executor is the simulated scheduler. */
 };
