@@ -191,14 +191,26 @@ static int submit(uint64_t handle, struct drm_hcclt_task *t, uint32_t n)
 	return submit_idle(handle, t, n, NULL);
 }
 
-static int stream_sync(uint64_t handle)
+/*
+ * STREAM_SYNC of @handle on @fd as aclrtSynchronizeStream() makes it
+ * (libhcclthread's hcclt_stream_sync() with no timeout): a deadline that
+ * never passes, so no timer is armed. make bench's VM timeout catches a
+ * hang.
+ */
+static int sync_fd(int fd, uint64_t handle)
 {
 	struct drm_hcclt_stream_sync s = {
 		.handle = handle,
-		.timeout_ms = 10000,
+		.flags = HCCLT_WAIT_DEADLINE,
+		.deadline_ns = HCCLT_DEADLINE_NONE,
 	};
 
-	return hcclt_ioctl(g_fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
+}
+
+static int stream_sync(uint64_t handle)
+{
+	return sync_fd(g_fd, handle);
 }
 
 static void fail(const char *what, int err)
@@ -540,13 +552,6 @@ static int x_submit(const struct xrank *r, uint32_t op0, uint32_t idx0,
 	return ret;
 }
 
-static int x_sync(const struct xrank *r)
-{
-	struct drm_hcclt_stream_sync s = { .handle = r->thread,
-					   .timeout_ms = 10000 };
-
-	return hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &s);
-}
 
 /*
  * One round trip as rank @me: rank 0 sends on notify 0 and waits for the
@@ -572,7 +577,7 @@ static int x_round(const struct xrank *r, int me, int kind, const int *efd)
 			    HCCLT_TASK_CHANNEL_WAIT, 1, &idle);
 	if (ret || idle)
 		return ret;
-	return x_sync(r);
+	return sync_fd(r->fd, r->thread);
 }
 
 /* Join rank @rank of the group @key on @r->fd and acquire the channel. */
@@ -656,7 +661,7 @@ static int x_write(const struct xrank *r, double out[2])
 		t0 = now_ns();
 		ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_SUBMIT, &s);
 		if (!ret)
-			ret = x_sync(r);
+			ret = sync_fd(r->fd, r->thread);
 		tw[k] = now_ns() - t0;
 		t0 = now_ns();
 		memcpy(peer, loc, BIG);
