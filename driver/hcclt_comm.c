@@ -25,18 +25,13 @@
 
 /* ---- notifies ---- */
 
-static void hcclt_notify_release(struct kref *ref)
+void hcclt_notify_release(struct kref *ref)
 {
 	struct hcclt_notify *n = container_of(ref, struct hcclt_notify, ref);
 
 	put_pid(n->peer_pid);
 	kfree(n->group);
 	kfree(n);
-}
-
-void hcclt_notify_put(struct hcclt_notify *notify)
-{
-	kref_put(&notify->ref, hcclt_notify_release);
 }
 
 /* A new notify taking one notify unit of @resv. */
@@ -78,7 +73,7 @@ void hcclt_notify_drop_slot(struct hcclt_notify *notify)
 
 /* ---- threads ---- */
 
-static void hcclt_thread_release(struct kref *ref)
+void hcclt_thread_release(struct kref *ref)
 {
 	struct hcclt_thread *thread = container_of(ref, struct hcclt_thread,
 						   ref);
@@ -95,41 +90,6 @@ static void hcclt_thread_release(struct kref *ref)
 	if (thread->notifies != thread->notify_inline)
 		kfree(thread->notifies);
 	hcclt_obj_free(HCCLT_OBJ_THREAD, thread);
-}
-
-void hcclt_thread_put(struct hcclt_thread *thread)
-{
-	if (thread)
-		kref_put(&thread->ref, hcclt_thread_release);
-}
-
-/* The live thread at the index of @id whose id has the @bits of @id. */
-static struct hcclt_thread *hcclt_thread_get(struct hcclt_file *file, u64 id,
-					     u64 bits)
-{
-	struct hcclt_thread *thread;
-
-	rcu_read_lock();
-	thread = xa_load(&file->threads.xa, hcclt_id_index(id));
-	if (thread && (!hcclt_obj_is(&thread->live, &thread->id, id, bits) ||
-		       !kref_get_unless_zero(&thread->ref)))
-		thread = NULL;
-	rcu_read_unlock();
-	return thread;
-}
-
-/**
- * hcclt_thread_lookup - find a thread or view by id.
- * @file: the file.
- * @id: thread id.
- *
- * Return: the thread with a reference held, or NULL.
- */
-struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id)
-{
-	if (hcclt_id_kind(id) != HCCLT_ID_KIND_THREAD || (id >> 56))
-		return NULL;
-	return hcclt_thread_get(file, id, ~0ULL);
 }
 
 /**

@@ -852,7 +852,15 @@ int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
 /* hcclt_stream.c */
 struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 				      struct hcclt_resv *resv);
-void hcclt_stream_put(struct hcclt_stream *stream);
+void hcclt_stream_release(struct kref *ref);
+
+/* Drop a reference to @stream (may be NULL); the last one frees it. */
+static inline void hcclt_stream_put(struct hcclt_stream *stream)
+{
+	if (stream)
+		kref_put(&stream->ref, hcclt_stream_release);
+}
+
 struct hcclt_stream *hcclt_stream_lookup(struct hcclt_file *file, u64 id);
 struct hcclt_stream *hcclt_stream_by_handle(struct hcclt_file *file,
 					    u64 handle);
@@ -863,17 +871,61 @@ int hcclt_stream_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df);
 
 /* hcclt_comm.c */
-struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file, u64 id);
+void hcclt_thread_release(struct kref *ref);
+
+/* Drop a reference to @thread (may be NULL); the last one frees it. */
+static inline void hcclt_thread_put(struct hcclt_thread *thread)
+{
+	if (thread)
+		kref_put(&thread->ref, hcclt_thread_release);
+}
+
+/* The live thread at the index of @id whose id has the @bits of @id. */
+static inline struct hcclt_thread *hcclt_thread_get(struct hcclt_file *file,
+						    u64 id, u64 bits)
+{
+	struct hcclt_thread *thread;
+
+	rcu_read_lock();
+	thread = xa_load(&file->threads.xa, hcclt_id_index(id));
+	if (thread && (!hcclt_obj_is(&thread->live, &thread->id, id, bits) ||
+		       !kref_get_unless_zero(&thread->ref)))
+		thread = NULL;
+	rcu_read_unlock();
+	return thread;
+}
+
+/**
+ * hcclt_thread_lookup - find a thread or view by id.
+ * @file: the file.
+ * @id: thread id.
+ *
+ * Return: the thread with a reference held, or NULL.
+ */
+static inline struct hcclt_thread *hcclt_thread_lookup(struct hcclt_file *file,
+						       u64 id)
+{
+	if (hcclt_id_kind(id) != HCCLT_ID_KIND_THREAD || (id >> 56))
+		return NULL;
+	return hcclt_thread_get(file, id, ~0ULL);
+}
+
 struct hcclt_thread *hcclt_thread_lookup_owner(struct hcclt_file *file,
 					       u64 stream_id);
-void hcclt_thread_put(struct hcclt_thread *thread);
 struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);
 void hcclt_comm_put(struct hcclt_comm *comm);
 void hcclt_file_destroy_comms(struct hcclt_file *file);
 struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file);
 void hcclt_comm_discard(struct hcclt_comm *comm);
 void hcclt_comm_publish(struct hcclt_comm *comm);
-void hcclt_notify_put(struct hcclt_notify *notify);
+void hcclt_notify_release(struct kref *ref);
+
+/* Drop a reference to @notify; the last one frees it. */
+static inline void hcclt_notify_put(struct hcclt_notify *notify)
+{
+	kref_put(&notify->ref, hcclt_notify_release);
+}
+
 struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 				      u64 owner_id, u32 idx,
 				      struct hcclt_resv *resv);

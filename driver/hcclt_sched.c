@@ -158,7 +158,8 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		hcclt_launch_send(&s->hdev->drm, task->launch, task->seqno, true);
 	if (task->last)
 		hcclt_batch_put(s, task->batch);
-	hcclt_signal_fences(s);
+	if (!list_empty(&s->fences))
+		hcclt_signal_fences(s);
 }
 
 static void hcclt_stream_wake(struct hcclt_stream *s)

@@ -77,7 +77,7 @@ static inline void hcclt_lookup_delay(unsigned int ms, unsigned int at,
  * gives its slot and pool unit back to the device, never runs on a freed
  * device, whoever drops the last reference and when.
  */
-static void hcclt_stream_release(struct kref *ref)
+void hcclt_stream_release(struct kref *ref)
 {
 	struct hcclt_stream *stream = container_of(ref, struct hcclt_stream,
 						   ref);
@@ -89,12 +89,6 @@ static void hcclt_stream_release(struct kref *ref)
 	hcclt_pool_unreserve(hdev, 1, 0);
 	hcclt_obj_free(HCCLT_OBJ_STREAM, stream);
 	drm_dev_put(&hdev->drm);
-}
-
-void hcclt_stream_put(struct hcclt_stream *stream)
-{
-	if (stream)
-		kref_put(&stream->ref, hcclt_stream_release);
 }
 
 /**
