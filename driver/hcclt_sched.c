@@ -168,7 +168,7 @@ static void hcclt_stream_wake(struct hcclt_stream *s)
 		wake_up_all(&s->wq);
 }
 
-static void hcclt_stream_unpark(struct hcclt_stream *s)
+static inline void hcclt_stream_unpark(struct hcclt_stream *s)
 {
 	if (s->parked_gate) {
 		hcclt_gate_disarm(s->parked_gate);
@@ -188,16 +188,6 @@ static void hcclt_stream_unpark(struct hcclt_stream *s)
 		s->timed = false;
 		timer_delete(&s->timer);
 	}
-}
-
-void hcclt_make_runnable(struct hcclt_device *hdev, struct hcclt_stream *s)
-{
-	if (s->on_runlist || s->parked || s->parked_ev || s->parked_gate ||
-	    s->copying ||
-	    s->launching || s->dead || list_empty(&s->tasks))
-		return;
-	list_add_tail(&s->run_node, &hdev->runlist);
-	s->on_runlist = true;
 }
 
 /*
@@ -609,12 +599,10 @@ static void hcclt_xrec_apply(struct hcclt_device *hdev, int budget,
 	LIST_HEAD(list);
 	u32 count;
 
-	/* _bh: also taken under sched_lock, which the timer takes. */
-	spin_lock_bh(&hdev->xrec_lock);
-	list_splice_init(&hdev->xrecs, &list);
-	spin_unlock_bh(&hdev->xrec_lock);
-
 	spin_lock_bh(&hdev->sched_lock);
+	spin_lock(&hdev->xrec_lock);
+	list_splice_init(&hdev->xrecs, &list);
+	spin_unlock(&hdev->xrec_lock);
 	list_for_each_entry_safe(n, tmp, &list, xnode) {
 		/* From here on a new record queues it again. */
 		spin_lock(&hdev->xrec_lock);
@@ -654,8 +642,8 @@ static void hcclt_xrec_work(struct work_struct *work)
  * Apply the hand-offs a direct run of @a made (and those the application
  * makes in turn, HCCLT_XREC_HOPS deep; the rest go to the devices'
  * workers). Process context, no sched_lock held, inside drm_dev_enter()
- * of @a: each peer device is entered too, so that its unplug (which drains
- * its hand-offs) waits for this.
+ * of @a: each other device is entered too, so that its unplug (which
+ * drains its hand-offs) waits for this.
  */
 void hcclt_xrec_kick(struct hcclt_device *a)
 {
@@ -671,7 +659,8 @@ void hcclt_xrec_kick(struct hcclt_device *a)
 		i = __ffs(pending);
 		pending &= ~BIT(i);
 		b = devs[i];
-		if (!drm_dev_enter(&b->drm, &idx))
+		/* @a is entered already: a record back to it needs no more. */
+		if (b != a && !drm_dev_enter(&b->drm, &idx))
 			continue;	/* unplugged: it drains them */
 		if (hops++ < HCCLT_XREC_HOPS) {
 			hcclt_xrec_apply(b, HCCLT_INLINE_BUDGET, true);
@@ -682,7 +671,8 @@ void hcclt_xrec_kick(struct hcclt_device *a)
 		} else {
 			queue_work(b->wq, &b->xrec_work);
 		}
-		drm_dev_exit(idx);
+		if (b != a)
+			drm_dev_exit(idx);
 	}
 }
 

@@ -41,6 +41,20 @@ static inline bool hcclt_task_records(const struct hcclt_task *task)
 				task->op == HCCLT_TASK_ACL_NOTIFY_RECORD);
 }
 
+/*
+ * Put @s on @hdev's runlist if it has tasks and nothing holds it back
+ * (sched_lock held).
+ */
+static inline void hcclt_make_runnable(struct hcclt_device *hdev,
+				       struct hcclt_stream *s)
+{
+	if (s->on_runlist || s->parked || s->parked_ev || s->parked_gate ||
+	    s->copying || s->launching || s->dead || list_empty(&s->tasks))
+		return;
+	list_add_tail(&s->run_node, &hdev->runlist);
+	s->on_runlist = true;
+}
+
 /* hcclt_fence.c */
 struct hcclt_fence *hcclt_fence_new(struct hcclt_stream *s);
 void hcclt_fence_done(struct hcclt_stream *s, struct hcclt_fence *f);
@@ -49,7 +63,6 @@ void hcclt_signal_fences(struct hcclt_stream *s);
 /* hcclt_sched.c, sched_lock held unless said otherwise */
 struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n);
 void hcclt_batch_put(struct hcclt_stream *s, struct hcclt_batch *batch);
-void hcclt_make_runnable(struct hcclt_device *hdev, struct hcclt_stream *s);
 void hcclt_run_kick_locked(struct hcclt_device *hdev, int budget);
 void hcclt_xrec_kick(struct hcclt_device *a);	/* no sched_lock held */
 

@@ -55,7 +55,7 @@ struct hcclt_prep {
 };
 
 /* Make the channel of id @id of the submitting thread pp->chan. */
-static int hcclt_prep_chan(struct hcclt_prep *pp, u64 id)
+static inline int hcclt_prep_chan(struct hcclt_prep *pp, u64 id)
 {
 	struct hcclt_channel *chan;
 
