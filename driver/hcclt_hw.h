@@ -43,8 +43,8 @@ struct hcclt_stream;
  *	never be recorded or waited on by the hardware again.
  * @submit: tasks were appended to @stream's queue. Called with
  *	hdev->sched_lock held (must not sleep), inside drm_dev_enter() only.
- *	Returns false to have the software executor of hcclt_sched.c run
- *	them, which is what the simulated NPU does; may be NULL (same as returning false). Returning
+ *	Returns false, or is NULL, to have the software executor of
+ *	hcclt_sched.c run them (the simulated NPU leaves it NULL). Returning
  *	true (the backend executes the tasks itself and reports each, in
  *	order, with hcclt_sched_task_done() under sched_lock) is reserved:
  *	hcclt_sched_task_done() completes tasks and fences but does not yet
