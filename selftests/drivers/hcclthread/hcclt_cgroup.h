@@ -18,20 +18,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hcclt_common.h"
+
 static inline int hcclt_cg_write(const char *dir, const char *file,
 				 const char *val)
 {
 	char path[PATH_MAX];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return hcclt_write_str(path, val);
 }
 
 static inline long long hcclt_cg_read_ll(const char *dir, const char *file)

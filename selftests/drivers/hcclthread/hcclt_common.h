@@ -544,10 +544,6 @@ static inline int hcclt_debugfs_state(int n, char *path, size_t len)
 		return test_harness_run(argc, argv);			\
 	}
 
-/*
- * Set this process's effective, permitted and inheritable capability sets
- * to @caps (the low 32 capabilities; the others are dropped).
- */
 /* DRM_IOCTL_HCCLT_NOTIFY_CREATE: an ACL notify; its id in *@id. */
 static inline int hcclt_acl_notify_create(int fd, __u32 *id)
 {
@@ -595,6 +591,25 @@ static inline int hcclt_platform_name(int fd, char *name, size_t len)
 	return strncmp(name, "hcclthread.", 11) ? -ENODEV : 0;
 }
 
+/*
+ * A fixture's teardown: close @fd, the test's file, and wait up to 5 s for
+ * the pools to be back at @q0 (another open file's QUERY). 0 or -errno.
+ */
+static inline int hcclt_close_wait_pools(int fd,
+					 const struct drm_hcclt_query *q0)
+{
+	struct drm_hcclt_query q;
+	int ret;
+
+	close(fd);
+	fd = hcclt_open();
+	if (fd < 0)
+		return fd;
+	ret = hcclt_wait_pools(fd, q0, &q, 5000);
+	close(fd);
+	return ret;
+}
+
 /* Open the first two hcclthread nodes of different devices: how many. */
 static inline int hcclt_open_two(int fd[2], char name[2][64])
 {
@@ -625,6 +640,10 @@ static inline int hcclt_open_two(int fd[2], char name[2][64])
 	return got;
 }
 
+/*
+ * Set this process's effective and permitted capability sets to @caps (the
+ * low 32 capabilities; the others, and the inheritable set, are dropped).
+ */
 static inline int hcclt_set_caps(__u32 caps)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
