@@ -8,18 +8,38 @@
 #   static:  module W=1 on every test kernel with no warnings, sparse (C=2),
 #            checkpatch --strict, kernel-doc of the uAPI, library with gcc
 #            and clang, exported symbols == version script
-#   host:    library unit tests, trace converter test
-#   vm:      per kernel (6.1, 6.12, 6.1 PREEMPT_RT, debug 6.1, debug 6.12):
-#            the kselftests via run_kselftest.sh, the library device tests,
-#            the examples, the status tool; on 6.12 also the kselftests
-#            through a kernel tree's `make run_tests`; every VM run also
-#            fails on kernel log reports, a taint or a failed rmmod
+#   host:    library unit tests, trace converter test, runner host tests
+#   debug:   the KASAN/lockdep/kmemleak/UBSAN/KUnit kernels, built once per
+#            source version into a cache outside the clone
+#            (tools/debug-kernel/build)
+#   vm:      the test matrix below; every VM run also fails on kernel log
+#            reports, a taint or a failed rmmod
 #   fresh:   tools/fresh-clone-check: HEAD cloned into a temporary folder,
 #            the README's commands run there (make demo, make, make install
 #            DESTDIR=, the README's program built with its cc line)
 #
-# CHECK_KERNELS overrides the kernel list (space separated releases);
-# CHECK_NO_DEBUG=1 leaves the debug kernels out.
+# The matrix (Documentation/selftests.rst says why):
+#
+#   6.12, debug 6.12     everything: the kselftests, the library's device
+#                        tests with its three module loads, the examples,
+#                        the custom operators on 2, 4, 8 ranks and a 950
+#                        SoC, the status tool and tracer; on 6.12 also the
+#                        status tool without the module, and the
+#                        kselftests through a kernel tree's make run_tests
+#   6.1, 6.1 PREEMPT_RT, every kselftest, and the representative subset of
+#   debug 6.1            the library's device tests ("subset" below)
+#
+# Two workers run the jobs (the list below) side by side, at most one
+# guest or build each: the debug kernels build while the static checks
+# run, and the guests of independent kernels boot in parallel. The results
+# are printed in a fixed order when all jobs are done; progress lines
+# ("# ...") come as they happen. Each suite has its own time limit and fails with
+# a "TIMEOUT" line of its own, never CI's. The time of each phase goes to
+# build/check/times.txt and is printed at the end.
+#
+# CHECK_KERNELS overrides the Debian kernel list (space separated releases;
+# no debug kernels then); CHECK_NO_DEBUG=1 leaves the debug kernels out;
+# CHECK_WORKERS=N runs N jobs at a time (default 2).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,35 +51,61 @@ mkdir -p "$logs"
 # shellcheck source=tools/vm/kernels.sh
 . "$top/tools/vm/kernels.sh"
 
-pass=0
-fail=0
-skip=0
-n=0
 start=$(date +%s)
+times=$logs/times.txt
+: > "$times"
+# Results go to the current job's file: STATUS<TAB>NAME<TAB>LOG lines.
+res=$logs/results.0-main
 
 result() { # result ok|fail|skip NAME [LOG]
-	n=$((n + 1))
-	case "$1" in
-	ok) pass=$((pass + 1)); echo "ok $n $2" ;;
-	skip) skip=$((skip + 1)); echo "ok $n $2 # SKIP" ;;
-	*)
-		fail=$((fail + 1))
-		echo "not ok $n $2"
-		if [ -n "${3:-}" ] && [ -f "$3" ]; then
-			echo "# --- last lines of $3"
-			tail -n 40 "$3" | sed 's/^/# /'
-		fi
-		;;
-	esac
+	printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$res"
+	[ "$1" = fail ] && echo "# FAILED: $2"
+	return 0
 }
 
-step() { # step NAME CMD...: one result from a command's exit status
-	local name=$1 log
+# phase NAME CMD...: run a function or command, record its duration.
+phase() {
+	local name=$1 t0 rc
 	shift
-	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
-	if "$@" > "$log" 2>&1; then
+	t0=$(date +%s)
+	echo "# $(date -u +%H:%M:%S) start: $name"
+	"$@"
+	rc=$?
+	printf '%s\t%d\n' "$name" $(( $(date +%s) - t0 )) >> "$times"
+	echo "# $(date -u +%H:%M:%S) done: $name ($(( $(date +%s) - t0 )) s)"
+	return $rc
+}
+
+# subphase NAME CMD...: a part of a phase, timed the same way (its line in
+# the table is indented).
+subphase() {
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	"$@"
+	rc=$?
+	printf '  %s\t%d\n' "$name" $(( $(date +%s) - t0 )) >> "$times"
+	return $rc
+}
+
+# step [-t SECONDS] NAME CMD...: one result from a command's exit status,
+# within a time limit (default 900 s) that fails the step with its own
+# message.
+step() {
+	local limit=900 name log rc
+	if [ "$1" = -t ]; then
+		limit=$2
+		shift 2
+	fi
+	name=$1
+	shift
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-120).log
+	timeout -k 10 "$limit" "$@" > "$log" 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
 		result ok "$name"
 	else
+		[ $rc = 124 ] && echo "TIMEOUT: '$name' ran past its limit of $limit s" >> "$log"
 		result fail "$name" "$log"
 	fi
 }
@@ -104,89 +150,111 @@ tap_tally() {
 		}' "$log")
 }
 
-echo "TAP version 13"
+# vm_result NAME RC LOG: the VM run's own result (exit, rmmod, kernel log).
+vm_result() {
+	if [ "$2" = 0 ]; then
+		result ok "$1 (exit, rmmod, kernel log)"
+	else
+		[ "$2" = 124 ] && echo "TIMEOUT: the VM run ran past its limit" >> "$3"
+		result fail "$1 (exit $2, rmmod, kernel log)" "$3"
+	fi
+}
 
-# ---- static checks ---------------------------------------------------------
 k61=$(hcclt_debian_kernel 6.1)
 k612=$(hcclt_debian_kernel 6.12)
 krt=$(hcclt_debian_kernel 6.1-rt)
 kernels=${CHECK_KERNELS:-"$k61 $k612 $krt"}
-[ -n "${CHECK_KERNELS:-}" ] || [ -n "$krt" ] ||
-	result fail "6.1 PREEMPT_RT kernel installed (make deps)"
+debug=1
+[ "${CHECK_NO_DEBUG:-0}" = 1 ] || [ -n "${CHECK_KERNELS:-}" ] && debug=0
 
-step "linux-source-6.1 extracted" make -s linux-source
-step "the 6.1 PREEMPT_RT test kernel ($krt) is installed and has CONFIG_PREEMPT_RT=y" \
-	grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$krt"
-for k in $kernels; do
-	step "module builds for $k with W=1 and no warnings" \
-		no_warnings "$logs/w1-$k" tools/build-module "$k" W=1
-done
-step "sparse (C=2) clean on $k612" \
-	no_warnings "$logs/sparse" tools/build-module "$k612" C=2
-step "checkpatch --strict clean on driver/ and uapi/" \
-	"$BUILD/linux-source-6.1/scripts/checkpatch.pl" --no-tree --strict \
-	--quiet -f driver/*.[ch] driver/tests/*.[ch] uapi/drm/*.h
-step "kernel-doc of the uAPI and driver has no warnings" tools/docs-check
-step "library builds with gcc, -Werror" make -s -C lib O="$BUILD" CC=gcc
-step "library builds with clang, -Werror" \
-	make -s -C lib O="$BUILD/clang" CC=clang
-step "library exports exactly its version script" \
-	make -s -C lib O="$BUILD" check-symbols
-step "CANN-style C++14 client builds against the installed headers" \
-	make -s -C lib O="$BUILD" check-installed
-step "tools build" make -s tools
-step "kselftests build and install (kernel lib.mk)" make -s selftests
-
-# ---- host tests ------------------------------------------------------------
-if make -s -C lib O="$BUILD" test > "$logs/lib-host.log" 2>&1; then :; fi
-tap_tally "lib host" "$logs/lib-host.log"
-grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
-	result fail "library host tests produced results" "$logs/lib-host.log"
-step "trace converter host test" make -s -C tools/trace O="$BUILD" test
-step "kmemleak-check parses 6.1 and 6.12 reports (host test)" tools/debug-kernel/kmemleak-check-test
-step "the VM runner fails on every kernel report, checkers turning off included (host test)" tools/vm/test-reports
-step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
-
-# ---- debug kernels ---------------------------------------------------------
-# KASAN/lockdep/kmemleak/UBSAN/KUnit kernels from Debian's linux-source-6.1
-# (render node) and linux-source-6.12 (accel node), cached under build/.
-if [ "${CHECK_NO_DEBUG:-0}" != 1 ] && [ -z "${CHECK_KERNELS:-}" ]; then
-	for series in 6.1 6.12; do
-		dlog=$logs/debug-kernel-$series.log
-		if tools/debug-kernel/build --series "$series" > "$dlog" 2>&1; then
-			kdbg=$(tools/debug-kernel/build --series "$series" --print-release)
-			result ok "debug kernel $kdbg built (KASAN, lockdep, kmemleak, UBSAN, KUnit)"
-			step "module builds for $kdbg with W=1 and no warnings" \
-				no_warnings "$logs/w1-debug-$series" tools/build-module "$kdbg" W=1 HCCLT_KUNIT=1
-			kernels="$kernels $kdbg"
-		else
-			result fail "debug kernel $series builds" "$dlog"
-		fi
+# ---- static checks ---------------------------------------------------------
+static_checks() {
+	local k
+	[ -n "${CHECK_KERNELS:-}" ] || [ -n "$krt" ] ||
+		result fail "6.1 PREEMPT_RT kernel installed (make deps)"
+	step "linux-source-6.1 extracted" make -s linux-source
+	step "the 6.1 PREEMPT_RT test kernel ($krt) is installed and has CONFIG_PREEMPT_RT=y" \
+		grep -qx 'CONFIG_PREEMPT_RT=y' "/boot/config-$krt"
+	for k in $kernels; do
+		step "module builds for $k with W=1 and no warnings" \
+			no_warnings "$logs/w1-$k" tools/build-module "$k" W=1
 	done
-fi
+	step "sparse (C=2) clean on $k612" \
+		no_warnings "$logs/sparse" tools/build-module "$k612" C=2
+	step "checkpatch --strict clean on driver/ and uapi/" \
+		"$BUILD/linux-source-6.1/scripts/checkpatch.pl" --no-tree --strict \
+		--quiet -f driver/*.[ch] driver/tests/*.[ch] uapi/drm/*.h
+	step "kernel-doc of the uAPI and driver has no warnings" tools/docs-check
+	step "library builds with gcc, -Werror" make -s -C lib O="$BUILD" CC=gcc
+	step "library builds with clang, -Werror" \
+		make -s -C lib O="$BUILD/clang" CC=clang
+	step "library exports exactly its version script" \
+		make -s -C lib O="$BUILD" check-symbols
+	step "CANN-style C++14 client builds against the installed headers" \
+		make -s -C lib O="$BUILD" check-installed
+	step "tools build" make -s tools
+	step "kselftests build and install (kernel lib.mk)" make -s selftests
+}
+
+host_tests() {
+	timeout -k 10 900 make -s -C lib O="$BUILD" test > "$logs/lib-host.log" 2>&1
+	tap_tally "lib host" "$logs/lib-host.log"
+	grep -q '^ok\|^not ok' "$logs/lib-host.log" ||
+		result fail "library host tests produced results" "$logs/lib-host.log"
+	step "trace converter host test" make -s -C tools/trace O="$BUILD" test
+	step "kmemleak-check parses 6.1 and 6.12 reports (host test)" \
+		tools/debug-kernel/kmemleak-check-test
+	step "the VM runner fails on every kernel report, checkers turning off included (host test)" \
+		tools/vm/test-reports
+	step "hcclthread-smi host test (no device)" make -s -C tools/smi O="$BUILD" test
+}
 
 # ---- VM tests --------------------------------------------------------------
-for k in $kernels; do
+# vm_kernel RELEASE full|subset: the kernel's share of the matrix.
+vm_kernel() {
+	local k=$1 scope=$2 pre= post= log rc lt kt
 	hcclt_kernel_paths "$k"
-	# On the debug kernel: forget boot-time kmemleak reports before the
+	# On a debug kernel: forget boot-time kmemleak reports before the
 	# module is loaded; after the unload, scan and fail on any leak that
 	# points into hcclthread.
-	pre=
-	post=
 	if [ "$KDEBUG" = 1 ]; then
 		pre='kmemleak-check clear'
 		post='kmemleak-check scan hcclthread || echo "BUG: kmemleak: leaks of hcclthread" > /dev/kmsg'
 	fi
-	export HCCLT_PRE=$pre
-	# The kselftests, through the kernel's own runner.
+	# Limits: the debug kernels (KASAN under TCG) take several times as
+	# long as the others.
+	kt=1200
+	lt=900
+	if [ "$KDEBUG" = 1 ]; then
+		kt=2400
+		lt=1800
+	fi
 	log=$logs/vm-kselftest-$k.log
-	VM_LOG=$logs/vm-kselftest-$k.dmesg HCCLT_POST=$post \
-		tools/vm/run --kernel "$k" --timeout 1200 -- \
-		/opt/hcclt/kselftest/run_kselftest.sh > "$log" 2>&1
-	rc=$?
-	tap_tally "$k kselftest" "$log"
+	if [ "$k" = "$k612" ]; then
+		# The kselftests as a kernel tree runs them (make run_tests):
+		# the same programs run_kselftest.sh runs, through lib.mk.
+		HCCLT_PRE=$pre HCCLT_POST=$post VM_LOG=$logs/vm-kselftest-$k.dmesg \
+			subphase "$k: kselftests" tools/vm/run --kernel "$k" --timeout "$kt" \
+			--add "$BUILD/ksft-tree:/opt/hcclt/ksrc" \
+			--add "$(command -v make):/usr/bin/make" -- \
+			make -C /opt/hcclt/ksrc/tools/testing/selftests \
+			TARGETS=drivers/hcclthread run_tests > "$log" 2>&1
+		rc=$?
+		tap_tally "$k kselftest" "$log"
+		if grep -q '^ok [0-9]* selftests: drivers/hcclthread' "$log"; then
+			result ok "$k: kselftests run under 'make -C tools/testing/selftests TARGETS=drivers/hcclthread run_tests'"
+		else
+			result fail "$k: kselftests run under 'make ... TARGETS=drivers/hcclthread run_tests'" "$log"
+		fi
+	else
+		HCCLT_PRE=$pre HCCLT_POST=$post VM_LOG=$logs/vm-kselftest-$k.dmesg \
+			subphase "$k: kselftests" tools/vm/run --kernel "$k" --timeout "$kt" -- \
+			/opt/hcclt/kselftest/run_kselftest.sh > "$log" 2>&1
+		rc=$?
+		tap_tally "$k kselftest" "$log"
+	fi
 	# The driver's KUnit suite runs at every load of a module built with
-	# HCCLT_KUNIT=1 (the debug kernels' above).
+	# HCCLT_KUNIT=1 (the debug kernels').
 	if [ "$KDEBUG" = 1 ]; then
 		sed -n 's/^\[ *[0-9.]*\]     \(\(not \)\{0,1\}ok [0-9]* hcclt_.*\)/\1/p' \
 			"$logs/vm-kselftest-$k.dmesg" | sort -u > "$logs/kunit-$k.tap"
@@ -194,59 +262,163 @@ for k in $kernels; do
 		grep -q '^ok' "$logs/kunit-$k.tap" ||
 			result fail "$k: the driver's KUnit suite ran" "$logs/vm-kselftest-$k.dmesg"
 	fi
-	[ $rc = 0 ] && result ok "$k: kselftest VM run clean (exit, rmmod, kernel log)" ||
-		result fail "$k: kselftest VM run clean (exit $rc, rmmod, kernel log)" "$log"
-	# The kselftests as a kernel tree runs them (make run_tests), and the
-	# status tool without the module, once.
+	vm_result "$k: kselftest VM run clean" "$rc" "$log"
+	# The status tool without the module, once.
 	if [ "$k" = "$k612" ]; then
 		log=$logs/vm-noload-$k.log
-		tools/vm/run --kernel "$k" --no-load -- \
+		subphase "$k: status tool without the module" \
+			tools/vm/run --kernel "$k" --no-load --timeout 600 -- \
 			sh /opt/hcclt/bin/hcclt-smi-test > "$log" 2>&1
 		rc=$?
 		tap_tally "$k no module" "$log"
-		[ $rc = 0 ] && result ok "$k: status tool without the module: VM run clean" ||
-			result fail "$k: status tool without the module: VM run clean (exit $rc)" "$log"
-		log=$logs/vm-run_tests-$k.log
-		tools/vm/run --kernel "$k" --timeout 1200 \
-			--add "$BUILD/ksft-tree:/opt/hcclt/ksrc" \
-			--add "$(command -v make):/usr/bin/make" -- \
-			make -C /opt/hcclt/ksrc/tools/testing/selftests \
-			TARGETS=drivers/hcclthread run_tests > "$log" 2>&1
-		rc=$?
-		if [ $rc = 0 ] && grep -q '^ok [0-9]* selftests: drivers/hcclthread' "$log" &&
-			! grep -q '^not ok [0-9]* selftests:' "$log"; then
-			result ok "$k: kselftests pass under 'make -C tools/testing/selftests TARGETS=drivers/hcclthread run_tests'"
-		else
-			result fail "$k: kselftests pass under 'make ... TARGETS=drivers/hcclthread run_tests' (exit $rc)" "$log"
-		fi
+		vm_result "$k: status tool without the module: VM run clean" "$rc" "$log"
 	fi
 	# The library through the real module, then the examples and smi.
 	log=$logs/vm-lib-$k.log
-	# The debug kernels (KASAN under TCG) take several times as long; on a
-	# busy host the 6.1 one went past 900 s (2026-12-05).
-	lt=900
-	[ "$KDEBUG" = 1 ] && lt=1800
-	HCCLT_POST=$post tools/vm/run --kernel "$k" --timeout "$lt" -- \
-		sh /opt/hcclt/bin/hcclt-vm-userspace-tests > "$log" 2>&1
+	HCCLT_PRE=$pre HCCLT_POST=$post subphase "$k: library, examples, tools ($scope)" \
+		tools/vm/run --kernel "$k" --timeout "$lt" -- \
+		sh /opt/hcclt/bin/hcclt-vm-userspace-tests "$scope" > "$log" 2>&1
 	rc=$?
 	tap_tally "$k lib" "$log"
-	[ $rc = 0 ] && result ok "$k: library VM run clean (exit, rmmod, kernel log)" ||
-		result fail "$k: library VM run clean (exit $rc, rmmod, kernel log)" "$log"
-done
+	vm_result "$k: library VM run clean ($scope)" "$rc" "$log"
+}
 
-# ---- the README's commands in a fresh clone -------------------------------
-log=$logs/fresh-clone.log
-tools/fresh-clone-check > "$log" 2>&1
-rc=$?
-tap_tally "fresh clone" "$log"
-if [ $rc = 0 ]; then
-	result ok "fresh clone: the README's commands pass"
-else
-	result fail "fresh clone: the README's commands pass (exit $rc)" "$log"
+# debug_kernel SERIES: build (or find in the cache) a debug kernel and the
+# module for it; prints its release on success.
+debug_kernel() {
+	local series=$1 dlog=$logs/debug-kernel-$1.log kdbg
+	if timeout -k 10 2400 tools/debug-kernel/build --series "$series" > "$dlog" 2>&1; then
+		kdbg=$(tools/debug-kernel/build --series "$series" --print-release)
+		result ok "debug kernel $kdbg built or cached (KASAN, lockdep, kmemleak, UBSAN, KUnit)"
+		step "module builds for $kdbg with W=1 and no warnings" \
+			no_warnings "$logs/w1-debug-$series" tools/build-module "$kdbg" W=1 HCCLT_KUNIT=1
+		echo "$kdbg" > "$logs/.debug-$series"
+	else
+		[ $? = 124 ] && echo "TIMEOUT: the debug kernel build ran past 2400 s" >> "$dlog"
+		result fail "debug kernel $series builds" "$dlog"
+	fi
+}
+
+fresh_clone() {
+	local log=$logs/fresh-clone.log rc
+	timeout -k 10 1800 tools/fresh-clone-check > "$log" 2>&1
+	rc=$?
+	[ $rc = 124 ] && echo "TIMEOUT: the fresh-clone check ran past 1800 s" >> "$log"
+	tap_tally "fresh clone" "$log"
+	if [ $rc = 0 ]; then
+		result ok "fresh clone: the README's commands pass"
+	else
+		result fail "fresh clone: the README's commands pass (exit $rc)" "$log"
+	fi
+}
+
+# ---- the jobs -------------------------------------------------------------
+# Each job: NAME, the jobs it needs, the function that runs it. Two workers
+# take the first job in this list whose needs are done, so the long debug
+# kernel builds and guests start as early as they can; each job's results
+# go to a file of its own, printed in this order at the end.
+jobs=(
+	"static:-:static_checks"
+	"debug-6.12:-:debug_kernel 6.12"
+	"vm-debug-6.12:static,debug-6.12:vm_debug 6.12 full"
+	"host:static:host_tests"
+	"vm-6.12:static:vm_kernel $k612 full"
+	"debug-6.1:-:debug_kernel 6.1"
+	"vm-debug-6.1:static,debug-6.1:vm_debug 6.1 subset"
+	"vm-6.1:static:vm_kernel $k61 subset"
+	"vm-6.1-rt:static:vm_kernel $krt subset"
+	"fresh:static:fresh_clone"
+)
+if [ -n "${CHECK_KERNELS:-}" ]; then
+	jobs=("static:-:static_checks" "host:static:host_tests")
+	i=0
+	for k in $CHECK_KERNELS; do
+		jobs+=("vm-$i:static:vm_kernel $k full")
+		i=$((i + 1))
+	done
+	jobs+=("fresh:static:fresh_clone")
+elif [ "$debug" = 0 ]; then
+	jobs=("${jobs[0]}" "${jobs[@]:3:2}" "${jobs[@]:7}")
 fi
 
+# vm_debug SERIES SCOPE: vm_kernel on the debug kernel its job built.
+vm_debug() {
+	if [ -f "$logs/.debug-$1" ]; then
+		vm_kernel "$(cat "$logs/.debug-$1")" "$2"
+	else
+		result skip "debug $1 tests: the debug kernel did not build (failed above)"
+	fi
+}
+
+# worker: run jobs until none is left to claim.
+worker() {
+	local i j name needs fn n left ready
+	while :; do
+		left=0
+		for i in "${!jobs[@]}"; do
+			j=${jobs[$i]}
+			name=${j%%:*}
+			needs=${j#*:}
+			fn=${needs#*:}
+			needs=${needs%%:*}
+			[ -d "$logs/.claim-$name" ] && continue
+			left=1
+			ready=1
+			for n in ${needs//,/ }; do
+				[ "$n" = - ] || [ -f "$logs/.done-$n" ] || ready=0
+			done
+			[ $ready = 1 ] || continue
+			mkdir "$logs/.claim-$name" 2>/dev/null || continue
+			res=$logs/results.$(printf '%02d' "$i")-$name
+			: > "$res"
+			# shellcheck disable=SC2086
+			phase "$name" $fn
+			touch "$logs/.done-$name"
+			continue 2
+		done
+		[ $left = 1 ] || return 0
+		sleep 5
+	done
+}
+
+echo "TAP version 13"
+echo "# make check: logs in $logs, phase times in $times"
+pids=()
+for w in $(seq "${CHECK_WORKERS:-2}"); do
+	worker &
+	pids+=($!)
+done
+wait "${pids[@]}"
+
+# ---- results, in a fixed order ---------------------------------------------
+pass=0
+fail=0
+skip=0
+n=0
+for f in "$logs"/results.*; do
+	[ -f "$f" ] || continue
+	while IFS=$'\t' read -r st name log; do
+		n=$((n + 1))
+		case "$st" in
+		ok) pass=$((pass + 1)); echo "ok $n $name" ;;
+		skip) skip=$((skip + 1)); echo "ok $n $name # SKIP" ;;
+		*)
+			fail=$((fail + 1))
+			echo "not ok $n $name"
+			if [ -n "$log" ] && [ -f "$log" ]; then
+				echo "# --- last lines of $log"
+				tail -n 40 "$log" | sed 's/^/# /'
+			fi
+			;;
+		esac
+	done < "$f"
+done
+
 secs=$(( $(date +%s) - start ))
+printf 'total\t%d\n' "$secs" >> "$times"
 echo "1..$n"
+echo "# phase times (s), also in $times:"
+awk -F'\t' '{ printf "#   %6d  %s\n", $2, $1 }' "$times"
 echo "# make check took ${secs}s; logs in $logs"
 if [ $skip -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
