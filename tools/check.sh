@@ -100,7 +100,9 @@ step() {
 	name=$1
 	shift
 	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-120).log
-	timeout -k 10 "$limit" "$@" > "$log" 2>&1
+	# Through bash -c, so that a function (no_warnings) runs under the
+	# limit too.
+	timeout -k 10 "$limit" bash -c '"$@"' step "$@" > "$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
 		result ok "$name"
@@ -118,6 +120,7 @@ no_warnings() { # no_warnings LOG CMD...: the command passes and prints no warni
 		return 1
 	fi
 }
+export -f no_warnings
 
 # tap_tally NAME LOG: count the results of a TAP log (kselftest nesting
 # included): a program's own results when it printed any, else its line.
