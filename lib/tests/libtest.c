@@ -530,7 +530,8 @@ static void test_record_wait(void)
 		dt = now_ms() - t0;
 		setitimer(ITIMER_REAL, &off, NULL);
 		sigaction(SIGALRM, &old, NULL);
-		tap_ok(dt >= 399 && dt < 20000 && ticks > 1,
+		/* One restart shows it; how many signals land depends on the host. */
+		tap_ok(dt >= 399 && dt < 20000 && ticks >= 1,
 		       "it ended at its deadline (%.0f ms, %d signals)", dt, (int)ticks);
 	}
 	hccltThreadGetInfo(cpu, &ti);
