@@ -717,7 +717,7 @@ static int forkdisc_child(void)
 	pid = fork();
 	if (pid == 0) {
 		atomic_store(&slow_discovery, 0);
-		alarm(10);
+		alarm(120);
 		hcclt_device_count();
 		pid = fork();
 		if (pid == 0)
@@ -883,7 +883,7 @@ static void test_fork_reuse_lock(void)
 		usleep(1000);
 	pid = fork();
 	if (pid == 0) {
-		alarm(10);
+		alarm(120);
 		hcclt_obj_free(hcclt_obj_alloc());
 		_exit(0);
 	}

@@ -104,7 +104,9 @@ int main(void)
 		fprintf(stderr, "pthread_create failed\n");
 		return 1;
 	}
-	uint32_t timeout = 1;
+	// 1 s in CANN's sample; here as long as a loaded host may take to
+	// start the AICPU side's thread.
+	uint32_t timeout = 60;
 	// 等待同步信号
 	say("host", "queue: cpuThread waits for its notify 0 (AICPU's answer)",
 	    HcommThreadNotifyWaitOnThread(cpuThread, 0, timeout));

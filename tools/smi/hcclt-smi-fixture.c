@@ -142,9 +142,12 @@ static void wait_parked(void)
 {
 	struct drm_hcclt_thread_info ti[16];
 	struct drm_hcclt_comm_info ci[4];
-	int tries;
+	struct timespec now, end;
 
-	for (tries = 0; tries < 200; tries++) {
+	/* The worker parks it soon; how soon depends on the host. */
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 120;
+	for (;;) {
 		struct drm_hcclt_info info = {
 			.scope = HCCLT_INFO_SCOPE_FILE,
 			.comm_count = 4, .thread_count = 16,
@@ -158,6 +161,9 @@ static void wait_parked(void)
 		for (i = 0; i < info.thread_count && i < 16; i++)
 			if (ti[i].state == HCCLT_STATE_PARKED)
 				return;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec)
+			break;
 		usleep(10000);
 	}
 	fprintf(stderr, "hcclt-smi-fixture: warning: no parked thread seen\n");

@@ -326,13 +326,33 @@ static inline int hcclt_waitq(int fd, __u64 thread, __u32 idx, __u32 tmo_s)
 	return hcclt_submit(fd, thread, &t, 1);
 }
 
+/*
+ * Timing in tests (Documentation/selftests.rst): a test never requires
+ * something to happen within less than HCCLT_SLOW_MS of wall-clock time.
+ * What takes microseconds on a fast host takes seconds on a loaded one
+ * running a debug kernel under TCG. Waits for a condition poll up to
+ * HCCLT_SLOW_MS and fail only if it never holds; a test that something
+ * happens "at once" (on an event, not at a timeout) gives the timeout it
+ * must beat more than HCCLT_SLOW_MS and checks the result, not the time.
+ */
+#define HCCLT_SLOW_MS	30000
+
+/*
+ * A sync of @timeout_ms (-1: no limit). One of HCCLT_SYNC_EXPECTED ms or
+ * more waits for something the test expects to happen: it is given at
+ * least HCCLT_SLOW_MS. A test that the sync itself times out gives it
+ * less (it returns -ETIMEDOUT after exactly that).
+ */
+#define HCCLT_SYNC_EXPECTED	5000
+
 static inline int hcclt_sync(int fd, __u64 handle, int timeout_ms)
 {
 	struct drm_hcclt_stream_sync a;
 
 	memset(&a, 0, sizeof(a));
 	a.handle = handle;
-	a.timeout_ms = timeout_ms;
+	a.timeout_ms = timeout_ms >= HCCLT_SYNC_EXPECTED &&
+		       timeout_ms < HCCLT_SLOW_MS ? HCCLT_SLOW_MS : timeout_ms;
 	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_STREAM_SYNC, &a);
 }
 
@@ -427,6 +447,15 @@ static inline __s64 hcclt_now_ns(void)
 	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/*
+ * The end of a wait for a condition: @ms from now, but never less than
+ * HCCLT_SLOW_MS (the wait returns as soon as the condition holds).
+ */
+static inline long long hcclt_wait_end(int ms)
+{
+	return hcclt_now_ms() + (ms > HCCLT_SLOW_MS ? ms : HCCLT_SLOW_MS);
+}
+
 static inline void hcclt_msleep(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
@@ -436,14 +465,15 @@ static inline void hcclt_msleep(unsigned int ms)
 }
 
 /*
- * Wait (up to @ms) until the device pools and object counts equal @want.
- * Teardown may finish asynchronously after close(), so poll. Returns 0 when
- * they match; otherwise fills @got with the last reading and returns -1.
+ * Wait (up to @ms, at least HCCLT_SLOW_MS) until the device pools and
+ * object counts equal @want. Teardown may finish asynchronously after
+ * close(), so poll. Returns 0 when they match; otherwise fills @got with
+ * the last reading and returns -1.
  */
 static inline int hcclt_wait_pools(int fd, const struct drm_hcclt_query *want,
 				   struct drm_hcclt_query *got, int ms)
 {
-	long long end = hcclt_now_ms() + ms;
+	long long end = hcclt_wait_end(ms);
 
 	for (;;) {
 		if (hcclt_query(fd, got))
@@ -459,13 +489,13 @@ static inline int hcclt_wait_pools(int fd, const struct drm_hcclt_query *want,
 }
 
 /*
- * Wait (up to @ms) until @thread's stream reaches @state; returns 0 or -1
- * with @ti holding the last reading.
+ * Wait (up to @ms, at least HCCLT_SLOW_MS) until @thread's stream reaches
+ * @state; returns 0 or -1 with @ti holding the last reading.
  */
 static inline int hcclt_wait_state(int fd, __u64 thread, __u32 state,
 				   struct drm_hcclt_thread_info *ti, int ms)
 {
-	long long end = hcclt_now_ms() + ms;
+	long long end = hcclt_wait_end(ms);
 
 	for (;;) {
 		if (hcclt_thread_info(fd, thread, ti))
@@ -592,8 +622,9 @@ static inline int hcclt_platform_name(int fd, char *name, size_t len)
 }
 
 /*
- * A fixture's teardown: close @fd, the test's file, and wait up to 5 s for
- * the pools to be back at @q0 (another open file's QUERY). 0 or -errno.
+ * A fixture's teardown: close @fd, the test's file, and wait (up to
+ * HCCLT_SLOW_MS) for the pools to be back at @q0 (another open file's
+ * QUERY). 0 or -errno.
  */
 static inline int hcclt_close_wait_pools(int fd,
 					 const struct drm_hcclt_query *q0)

@@ -1964,7 +1964,7 @@ static void stalled_output(struct __test_metadata *_metadata, int uffd,
 
 	/* The communicator is not locked meanwhile. */
 	ASSERT_EQ(0, pthread_create(&tp, NULL, stall_probe, &probe));
-	probed = stall_wait(&probe.done, 5000);
+	probed = stall_wait(&probe.done, HCCLT_SLOW_MS);
 	EXPECT_TRUE(probed);
 	EXPECT_FALSE(atomic_load(&call.done));
 
@@ -2585,7 +2585,7 @@ static void stalled_unplug(struct __test_metadata *_metadata,
 
 	/* Unbind while the call waits for its page: it must not wait. */
 	ASSERT_EQ(0, pthread_create(&tu, NULL, unbind_call, &u));
-	unbound = stall_wait(&u.done, 10000);
+	unbound = stall_wait(&u.done, HCCLT_SLOW_MS);
 	EXPECT_TRUE(unbound);
 	EXPECT_FALSE(atomic_load(&call.done));
 
@@ -2599,7 +2599,7 @@ static void stalled_unplug(struct __test_metadata *_metadata,
 	uffd_page_fini(&up);
 
 	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", u.name));
-	for (i = 0; i < 500 && (fd = hcclt_open()) < 0; i++)
+	for (i = 0; i < HCCLT_SLOW_MS / 10 && (fd = hcclt_open()) < 0; i++)
 		usleep(10000);
 	ASSERT_LE(0, fd);
 	close(fd);

@@ -176,7 +176,7 @@ static __u64 mem_used(int dev)
 /* Until device @dev's memory in use is @want (objects go when unmapped). */
 static int wait_mem(int dev, __u64 want)
 {
-	long long end = hcclt_now_ms() + 5000;
+	long long end = hcclt_wait_end(5000);
 
 	while (mem_used(dev) != want) {
 		if (hcclt_now_ms() > end)

@@ -635,7 +635,7 @@ TEST_F(busy, stops_at_wait_timeout)
 	const int a = HCCLT_ENGINE_AICPU;
 
 	ASSERT_EQ(0, hcclt_waitq(self->fd, self->th[2], 0, 1));
-	ASSERT_EQ(-ETIME, hcclt_sync(self->fd, self->th[2], 10000));
+	ASSERT_EQ(-ETIME, hcclt_sync(self->fd, self->th[2], HCCLT_SLOW_MS));
 	ASSERT_EQ(0, read_busy(getpid(), self->fd, b1));
 	EXPECT_LE(1000000000ULL - 20000000ULL, b1[a]);
 	hcclt_msleep(50);

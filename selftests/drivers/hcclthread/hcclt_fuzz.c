@@ -700,7 +700,7 @@ static void *watchdog_main(void *p)
 				continue;
 			if (atomic_load(&workers[i].interruptible))
 				pthread_kill(workers[i].tid, SIGUSR1);
-			if (now - t > 30000) {
+			if (now - t > 2 * HCCLT_SLOW_MS) {
 				printf("# FAIL worker %d: ioctl stuck for %lld ms\n",
 				       i, now - t);
 				fflush(stdout);

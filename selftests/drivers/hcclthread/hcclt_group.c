@@ -121,10 +121,10 @@ static void start_rank(struct rank_arg *a, const __u8 *key, int dev,
 	pthread_create(&a->tid, NULL, rank_thread, a);
 }
 
-/* Wait until @n ranks of group @name have joined (GROUP_INFO), <= 10 s. */
+/* Wait until @n ranks of group @name have joined (GROUP_INFO). */
 static int wait_joined(int fd, const char *name, int n)
 {
-	double end = now_s() + 10;
+	double end = now_s() + HCCLT_SLOW_MS / 1000;
 
 	while (now_s() < end) {
 		if (group_ranks(fd, name, NULL, 0) >= n)
@@ -267,7 +267,7 @@ TEST_F_TIMEOUT(group, ranks_as_threads, 120)
 	for (n = 2; n <= max; n++) {
 		ASSERT_EQ(0, group_create(self->fd, &g));
 		for (i = n - 1; i >= 0; i--)
-			start_rank(&r[i], g.key, i, i, n, 10000, 1);
+			start_rank(&r[i], g.key, i, i, n, HCCLT_SLOW_MS, 1);
 		for (i = 0; i < n; i++) {
 			pthread_join(r[i].tid, NULL);
 			EXPECT_EQ(0, r[i].ret);
@@ -307,7 +307,7 @@ TEST_F_TIMEOUT(group, ranks_as_processes, 120)
 
 				if (fd < 0)
 					_exit(100);
-				ret = group_join(fd, g.key, i, n, 10000, &comm);
+				ret = group_join(fd, g.key, i, n, HCCLT_SLOW_MS, &comm);
 				if (ret)
 					_exit(-ret);
 				/* Still listed while the others finish. */
@@ -341,15 +341,15 @@ TEST_F(group, join_conflicts)
 	ASSERT_GE(fd1, 0);
 	ASSERT_GE(fd2, 0);
 	ASSERT_EQ(0, group_create(self->fd, &g));
-	start_rank(&r0, g.key, 0, 0, 3, 10000, 1);
+	start_rank(&r0, g.key, 0, 0, 3, HCCLT_SLOW_MS, 1);
 	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
 	EXPECT_EQ(-EPROTO, group_join(fd1, g.key, 1, 4, 0, NULL));
 	EXPECT_EQ(-EADDRINUSE, group_join(fd1, g.key, 0, 3, 0, NULL));
 	/* Rank 1 on rank 0's device. */
 	EXPECT_EQ(-EBUSY, group_join(self->fd, g.key, 1, 3, 0, NULL));
 	/* None of these hurt the group: complete it. */
-	start_rank(&r2, g.key, 2, 2, 3, 10000, 1);
-	ASSERT_EQ(0, group_join(fd1, g.key, 1, 3, 10000, &comm));
+	start_rank(&r2, g.key, 2, 2, 3, HCCLT_SLOW_MS, 1);
+	ASSERT_EQ(0, group_join(fd1, g.key, 1, 3, HCCLT_SLOW_MS, &comm));
 	pthread_join(r0.tid, NULL);
 	pthread_join(r2.tid, NULL);
 	EXPECT_EQ(0, r0.ret);
@@ -382,8 +382,9 @@ TEST_F(group, timeout_fails_group)
 	EXPECT_EQ(-ETIMEDOUT, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
 	EXPECT_GE(now_s() - t0, 0.19);
 	pthread_join(r1.tid, NULL);
+	/* On the event, not late: see HCCLT_SLOW_MS. */
 	EXPECT_EQ(-ECONNRESET, r1.ret);
-	EXPECT_LT(now_s() - t0, 5.0);
+	EXPECT_LT(now_s() - t0, HCCLT_SLOW_MS / 1000);
 	EXPECT_EQ(self->comms0, comms_of(self->fd));
 	/* The group is gone with its last waiter. */
 	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 2, 3, 0, NULL));
@@ -425,8 +426,9 @@ TEST_F_TIMEOUT(group, sigkill_during_rendezvous, 60)
 	t0 = now_s();
 	kill(pid, SIGKILL);
 	pthread_join(r1.tid, NULL);
+	/* On the event, not late: see HCCLT_SLOW_MS. */
 	EXPECT_EQ(-ECONNRESET, r1.ret);
-	EXPECT_LT(now_s() - t0, 5.0);
+	EXPECT_LT(now_s() - t0, HCCLT_SLOW_MS / 1000);
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFSIGNALED(st));
 	EXPECT_EQ(-ENOENT, group_join(self->fd, g.key, 0, 3, 0, NULL));
@@ -460,8 +462,8 @@ TEST_F(group, creator_close_after_complete)
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, group_create(fd, &g));
-	start_rank(&r1, g.key, 1, 1, 2, 10000, 1);
-	ASSERT_EQ(0, group_join(self->fd, g.key, 0, 2, 10000, &comm));
+	start_rank(&r1, g.key, 1, 1, 2, HCCLT_SLOW_MS, 1);
+	ASSERT_EQ(0, group_join(self->fd, g.key, 0, 2, HCCLT_SLOW_MS, &comm));
 	pthread_join(r1.tid, NULL);
 	ASSERT_EQ(0, r1.ret);
 	close(fd);
@@ -493,17 +495,17 @@ TEST_F(group, signal_withdraws_quietly)
 	memset(&j, 0, sizeof(j));
 	memcpy(j.key, g.key, sizeof(j.key));
 	j.nranks = 2;
-	j.timeout_ms = 20000;
+	j.timeout_ms = 4 * HCCLT_SLOW_MS;
 	ualarm(100000, 0);
 	EXPECT_EQ(-EINTR, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
-	EXPECT_LT(j.timeout_ms, 20000);
-	EXPECT_GT(j.timeout_ms, 10000);
+	EXPECT_LT(j.timeout_ms, 4 * HCCLT_SLOW_MS);
+	EXPECT_GT(j.timeout_ms, 3 * HCCLT_SLOW_MS);
 	signal(SIGALRM, SIG_DFL);
 	/* Not joined any more, the group not failed. */
 	EXPECT_EQ(0, group_ranks(self->fd, g.name, NULL, 0));
 	EXPECT_EQ(self->comms0, comms_of(self->fd));
-	start_rank(&r1, g.key, 1, 1, 2, 10000, 0);
-	EXPECT_EQ(0, group_join(self->fd, g.key, 0, 2, 10000, &comm));
+	start_rank(&r1, g.key, 1, 1, 2, HCCLT_SLOW_MS, 0);
+	EXPECT_EQ(0, group_join(self->fd, g.key, 0, 2, HCCLT_SLOW_MS, &comm));
 	pthread_join(r1.tid, NULL);
 	EXPECT_EQ(0, r1.ret);
 	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
@@ -518,10 +520,10 @@ TEST_F(group, two_groups_at_once)
 
 	ASSERT_EQ(0, group_create(self->fd, &a));
 	ASSERT_EQ(0, group_create(self->fd, &b));
-	start_rank(&r[0], a.key, 0, 0, 2, 10000, 0);
-	start_rank(&r[1], b.key, 1, 0, 2, 10000, 0);
-	start_rank(&r[2], b.key, 0, 1, 2, 10000, 0);
-	start_rank(&r[3], a.key, 1, 1, 2, 10000, 0);
+	start_rank(&r[0], a.key, 0, 0, 2, HCCLT_SLOW_MS, 0);
+	start_rank(&r[1], b.key, 1, 0, 2, HCCLT_SLOW_MS, 0);
+	start_rank(&r[2], b.key, 0, 1, 2, HCCLT_SLOW_MS, 0);
+	start_rank(&r[3], a.key, 1, 1, 2, HCCLT_SLOW_MS, 0);
 	for (i = 0; i < 4; i++) {
 		pthread_join(r[i].tid, NULL);
 		EXPECT_EQ(0, r[i].ret);
@@ -542,8 +544,8 @@ TEST_F_TIMEOUT(group, hundred_groups, 120)
 	ASSERT_EQ(0, hcclt_query(self->fd, &q0));
 	for (i = 0; i < 100; i++) {
 		ASSERT_EQ(0, group_create(self->fd, &g));
-		start_rank(&r1, g.key, 1, 1, 2, 10000, 0);
-		ASSERT_EQ(0, group_join(self->fd, g.key, 0, 2, 10000, &comm));
+		start_rank(&r1, g.key, 1, 1, 2, HCCLT_SLOW_MS, 0);
+		ASSERT_EQ(0, group_join(self->fd, g.key, 0, 2, HCCLT_SLOW_MS, &comm));
 		ASSERT_EQ(0, hcclt_acquire(self->fd, comm, HCCLT_ENGINE_CPU,
 					   2, 3, &th));
 		pthread_join(r1.tid, NULL);
@@ -568,7 +570,7 @@ TEST_F(group, unprivileged_cannot_see_or_join)
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
 	ASSERT_EQ(0, group_create(self->fd, &g));
-	start_rank(&r0, g.key, 0, 0, 2, 20000, 0);
+	start_rank(&r0, g.key, 0, 0, 2, 4 * HCCLT_SLOW_MS, 0);
 	ASSERT_EQ(0, wait_joined(self->fd, g.name, 1));
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -598,7 +600,7 @@ TEST_F(group, unprivileged_cannot_see_or_join)
 
 		if (fd < 0 || setgid(65534) || setuid(65534))
 			_exit(100);
-		_exit(group_join(fd, g.key, 1, 2, 10000, NULL) ? 3 : 0);
+		_exit(group_join(fd, g.key, 1, 2, HCCLT_SLOW_MS, NULL) ? 3 : 0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_EQ(0, WEXITSTATUS(st));
@@ -630,7 +632,7 @@ TEST_F(group, info_all_groups_needs_cap_sys_admin)
 		    group_create(fd, &g) ||
 		    write(p[1], &g, sizeof(g)) != sizeof(g))
 			_exit(100);
-		_exit(group_join(fd, g.key, 0, 2, 20000, NULL) == -ETIMEDOUT ?
+		_exit(group_join(fd, g.key, 0, 2, 4 * HCCLT_SLOW_MS, NULL) == -ETIMEDOUT ?
 		      0 : 101);
 	}
 	close(p[1]);
@@ -762,7 +764,7 @@ TEST_F_TIMEOUT(group, join_deadline_etime, 60)
 
 	/* HCCLT_DEADLINE_NONE waits for the other rank. */
 	ASSERT_EQ(0, group_create(self->fd, &g));
-	start_rank(&r1, g.key, 1, 1, 2, 10000, 0);
+	start_rank(&r1, g.key, 1, 1, 2, HCCLT_SLOW_MS, 0);
 	EXPECT_EQ(0, join_abs(self->fd, g.key, 0, 2, HCCLT_DEADLINE_NONE,
 			      &comm));
 	pthread_join(r1.tid, NULL);
@@ -835,7 +837,8 @@ TEST_F(group, join_v1_2_size)
 struct churn {
 	int fd;
 	volatile int stop;
-	unsigned long joins, destroys;
+	volatile unsigned long joins;
+	unsigned long destroys;
 	int bad;
 	__u64 base;
 };
@@ -876,8 +879,10 @@ TEST_F_TIMEOUT(group, failed_join_races_destroy, 120)
 	ASSERT_EQ(0, hcclt_comm_create(self->fd, &c.base));
 	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, c.base));
 	pthread_create(&tid, NULL, churn_join, &c);
+	/* 2 s of racing, and until a join failed, however slow the host. */
 	end = now_ns() + 2000000000LL;
-	while (now_ns() < end) {
+	while (now_ns() < end ||
+	       (!c.joins && now_ns() < end + 1000000LL * HCCLT_SLOW_MS)) {
 		ASSERT_EQ(0, hcclt_comm_create(fd2, &mine));
 		for (k = 1; k < 64; k++) {
 			/* The next sequence numbers at the lowest indexes. */

@@ -654,7 +654,7 @@ static void open_close_during_walk(struct __test_metadata *_metadata,
 	snprintf(ms, sizeof(ms), "%d", HOLD_MS);
 	ASSERT_EQ(0, hcclt_write_str(HOLD_PARAM, ms));
 	ASSERT_EQ(0, pthread_create(&t, NULL, walk, &w));
-	for (i = 0; i < 1000 && read_int(STAGE_PARAM) != 1; i++)
+	for (i = 0; i < HCCLT_SLOW_MS / 10 && read_int(STAGE_PARAM) != 1; i++)
 		usleep(10000);
 	ASSERT_EQ(1, read_int(STAGE_PARAM));
 

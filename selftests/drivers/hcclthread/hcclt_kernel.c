@@ -24,13 +24,17 @@ static struct drm_hcclt_task launch_task(__u64 cookie, __u32 timeout_s)
 	return t;
 }
 
-/* The next launch event within @ms (0: none waiting), or -ETIME. */
+/*
+ * The next launch event within @ms (0: none waiting; as long as
+ * hcclt_sync() would wait), or -ETIME.
+ */
 static int next_event(int fd, struct drm_hcclt_event_launch *ev, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	ssize_t n;
 
-	if (poll(&p, 1, ms) <= 0)
+	if (poll(&p, 1, ms >= HCCLT_SYNC_EXPECTED && ms < HCCLT_SLOW_MS ?
+		 HCCLT_SLOW_MS : ms) <= 0)
 		return -ETIME;
 	n = read(fd, ev, sizeof(*ev));
 	if (n != sizeof(*ev) || ev->base.type != DRM_HCCLT_EVENT_LAUNCH ||
@@ -150,7 +154,7 @@ TEST_F_TIMEOUT(kern, timeout, 60)
 
 	ASSERT_EQ(0, hcclt_submit(self->fd, self->stream, &t, 1));
 	ASSERT_EQ(0, next_event(self->fd, &ev, 5000));
-	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->stream, 10000));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->stream, HCCLT_SLOW_MS));
 	EXPECT_EQ(-ESRCH, done(self->fd, self->stream, ev.seqno, 0));
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->stream, 1000));
 }

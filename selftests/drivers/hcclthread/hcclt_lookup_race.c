@@ -127,7 +127,7 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 	ASSERT_EQ(0, pthread_create(&t, NULL, look, &l));
 
 	/* The lookup loaded the stream and waits before its reference. */
-	for (i = 0; i < 1000 && read_stage() != 1; i++)
+	for (i = 0; i < HCCLT_SLOW_MS / 10 && read_stage() != 1; i++)
 		usleep(10000);
 	ASSERT_EQ(1, read_stage());
 	/* Free it and have the slab hand it to device A (same CPU). */
@@ -135,7 +135,7 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 	EXPECT_EQ(0, hcclt_stream_create(fd[0], &sa));
 	ASSERT_EQ(0, hcclt_write_str(STAGE_PARAM, "2"));
 	/* It holds a reference (on A's stream) and waits after its unlock. */
-	for (i = 0; i < 1000 && read_stage() != 3; i++)
+	for (i = 0; i < HCCLT_SLOW_MS / 10 && read_stage() != 3; i++)
 		usleep(10000);
 	EXPECT_EQ(3, read_stage());
 	close(fd[0]);
@@ -161,7 +161,7 @@ TEST(stale_stream_lookup_outlived_by_its_device)
 	close(fd[1]);
 
 	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", name[0]));
-	for (i = 0; i < 500 && (fd[0] = hcclt_open()) < 0; i++)
+	for (i = 0; i < HCCLT_SLOW_MS / 10 && (fd[0] = hcclt_open()) < 0; i++)
 		usleep(10000);
 	ASSERT_LE(0, fd[0]);
 	close(fd[0]);

@@ -64,10 +64,13 @@ static __u64 mem_used(int fd)
 	return q.mem_used;
 }
 
-/* Wait (up to @ms) until mem_used equals @want; returns the last reading. */
+/*
+ * Wait (up to @ms, at least HCCLT_SLOW_MS) until mem_used equals @want;
+ * returns the last reading.
+ */
 static __u64 wait_mem_used(int fd, __u64 want, int ms)
 {
-	long long end = hcclt_now_ms() + ms;
+	long long end = hcclt_wait_end(ms);
 	__u64 got;
 
 	for (;;) {

@@ -62,7 +62,7 @@ unload() {
 	_tries=0
 	while ! rmmod $MODNAME 2>/dev/null; do
 		_tries=$((_tries + 1))
-		[ $_tries -ge 50 ] && return 1
+		[ $_tries -ge 300 ] && return 1
 		sleep 0.1 2>/dev/null || sleep 1
 	done
 	return 0
@@ -223,7 +223,7 @@ if insmod "$MOD" async_probe=1; then
 	ok "load with async_probe=1"
 	got=0
 	n=0
-	while [ $n -lt 100 ]; do
+	while [ $n -lt 300 ]; do
 		got=$("$HELPER" --count-devices)
 		[ "$got" = 8 ] && break
 		sleep 0.1 2>/dev/null || sleep 1

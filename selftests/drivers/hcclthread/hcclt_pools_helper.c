@@ -198,7 +198,7 @@ static int fence_outlives(void)
 	       ret || strncmp(info.name, "hcclthread", 10) ? "not " : "", info.name);
 	close(fence);
 	/* The fence drops its module reference after an RCU grace period. */
-	for (int i = 0; i < 50; i++) {
+	for (int i = 0; i < HCCLT_SLOW_MS / 100; i++) {
 		ret = system("rmmod hcclthread 2>/dev/null");
 		if (!ret)
 			break;
@@ -258,7 +258,7 @@ static int dmabuf_outlives(void)
 	printf("%sok 3 - the mapping still holds the buffer\n",
 	       m[100] == 0x31 ? "" : "not ");
 	munmap(m, cb.size);
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < HCCLT_SLOW_MS / 100; i++) {
 		ret = system("rmmod hcclthread 2>/dev/null");
 		if (!ret)
 			break;

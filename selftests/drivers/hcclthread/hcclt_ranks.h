@@ -93,7 +93,7 @@ static inline __u32 notifies_used(int dev)
 /* Until device @dev's notify pool is at @want (teardown is synchronous). */
 static inline int wait_notifies(int dev, __u32 want)
 {
-	long long end = hcclt_now_ms() + 5000;
+	long long end = hcclt_wait_end(HCCLT_SLOW_MS);
 
 	while (notifies_used(dev) != want) {
 		if (hcclt_now_ms() > end)
@@ -193,7 +193,7 @@ static inline int rank_join(struct rank *r)
 	memcpy(j.key, r->key, sizeof(j.key));
 	j.rank = r->rank;
 	j.nranks = r->nranks;
-	j.timeout_ms = 20000;
+	j.timeout_ms = 2 * HCCLT_SLOW_MS;
 	ret = hcclt_ioctl(r->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j);
 	if (ret)
 		return ret;
@@ -276,7 +276,7 @@ static inline void acq_start_p(struct acq *a, struct rank *r, __u32 engine,
 	a->engine = engine;
 	a->d[0] = desc(remote, proto, notify_num);
 	a->n = 1;
-	a->deadline = now_ns() + 10000000000LL;
+	a->deadline = now_ns() + 2000000LL * HCCLT_SLOW_MS;
 	pthread_create(&a->tid, NULL, acq_thread, a);
 }
 
