@@ -630,6 +630,15 @@ struct drm_hcclt_task {
 /* Largest @in_sync_count and @out_sync_count of one submit (uAPI 1.5). */
 #define HCCLT_MAX_SYNCS			64
 
+/*
+ * Largest count_handles of the DRM core syncobj ioctls with a handle array
+ * (DRM_IOCTL_SYNCOBJ_WAIT, _TIMELINE_WAIT, _RESET, _SIGNAL,
+ * _TIMELINE_SIGNAL and _QUERY) on an hcclthread node: the driver refuses a
+ * larger count with -EINVAL before the DRM core, which sizes kernel
+ * allocations by it, sees the call.
+ */
+#define HCCLT_MAX_SYNCOBJ_HANDLES	1024
+
 /**
  * struct drm_hcclt_sync - a drm_syncobj point a submit waits for or
  * signals (uAPI 1.5, HCCLT_FEATURE_SYNCOBJ).
