@@ -134,7 +134,13 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	list_del(&task->node);
 	if (!--s->depth)
 		hcclt_usage_stream_idle(s);
-	/* Pairs with hcclt_sync_done(): s->error is written before. */
+	/*
+	 * Pairs with the acquire in hcclt_sync_done(): a STREAM_SYNC that
+	 * sees this seqno done then reads s->error without sched_lock. So
+	 * every path that fails a task writes s->error before it completes
+	 * the task here, and a sync never returns 0 for a failed task and
+	 * leaves its error to the next, unrelated sync.
+	 */
 	smp_store_release(&s->done_seqno, task->seqno);
 	if (err) {
 		s->fail_seqno = task->seqno;
@@ -730,11 +736,12 @@ static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
  */
 static void hcclt_head_done(struct hcclt_stream *s, int err)
 {
-	hcclt_sched_task_done(s, err);
-	if (err) {
+	/* s->error first: see hcclt_sched_task_done(). */
+	if (err)
 		WRITE_ONCE(s->error, err);
+	hcclt_sched_task_done(s, err);
+	if (err)
 		hcclt_stream_flush(s, err);
-	}
 	hcclt_stream_wake(s);
 	hcclt_make_runnable(s->hdev, s);
 	hcclt_run_kick_locked(s->hdev, HCCLT_INLINE_BUDGET);
