@@ -1064,6 +1064,8 @@ void hcclt_launch_free(struct drm_device *dev, struct hcclt_launch *l);
 void hcclt_launch_send(struct drm_device *dev, struct hcclt_launch *l,
 		       u64 seqno, bool cancelled);
 int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status);
+int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno);
+bool hcclt_sched_copy_live(struct hcclt_stream *s, u64 seqno);
 int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 

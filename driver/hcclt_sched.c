@@ -768,6 +768,24 @@ void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
 }
 
 /**
+ * hcclt_sched_copy_live - may the copy engine still run a data task?
+ * @s: the stream.
+ * @seqno: the task's seqno.
+ *
+ * Return: true while the task is the head of @s and the engine's; false
+ * once a flush dropped it (then reported by the next STREAM_SYNC).
+ */
+bool hcclt_sched_copy_live(struct hcclt_stream *s, u64 seqno)
+{
+	bool live;
+
+	spin_lock_bh(&s->hdev->sched_lock);
+	live = s->copying && hcclt_head_is(s, seqno);
+	spin_unlock_bh(&s->hdev->sched_lock);
+	return live;
+}
+
+/**
  * hcclt_sched_launch_done - the AI CPU worker ran a launch
  * (DRM_IOCTL_HCCLT_KERNEL_DONE).
  * @s: the stream.
@@ -792,6 +810,29 @@ int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status)
 		hcclt_head_done(s, status ? -EIO : 0);
 		ret = 0;
 	}
+	spin_unlock_bh(&s->hdev->sched_lock);
+	return ret;
+}
+
+/**
+ * hcclt_sched_launch_start - may the AI CPU worker run a launch
+ * (DRM_IOCTL_HCCLT_KERNEL_DONE with HCCLT_KERNEL_DONE_START)?
+ * @s: the stream.
+ * @seqno: the launch task's seqno.
+ *
+ * A stream that failed or dropped the launch (its timeout, a cancel, an
+ * unplug) cleared @s->launching and removed the task under sched_lock,
+ * before any STREAM_SYNC could report it; so once reported, the answer is
+ * -ESRCH and the worker never starts the launch.
+ *
+ * Return: 0 when the launch is the running task of @s, else -ESRCH.
+ */
+int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno)
+{
+	int ret;
+
+	spin_lock_bh(&s->hdev->sched_lock);
+	ret = s->launching && hcclt_head_is(s, seqno) ? 0 : -ESRCH;
 	spin_unlock_bh(&s->hdev->sched_lock);
 	return ret;
 }

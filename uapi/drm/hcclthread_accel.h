@@ -496,7 +496,10 @@ struct drm_hcclt_thread_export {
  *	DRM_IOCTL_HCCLT_STREAM_SYNC returns -EIO, once. With a non-zero
  *	@timeout_s, a launch not done in time fails it likewise with -ETIME.
  *	A launch dropped before it ran still sends its event, flagged
- *	HCCLT_LAUNCH_CANCELLED. The 1.4 data fields must be zero.
+ *	HCCLT_LAUNCH_CANCELLED. A launch whose event was sent can still fail
+ *	(time out, be cancelled) before the worker runs it: the worker asks
+ *	with HCCLT_KERNEL_DONE_START first and runs it only on success. The
+ *	1.4 data fields must be zero.
  * @HCCLT_TASK_LOCAL_REDUCE: (uAPI 1.4) as HCCLT_TASK_LOCAL_COPY, but each
  *	element of the destination becomes @reduce_op of itself and the
  *	source element (@dtype; @len, @src_offset and @dst_offset multiples
@@ -1724,16 +1727,31 @@ struct drm_hcclt_event_launch {
 
 #define DRM_HCCLT_KERNEL_DONE		0x18
 
+/*
+ * In the @flags of struct drm_hcclt_kernel_done: the worker is about to
+ * run the launch. 0: it may (the launch is still the running task of its
+ * stream); -ESRCH: it must not, the launch failed (timed out) or was
+ * dropped since its event was sent, and a STREAM_SYNC reports or has
+ * reported that. The launch is not completed; KERNEL_DONE without the
+ * flag does that after the run. A launch that timed out after its START
+ * was running when its failure was reported; the driver cannot stop it.
+ * Drivers before this flag answer -EINVAL.
+ */
+#define HCCLT_KERNEL_DONE_START		0x1U
+
 /**
- * struct drm_hcclt_kernel_done - a launched kernel returned (uAPI 1.4).
+ * struct drm_hcclt_kernel_done - a launched kernel returned (uAPI 1.4),
+ * or is about to run (HCCLT_KERNEL_DONE_START).
  *
  * Completes the launch task @seqno of the stream of @handle (as the event
  * gave them), which then goes on; a non-zero @status fails the stream
- * (see HCCLT_TASK_KERNEL_LAUNCH).
+ * (see HCCLT_TASK_KERNEL_LAUNCH). With HCCLT_KERNEL_DONE_START, only says
+ * whether the launch may still run.
  *
- * Errors: -EINVAL non-zero @flags or @pad; -ENOENT unknown @handle;
- * -ESRCH the launch is not running: it timed out, was cancelled, or was
- * reported done already.
+ * Errors: -EINVAL unknown bit in @flags, non-zero @pad, non-zero @status
+ * with HCCLT_KERNEL_DONE_START; -ENOENT unknown @handle; -ESRCH the launch
+ * is not running: it timed out, was cancelled, or was reported done
+ * already.
  */
 struct drm_hcclt_kernel_done {
 	/** @handle: in, the event's @handle. */
@@ -1742,7 +1760,7 @@ struct drm_hcclt_kernel_done {
 	__u64 seqno;
 	/** @status: in, the kernel's return value; 0 is success. */
 	__s32 status;
-	/** @flags: in, must be zero. */
+	/** @flags: in, zero or HCCLT_KERNEL_DONE_START. */
 	__u32 flags;
 	/** @pad: in, must be zero. */
 	__u64 pad;
