@@ -720,6 +720,34 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 	spin_unlock(&hdev->sched_lock);
 }
 
+/*
+ * The fence timer: the oldest pending out-fence of @s has not signalled by
+ * its deadline (hcclt_fence.c). The stream fails as on a wait timeout:
+ * every queued task is dropped (a launch the worker has not started never
+ * starts, hcclt_sched_launch_start()), the fences signal with -ETIME and
+ * the next STREAM_SYNC reports it.
+ */
+static void hcclt_fence_expire(struct timer_list *timer)
+{
+	struct hcclt_stream *s = timer_container_of(s, timer, fence_timer);
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_fence *f;
+
+	spin_lock(&hdev->sched_lock);
+	f = list_first_entry_or_null(&s->fences, struct hcclt_fence, node);
+	if (f && time_after_eq(jiffies, f->deadline)) {
+		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: out-fence %llu not signalled by its deadline (fence_timeout_ms), the stream fails\n",
+				    hdev->index, s->id, f->base.seqno);
+		WRITE_ONCE(s->error, -ETIME);
+		hcclt_stream_flush(s, -ETIME);
+		hcclt_stream_wake(s);
+	} else if (f) {
+		/* The timer wheel fired early (its granularity): re-arm. */
+		mod_timer(&s->fence_timer, f->deadline);
+	}
+	spin_unlock(&hdev->sched_lock);
+}
+
 /* Is task @seqno the head of @s? sched_lock held. */
 static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
 {
@@ -849,6 +877,7 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 	INIT_LIST_HEAD(&s->fences);
 	init_waitqueue_head(&s->wq);
 	timer_setup(&s->timer, hcclt_stream_timeout, 0);
+	timer_setup(&s->fence_timer, hcclt_fence_expire, 0);
 	mutex_init(&s->fence_lock);
 
 	spin_lock_bh(&hdev->sched_lock);
@@ -871,8 +900,9 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	/* The flush above may have kept a batch. */
 	kfree(s->spare);
 	s->spare = NULL;
-	/* The timer cannot be re-armed now; wait for a running callback. */
+	/* The timers cannot be re-armed now; wait for a running callback. */
 	timer_delete_sync(&s->timer);
+	timer_delete_sync(&s->fence_timer);
 	WARN_ON(!list_empty(&s->fences));
 	mutex_destroy(&s->fence_lock);
 }

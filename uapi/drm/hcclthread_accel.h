@@ -622,6 +622,7 @@ struct drm_hcclt_task {
 /*
  * Return a sync_file in @fence_fd (opened close-on-exec), signalled when the
  * batch completes, with an error when a task of it failed or was cancelled.
+ * An out-fence signals in bounded time: see struct drm_hcclt_submit.
  */
 #define HCCLT_SUBMIT_FENCE_OUT		0x1U
 /*
@@ -698,6 +699,18 @@ struct drm_hcclt_sync {
  * batch completed. Out-fences of one stream have one fence context and
  * sequence numbers that grow with every fence (a submit that fails after
  * taking one leaves a gap).
+ *
+ * An out-fence (sync_file or syncobj) always signals in bounded time, as
+ * the DMA fence rules require: a batch may wait on userspace without
+ * limit (a kernel launch until KERNEL_DONE, a wait of timeout 0), so each
+ * out-fence has a deadline, the driver's fence_timeout_ms module parameter
+ * (default 60 s) after the SUBMIT. A fence not signalled by then fails its
+ * stream as a timed-out wait does: the stream's queued tasks are dropped
+ * (a launch not started never starts), the fence and those after it
+ * signal with -ETIME, and the next STREAM_SYNC returns -ETIME. A fence
+ * thus signals at the latest by its own deadline or that of a fence
+ * queued before it on the stream. Work queued without an out-fence waits
+ * as long as its tasks say.
  *
  * Errors:
  *
