@@ -350,7 +350,13 @@ static void hcclt_copy_work(struct work_struct *work)
 	struct hcclt_stream *s = c->s;
 	int err;
 
-	err = hcclt_copy_bytes(c);
+	/*
+	 * A stream flushed between hcclt_copy_start() and here no longer
+	 * has the task, and a STREAM_SYNC may have reported it dropped: the
+	 * copy must not start.
+	 */
+	err = hcclt_sched_copy_live(s, c->seqno) ? hcclt_copy_bytes(c) :
+						   -ECANCELED;
 	trace_hcclt_copy(s->hdev->index, s->slot, s->id, c->seqno, c->op,
 			 c->len, err);
 	hcclt_sched_copy_done(s, c->seqno, err);

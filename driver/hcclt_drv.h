@@ -546,6 +546,8 @@ struct hcclt_batch {
  * @dev_node: entry in hdev->streams; sched_lock.
  * @fences: pending out-fences, oldest first; sched_lock.
  * @timer: fires when the parked wait times out.
+ * @fence_timer: fires at the deadline of the oldest of @fences (armed by
+ *	SUBMIT and hcclt_signal_fences() under sched_lock).
  * @wq: sync waiters.
  * @spare: a completed batch of at most HCCLT_SPARE_MAX_TASKS room kept
  *	for the next submit that fits, or NULL; taken with xchg(), given back
@@ -593,6 +595,7 @@ struct hcclt_stream {
 	struct list_head dev_node;
 	struct list_head fences;
 	struct timer_list timer;
+	struct timer_list fence_timer;
 	wait_queue_head_t wq;
 	struct hcclt_batch *spare;
 	struct hcclt_usage *usage;
@@ -1064,6 +1067,8 @@ void hcclt_launch_free(struct drm_device *dev, struct hcclt_launch *l);
 void hcclt_launch_send(struct drm_device *dev, struct hcclt_launch *l,
 		       u64 seqno, bool cancelled);
 int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status);
+int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno);
+bool hcclt_sched_copy_live(struct hcclt_stream *s, u64 seqno);
 int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 

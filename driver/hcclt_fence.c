@@ -6,14 +6,53 @@
  * queued, so that a stream's fences signal in sequence order. The
  * executor signals them, under sched_lock, when the last task they cover
  * is done.
+ *
+ * A fence must signal in bounded time (dma-buf.rst, "Indefinite DMA
+ * Fences"), but the tasks it covers may wait on userspace without limit: a
+ * kernel launch until the process answers KERNEL_DONE, a notify, channel
+ * or event wait of no timeout until another stream records. So each fence
+ * has a deadline, fence_timeout_ms after it was queued: the stream's
+ * fence timer fires at the deadline of its oldest pending fence, and if
+ * that fence has not signalled, the stream fails with -ETIME as a wait
+ * that timed out does (hcclt_fence_expire()): its tasks are dropped, the
+ * next STREAM_SYNC reports -ETIME, and its fences signal with -ETIME. A
+ * fence therefore signals at the latest by the deadline of itself or of a
+ * fence queued before it on its stream. Streams without an out-fence keep
+ * waiting as long as their tasks say (CANN semantics).
  */
 
 #include <linux/dma-fence.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "hcclt_sched.h"
+
+/* Bounds of the fence_timeout_ms parameter. */
+#define HCCLT_FENCE_TIMEOUT_MIN_MS	1
+#define HCCLT_FENCE_TIMEOUT_MAX_MS	(3600 * MSEC_PER_SEC)
+
+static unsigned int hcclt_fence_timeout_ms = 60 * MSEC_PER_SEC;
+module_param_named(fence_timeout_ms, hcclt_fence_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(fence_timeout_ms,
+		 "Milliseconds an out-fence may stay unsignalled before its stream fails with -ETIME (1-3600000, default 60000)");
+
+/**
+ * hcclt_fence_deadline - the deadline of a fence queued now.
+ *
+ * Return: jiffies fence_timeout_ms from now.
+ */
+unsigned long hcclt_fence_deadline(void)
+{
+	unsigned int ms = clamp(READ_ONCE(hcclt_fence_timeout_ms),
+				HCCLT_FENCE_TIMEOUT_MIN_MS,
+				HCCLT_FENCE_TIMEOUT_MAX_MS);
+
+	return jiffies + msecs_to_jiffies(ms);
+}
 
 static const char *hcclt_fence_driver_name(struct dma_fence *fence)
 {
@@ -90,9 +129,14 @@ void hcclt_fence_done(struct hcclt_stream *s, struct hcclt_fence *f)
 	dma_fence_signal(&f->base);
 }
 
+/*
+ * Signal the fences of @s whose tasks are done, and move the fence timer
+ * to the deadline of the oldest one left. sched_lock held.
+ */
 void hcclt_signal_fences(struct hcclt_stream *s)
 {
 	struct hcclt_fence *f, *tmp;
+	bool signalled = false;
 
 	list_for_each_entry_safe(f, tmp, &s->fences, node) {
 		if (f->last > s->done_seqno)
@@ -101,5 +145,13 @@ void hcclt_signal_fences(struct hcclt_stream *s)
 		s->nfences--;
 		hcclt_fence_done(s, f);
 		dma_fence_put(&f->base);
+		signalled = true;
 	}
+	if (!signalled)
+		return;
+	f = list_first_entry_or_null(&s->fences, struct hcclt_fence, node);
+	if (f)
+		mod_timer(&s->fence_timer, f->deadline);
+	else
+		timer_delete(&s->fence_timer);
 }

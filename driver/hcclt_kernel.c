@@ -14,6 +14,13 @@
  * with a timeout arms the stream's timer, whose expiry fails the stream
  * with -ETIME; a late KERNEL_DONE then finds nothing (-ESRCH).
  *
+ * An event once sent cannot be taken back: the worker may have read it
+ * already, with others, while it ran an earlier kernel. So the worker
+ * asks before it runs a launch (KERNEL_DONE with HCCLT_KERNEL_DONE_START),
+ * and that answer, under sched_lock, is the one the stream's state gives:
+ * a launch whose stream failed or dropped it, which a STREAM_SYNC reports,
+ * is -ESRCH and is never started afterwards.
+ *
  * The event is allocated, and the file's event space reserved, when the
  * task is queued (hcclt_launch_prepare()), so the executor never
  * allocates. A launch dropped before it ran (the stream cancelled, its
@@ -117,7 +124,8 @@ int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_stream *s;
 	int ret;
 
-	if (args->flags || args->pad)
+	if ((args->flags & ~HCCLT_KERNEL_DONE_START) || args->pad ||
+	    ((args->flags & HCCLT_KERNEL_DONE_START) && args->status))
 		return -EINVAL;
 	if (hcclt_id_kind(args->handle) == HCCLT_ID_KIND_THREAD) {
 		thread = hcclt_thread_lookup(file, args->handle);
@@ -131,7 +139,10 @@ int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
 		if (!s)
 			return -ENOENT;
 	}
-	ret = hcclt_sched_launch_done(s, args->seqno, args->status);
+	if (args->flags & HCCLT_KERNEL_DONE_START)
+		ret = hcclt_sched_launch_start(s, args->seqno);
+	else
+		ret = hcclt_sched_launch_done(s, args->seqno, args->status);
 	hcclt_stream_put(s);
 	return ret;
 }

@@ -134,7 +134,13 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 	list_del(&task->node);
 	if (!--s->depth)
 		hcclt_usage_stream_idle(s);
-	/* Pairs with hcclt_sync_done(): s->error is written before. */
+	/*
+	 * Pairs with the acquire in hcclt_sync_done(): a STREAM_SYNC that
+	 * sees this seqno done then reads s->error without sched_lock. So
+	 * every path that fails a task writes s->error before it completes
+	 * the task here, and a sync never returns 0 for a failed task and
+	 * leaves its error to the next, unrelated sync.
+	 */
 	smp_store_release(&s->done_seqno, task->seqno);
 	if (err) {
 		s->fail_seqno = task->seqno;
@@ -714,6 +720,34 @@ static void hcclt_stream_timeout(struct timer_list *timer)
 	spin_unlock(&hdev->sched_lock);
 }
 
+/*
+ * The fence timer: the oldest pending out-fence of @s has not signalled by
+ * its deadline (hcclt_fence.c). The stream fails as on a wait timeout:
+ * every queued task is dropped (a launch the worker has not started never
+ * starts, hcclt_sched_launch_start()), the fences signal with -ETIME and
+ * the next STREAM_SYNC reports it.
+ */
+static void hcclt_fence_expire(struct timer_list *timer)
+{
+	struct hcclt_stream *s = timer_container_of(s, timer, fence_timer);
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_fence *f;
+
+	spin_lock(&hdev->sched_lock);
+	f = list_first_entry_or_null(&s->fences, struct hcclt_fence, node);
+	if (f && time_after_eq(jiffies, f->deadline)) {
+		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: out-fence %llu not signalled by its deadline (fence_timeout_ms), the stream fails\n",
+				    hdev->index, s->id, f->base.seqno);
+		WRITE_ONCE(s->error, -ETIME);
+		hcclt_stream_flush(s, -ETIME);
+		hcclt_stream_wake(s);
+	} else if (f) {
+		/* The timer wheel fired early (its granularity): re-arm. */
+		mod_timer(&s->fence_timer, f->deadline);
+	}
+	spin_unlock(&hdev->sched_lock);
+}
+
 /* Is task @seqno the head of @s? sched_lock held. */
 static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
 {
@@ -730,11 +764,12 @@ static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
  */
 static void hcclt_head_done(struct hcclt_stream *s, int err)
 {
-	hcclt_sched_task_done(s, err);
-	if (err) {
+	/* s->error first: see hcclt_sched_task_done(). */
+	if (err)
 		WRITE_ONCE(s->error, err);
+	hcclt_sched_task_done(s, err);
+	if (err)
 		hcclt_stream_flush(s, err);
-	}
 	hcclt_stream_wake(s);
 	hcclt_make_runnable(s->hdev, s);
 	hcclt_run_kick_locked(s->hdev, HCCLT_INLINE_BUDGET);
@@ -758,6 +793,24 @@ void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
 		hcclt_head_done(s, err);
 	}
 	spin_unlock_bh(&s->hdev->sched_lock);
+}
+
+/**
+ * hcclt_sched_copy_live - may the copy engine still run a data task?
+ * @s: the stream.
+ * @seqno: the task's seqno.
+ *
+ * Return: true while the task is the head of @s and the engine's; false
+ * once a flush dropped it (then reported by the next STREAM_SYNC).
+ */
+bool hcclt_sched_copy_live(struct hcclt_stream *s, u64 seqno)
+{
+	bool live;
+
+	spin_lock_bh(&s->hdev->sched_lock);
+	live = s->copying && hcclt_head_is(s, seqno);
+	spin_unlock_bh(&s->hdev->sched_lock);
+	return live;
 }
 
 /**
@@ -789,6 +842,29 @@ int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status)
 	return ret;
 }
 
+/**
+ * hcclt_sched_launch_start - may the AI CPU worker run a launch
+ * (DRM_IOCTL_HCCLT_KERNEL_DONE with HCCLT_KERNEL_DONE_START)?
+ * @s: the stream.
+ * @seqno: the launch task's seqno.
+ *
+ * A stream that failed or dropped the launch (its timeout, a cancel, an
+ * unplug) cleared @s->launching and removed the task under sched_lock,
+ * before any STREAM_SYNC could report it; so once reported, the answer is
+ * -ESRCH and the worker never starts the launch.
+ *
+ * Return: 0 when the launch is the running task of @s, else -ESRCH.
+ */
+int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno)
+{
+	int ret;
+
+	spin_lock_bh(&s->hdev->sched_lock);
+	ret = s->launching && hcclt_head_is(s, seqno) ? 0 : -ESRCH;
+	spin_unlock_bh(&s->hdev->sched_lock);
+	return ret;
+}
+
 /* ---- stream and thread lifetime ---- */
 
 void hcclt_sched_stream_init(struct hcclt_stream *s)
@@ -801,6 +877,7 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 	INIT_LIST_HEAD(&s->fences);
 	init_waitqueue_head(&s->wq);
 	timer_setup(&s->timer, hcclt_stream_timeout, 0);
+	timer_setup(&s->fence_timer, hcclt_fence_expire, 0);
 	mutex_init(&s->fence_lock);
 
 	spin_lock_bh(&hdev->sched_lock);
@@ -823,8 +900,9 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	/* The flush above may have kept a batch. */
 	kfree(s->spare);
 	s->spare = NULL;
-	/* The timer cannot be re-armed now; wait for a running callback. */
+	/* The timers cannot be re-armed now; wait for a running callback. */
 	timer_delete_sync(&s->timer);
+	timer_delete_sync(&s->fence_timer);
 	WARN_ON(!list_empty(&s->fences));
 	mutex_destroy(&s->fence_lock);
 }

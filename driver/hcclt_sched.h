@@ -22,6 +22,9 @@
  * @first: first stream seqno it covers; a failure at or after it is the
  *	fence's error.
  * @last: last stream seqno it covers: it signals once that task is done.
+ * @deadline: jiffies by which it must have signalled (fence_timeout_ms
+ *	after it was queued): then its stream fails (hcclt_fence_expire());
+ *	set before it is queued, immutable.
  * @node: entry in stream->fences; sched_lock.
  */
 struct hcclt_fence {
@@ -30,6 +33,7 @@ struct hcclt_fence {
 	spinlock_t lock;
 	u64 first;
 	u64 last;
+	unsigned long deadline;
 	struct list_head node;
 };
 
@@ -59,6 +63,7 @@ static inline void hcclt_make_runnable(struct hcclt_device *hdev,
 struct hcclt_fence *hcclt_fence_new(struct hcclt_stream *s);
 void hcclt_fence_done(struct hcclt_stream *s, struct hcclt_fence *f);
 void hcclt_signal_fences(struct hcclt_stream *s);
+unsigned long hcclt_fence_deadline(void);
 
 /* hcclt_sched.c, sched_lock held unless said otherwise */
 struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n);

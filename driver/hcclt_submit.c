@@ -438,6 +438,10 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		if (s->done_seqno >= s->submit_seqno) {
 			hcclt_fence_done(s, fence);
 		} else {
+			/* The oldest fence's deadline arms the timer. */
+			fence->deadline = hcclt_fence_deadline();
+			if (list_empty(&s->fences))
+				mod_timer(&s->fence_timer, fence->deadline);
 			dma_fence_get(&fence->base);
 			list_add_tail(&fence->node, &s->fences);
 			s->nfences++;

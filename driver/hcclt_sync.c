@@ -34,8 +34,9 @@ MODULE_PARM_DESC(sync_spin_us,
 static bool hcclt_sync_done(struct hcclt_stream *s, u64 target)
 {
 	/*
-	 * Pairs with hcclt_sched_task_done(): s->error, written before the
-	 * task completed, is seen by the unlocked peek that follows.
+	 * Pairs with the release in hcclt_sched_task_done(): s->error,
+	 * which every failing path writes before it completes the task, is
+	 * seen by the unlocked peek that follows (report: in the ioctl).
 	 */
 	return smp_load_acquire(&s->done_seqno) >= target || READ_ONCE(s->dead);
 }

@@ -11,7 +11,9 @@
  * launch by its cookie, a struct launch this file allocated with the
  * function and a copy of its argument block; the worker runs it, answers
  * with DRM_IOCTL_HCCLT_KERNEL_DONE, and frees it. A launch the driver
- * dropped before it ran comes back flagged cancelled and is only freed.
+ * dropped before it ran comes back flagged cancelled and is only freed,
+ * and so is one the driver says may no longer start
+ * (HCCLT_KERNEL_DONE_START: it failed after its event was sent).
  * Kernels run on the worker call the Hcomm and HCCL functions like any
  * thread of the process.
  *
@@ -449,6 +451,32 @@ static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Fork generation (plus one) a device's worker was started in, 0 if none. */
 static uint32_t workers[HCCLT_MAX_DEVICES];
 
+/*
+ * May the launch of @ev start? An event read with others, while an earlier
+ * kernel ran, may name a launch that has failed since (timed out,
+ * cancelled): the driver answers -ESRCH and it must not run. -EINVAL: a
+ * driver before HCCLT_KERNEL_DONE_START, which cannot tell.
+ */
+static int may_start(int fd, const struct drm_hcclt_event_launch *ev)
+{
+	struct drm_hcclt_kernel_done d;
+	int ret;
+
+	if (ev->flags & HCCLT_LAUNCH_CANCELLED)
+		return 0;
+	memset(&d, 0, sizeof(d));
+	d.handle = ev->handle;
+	d.seqno = ev->seqno;
+	d.flags = HCCLT_KERNEL_DONE_START;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d);
+	if (ret && ret != -EINVAL) {
+		hcclt_debug("AI CPU: launch %llu not run: %s", (unsigned long long)ev->seqno,
+			    strerror(-ret));
+		return 0;
+	}
+	return 1;
+}
+
 static void run_launch(int fd, const struct drm_hcclt_event_launch *ev)
 {
 	struct launch *l = (struct launch *)(uintptr_t)ev->cookie;
@@ -459,7 +487,7 @@ static void run_launch(int fd, const struct drm_hcclt_event_launch *ev)
 	hcclt_debug("AI CPU: launch %llu of handle 0x%llx%s", (unsigned long long)ev->seqno,
 		    (unsigned long long)ev->handle,
 		    ev->flags & HCCLT_LAUNCH_CANCELLED ? " was cancelled" : "");
-	if (!(ev->flags & HCCLT_LAUNCH_CANCELLED)) {
+	if (may_start(fd, ev)) {
 		for (i = 0; i < l->blocks && !st; i++)
 			st = l->fn(l->args);
 		hcclt_debug("AI CPU: launch %llu returned %u", (unsigned long long)ev->seqno, st);

@@ -1745,6 +1745,33 @@ static void test_kernels(void)
 	for (i = 0; i < 1200 && __atomic_load_n(&counter, __ATOMIC_SEQ_CST) == late; i++)
 		usleep(100000);
 	tap_ok(__atomic_load_n(&counter, __ATOMIC_SEQ_CST) == late + 1, "the late kernel ended");
+	{
+		/*
+		 * A kernel with a 1 s timeout behind a 5 s one on the device's
+		 * one AI CPU worker: its synchronize reports the timeout, and
+		 * it must not run when the worker gets to it; a kernel
+		 * launched after it on its stream runs (and shows the worker
+		 * has been past it).
+		 */
+		static uint64_t never;
+		struct test_kernel_args b;
+		aclrtStream st2;
+
+		memset(&b, 0, sizeof(b));
+		b.counter = &never;
+		a.sleep_ms = 5000;
+		TAP_EQ(aclrtCreateStream(&st2), ACL_SUCCESS, "behind a hung kernel: a second stream");
+		TAP_EQ(launch(cnt, 1, st, &a, 0), ACL_SUCCESS, "a 5 s kernel without a timeout");
+		TAP_EQ(launch(cnt, 1, st2, &b, 1), ACL_SUCCESS, "behind it, a kernel with a 1 s timeout");
+		TAP_EQ(aclrtSynchronizeStream(st2), ACL_ERROR_RT_WAIT_TIMEOUT,
+		       "its stream reports ACL_ERROR_RT_WAIT_TIMEOUT");
+		TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "the 5 s kernel returns");
+		TAP_EQ(launch(cnt, 1, st2, &b, 0), ACL_SUCCESS, "another kernel on the second stream");
+		TAP_EQ(aclrtSynchronizeStream(st2), ACL_SUCCESS, "runs");
+		TAP_EQ(never, 1, "the timed-out kernel never ran, the one after it did");
+		TAP_EQ(aclrtDestroyStream(st2), ACL_SUCCESS, "destroy the second stream");
+		a.sleep_ms = 0;
+	}
 
 	/* Argument blocks. */
 	TAP_EQ(aclrtKernelArgsInit(NULL, &args), ACL_ERROR_INVALID_PARAM, "args: function NULL");

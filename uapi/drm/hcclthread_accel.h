@@ -496,7 +496,10 @@ struct drm_hcclt_thread_export {
  *	DRM_IOCTL_HCCLT_STREAM_SYNC returns -EIO, once. With a non-zero
  *	@timeout_s, a launch not done in time fails it likewise with -ETIME.
  *	A launch dropped before it ran still sends its event, flagged
- *	HCCLT_LAUNCH_CANCELLED. The 1.4 data fields must be zero.
+ *	HCCLT_LAUNCH_CANCELLED. A launch whose event was sent can still fail
+ *	(time out, be cancelled) before the worker runs it: the worker asks
+ *	with HCCLT_KERNEL_DONE_START first and runs it only on success. The
+ *	1.4 data fields must be zero.
  * @HCCLT_TASK_LOCAL_REDUCE: (uAPI 1.4) as HCCLT_TASK_LOCAL_COPY, but each
  *	element of the destination becomes @reduce_op of itself and the
  *	source element (@dtype; @len, @src_offset and @dst_offset multiples
@@ -619,6 +622,7 @@ struct drm_hcclt_task {
 /*
  * Return a sync_file in @fence_fd (opened close-on-exec), signalled when the
  * batch completes, with an error when a task of it failed or was cancelled.
+ * An out-fence signals in bounded time: see struct drm_hcclt_submit.
  */
 #define HCCLT_SUBMIT_FENCE_OUT		0x1U
 /*
@@ -629,6 +633,15 @@ struct drm_hcclt_task {
 
 /* Largest @in_sync_count and @out_sync_count of one submit (uAPI 1.5). */
 #define HCCLT_MAX_SYNCS			64
+
+/*
+ * Largest count_handles of the DRM core syncobj ioctls with a handle array
+ * (DRM_IOCTL_SYNCOBJ_WAIT, _TIMELINE_WAIT, _RESET, _SIGNAL,
+ * _TIMELINE_SIGNAL and _QUERY) on an hcclthread node: the driver refuses a
+ * larger count with -EINVAL before the DRM core, which sizes kernel
+ * allocations by it, sees the call.
+ */
+#define HCCLT_MAX_SYNCOBJ_HANDLES	1024
 
 /**
  * struct drm_hcclt_sync - a drm_syncobj point a submit waits for or
@@ -686,6 +699,18 @@ struct drm_hcclt_sync {
  * batch completed. Out-fences of one stream have one fence context and
  * sequence numbers that grow with every fence (a submit that fails after
  * taking one leaves a gap).
+ *
+ * An out-fence (sync_file or syncobj) always signals in bounded time, as
+ * the DMA fence rules require: a batch may wait on userspace without
+ * limit (a kernel launch until KERNEL_DONE, a wait of timeout 0), so each
+ * out-fence has a deadline, the driver's fence_timeout_ms module parameter
+ * (default 60 s) after the SUBMIT. A fence not signalled by then fails its
+ * stream as a timed-out wait does: the stream's queued tasks are dropped
+ * (a launch not started never starts), the fence and those after it
+ * signal with -ETIME, and the next STREAM_SYNC returns -ETIME. A fence
+ * thus signals at the latest by its own deadline or that of a fence
+ * queued before it on the stream. Work queued without an out-fence waits
+ * as long as its tasks say.
  *
  * Errors:
  *
@@ -1715,16 +1740,31 @@ struct drm_hcclt_event_launch {
 
 #define DRM_HCCLT_KERNEL_DONE		0x18
 
+/*
+ * In the @flags of struct drm_hcclt_kernel_done: the worker is about to
+ * run the launch. 0: it may (the launch is still the running task of its
+ * stream); -ESRCH: it must not, the launch failed (timed out) or was
+ * dropped since its event was sent, and a STREAM_SYNC reports or has
+ * reported that. The launch is not completed; KERNEL_DONE without the
+ * flag does that after the run. A launch that timed out after its START
+ * was running when its failure was reported; the driver cannot stop it.
+ * Drivers before this flag answer -EINVAL.
+ */
+#define HCCLT_KERNEL_DONE_START		0x1U
+
 /**
- * struct drm_hcclt_kernel_done - a launched kernel returned (uAPI 1.4).
+ * struct drm_hcclt_kernel_done - a launched kernel returned (uAPI 1.4),
+ * or is about to run (HCCLT_KERNEL_DONE_START).
  *
  * Completes the launch task @seqno of the stream of @handle (as the event
  * gave them), which then goes on; a non-zero @status fails the stream
- * (see HCCLT_TASK_KERNEL_LAUNCH).
+ * (see HCCLT_TASK_KERNEL_LAUNCH). With HCCLT_KERNEL_DONE_START, only says
+ * whether the launch may still run.
  *
- * Errors: -EINVAL non-zero @flags or @pad; -ENOENT unknown @handle;
- * -ESRCH the launch is not running: it timed out, was cancelled, or was
- * reported done already.
+ * Errors: -EINVAL unknown bit in @flags, non-zero @pad, non-zero @status
+ * with HCCLT_KERNEL_DONE_START; -ENOENT unknown @handle; -ESRCH the launch
+ * is not running: it timed out, was cancelled, or was reported done
+ * already.
  */
 struct drm_hcclt_kernel_done {
 	/** @handle: in, the event's @handle. */
@@ -1733,7 +1773,7 @@ struct drm_hcclt_kernel_done {
 	__u64 seqno;
 	/** @status: in, the kernel's return value; 0 is success. */
 	__s32 status;
-	/** @flags: in, must be zero. */
+	/** @flags: in, zero or HCCLT_KERNEL_DONE_START. */
 	__u32 flags;
 	/** @pad: in, must be zero. */
 	__u64 pad;

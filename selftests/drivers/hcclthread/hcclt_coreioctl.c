@@ -18,8 +18,11 @@
  * before the core sees it, and every number with another type byte with
  * ENOTTY (the 32-bit compat path of the core dispatches on the number
  * alone; this test is 64-bit and checks the answer the driver shares). Without that, DRM_IOCTL_GET_UNIQUE with a zeroed
- * argument oopses an accel node (an accel file has no drm_master). Kernel
- * log reports are caught by the caller (the VM runner fails on them).
+ * argument oopses an accel node (an accel file has no drm_master). The
+ * syncobj ioctls with a handle array are also called with the counts 0, 1,
+ * HCCLT_MAX_SYNCOBJ_HANDLES, one more and 2^32 - 1 (syncobj_counts()).
+ * Kernel log reports are caught by the caller (the VM runner fails on
+ * them).
  * Afterwards each node must still answer QUERY.
  */
 #define _GNU_SOURCE
@@ -64,6 +67,97 @@ static int allowed(unsigned int nr)
 	       nr == _IOC_NR(DRM_IOCTL_GEM_CLOSE);
 }
 
+/*
+ * The syncobj ioctls with a handle array, each with the counts 0, 1,
+ * HCCLT_MAX_SYNCOBJ_HANDLES, one more and 2^32 - 1 over arrays of
+ * HCCLT_MAX_SYNCOBJ_HANDLES entries (a live syncobj's handle in each):
+ * the counts above the limit must be -EINVAL, from the driver, before the
+ * DRM core sizes an allocation by them (2^32 - 1 handles are a 16 GiB
+ * kmalloc_array(), a page allocator WARNING, which the VM runner catches);
+ * the others may succeed or fail as the core decides. 0 when all did.
+ */
+static int syncobj_counts(const char *path, int fd)
+{
+	static const __u32 counts[] = {
+		0, 1, HCCLT_MAX_SYNCOBJ_HANDLES, HCCLT_MAX_SYNCOBJ_HANDLES + 1,
+		0xffffffffU
+	};
+	static const char *const names[] = {
+		"WAIT", "TIMELINE_WAIT", "RESET", "SIGNAL", "TIMELINE_SIGNAL",
+		"QUERY"
+	};
+	static __u32 handles[HCCLT_MAX_SYNCOBJ_HANDLES];
+	static __u64 points[HCCLT_MAX_SYNCOBJ_HANDLES];
+	struct drm_syncobj_create create = {
+		.flags = DRM_SYNCOBJ_CREATE_SIGNALED
+	};
+	struct drm_syncobj_destroy destroy = { 0 };
+	unsigned int c, k, i, bad = 0;
+
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &create)) {
+		ksft_print_msg("%s: SYNCOBJ_CREATE: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < HCCLT_ARRAY_SIZE(handles); i++)
+		handles[i] = create.handle;
+	for (k = 0; k < HCCLT_ARRAY_SIZE(names); k++)
+	for (c = 0; c < HCCLT_ARRAY_SIZE(counts); c++) {
+		struct drm_syncobj_wait wait = {
+			.handles = (uintptr_t)handles,
+			.count_handles = counts[c],
+		};
+		struct drm_syncobj_timeline_wait twait = {
+			.handles = (uintptr_t)handles,
+			.points = (uintptr_t)points,
+			.count_handles = counts[c],
+		};
+		struct drm_syncobj_array array = {
+			.handles = (uintptr_t)handles,
+			.count_handles = counts[c],
+		};
+		struct drm_syncobj_timeline_array tarray = {
+			.handles = (uintptr_t)handles,
+			.points = (uintptr_t)points,
+			.count_handles = counts[c],
+		};
+		int ret;
+
+		memset(points, 0, sizeof(points));
+		switch (k) {
+		case 0:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait);
+			break;
+		case 1:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &twait);
+			break;
+		case 2:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_RESET, &array);
+			break;
+		case 3:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &array);
+			break;
+		case 4:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+				    &tarray);
+			break;
+		default:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &tarray);
+			break;
+		}
+		if (counts[c] <= HCCLT_MAX_SYNCOBJ_HANDLES ||
+		    (ret == -1 && errno == EINVAL))
+			continue;
+		bad++;
+		ksft_print_msg("%s: SYNCOBJ_%s with %u handles: %d, %s; want EINVAL\n",
+			       path, names[k], counts[c], ret,
+			       ret ? strerror(errno) : "success");
+	}
+	destroy.handle = create.handle;
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &destroy))
+		bad++;
+	return bad ? -1 : 0;
+}
+
 /* One node: 0 when every refused number was refused as it should be. */
 static int walk(const char *path)
 {
@@ -92,6 +186,8 @@ static int walk(const char *path)
 		return -1;
 	}
 	syncobj = !!(q.features & HCCLT_FEATURE_SYNCOBJ);
+	if (syncobj && syncobj_counts(path, fd))
+		bad++;
 	for (nr = 0; nr < 256; nr++) {
 		if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END)
 			continue;

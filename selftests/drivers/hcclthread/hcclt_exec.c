@@ -1249,6 +1249,98 @@ TEST_F_TIMEOUT(exec, fence_zero_tasks_error_of_last_task, 60)
 	close(f2);
 }
 
+#define FENCE_TIMEOUT_PARAM "/sys/module/hcclthread/parameters/fence_timeout_ms"
+
+/* Set fence_timeout_ms to @ms, the old value in @old (16 bytes). */
+static int fence_timeout_set(unsigned int ms, char *old)
+{
+	char val[16];
+	ssize_t n;
+	int fd;
+
+	fd = open(FENCE_TIMEOUT_PARAM, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, old, 15);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	old[n] = 0;
+	snprintf(val, sizeof(val), "%u", ms);
+	return hcclt_write_str(FENCE_TIMEOUT_PARAM, val);
+}
+
+/*
+ * Out-fences signal in bounded time (dma-buf.rst, "Indefinite DMA
+ * Fences"): with fence_timeout_ms at 1 s (or its default of 60 s when it
+ * cannot be set), a fence over a kernel launch
+ * nobody answers, and a fence-only submit behind a wait without timeout,
+ * signal with -ETIME, their streams fail (-ETIME once) and the launch may
+ * no longer start. A stream with the same wait and no fence keeps waiting
+ * past the fence timeout (CANN semantics).
+ */
+TEST_F_TIMEOUT(exec, fence_over_userspace_wait_expires, 300)
+{
+	struct drm_hcclt_task w = hcclt_wait(0, 0), l;
+	struct drm_hcclt_event_launch ev;
+	struct drm_hcclt_kernel_done d;
+	int f1 = -1, f2 = -1;
+	int set, wait_ms;
+	long long t0;
+	char old[16];
+	__u64 st;
+
+	if (!(self->q0.features & HCCLT_FEATURE_FENCE_OUT) ||
+	    !(self->q0.features & HCCLT_FEATURE_KERNEL_LAUNCH))
+		SKIP(return, "no HCCLT_FEATURE_FENCE_OUT or _KERNEL_LAUNCH");
+	memset(old, 0, sizeof(old));
+	/*
+	 * Without the parameter (not root, or a driver without deadlines)
+	 * the default of 60 s applies: wait past it.
+	 */
+	set = !fence_timeout_set(1000, old);
+	wait_ms = set ? 30000 : 90000;
+	ASSERT_EQ(0, hcclt_stream_create(self->fd, &st));
+	memset(&l, 0, sizeof(l));
+	l.op = HCCLT_TASK_KERNEL_LAUNCH;
+	l.dst_thread = 42;
+	t0 = hcclt_now_ms();
+	EXPECT_EQ(0, hcclt_submit_ex(self->fd, st, &l, 1,
+				     HCCLT_SUBMIT_FENCE_OUT, &f1, NULL));
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->b, &w, 1));
+	EXPECT_EQ(0, hcclt_submit_ex(self->fd, self->b, NULL, 0,
+				     HCCLT_SUBMIT_FENCE_OUT, &f2, NULL));
+	/* The same wait, unfenced, on another thread. */
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->a, &w, 1));
+	TH_LOG("3 s after the submit, the launch's fence is %s",
+	       fence_ready(f1, 3000) == 1 ? "signalled" : "not signalled");
+	EXPECT_EQ(1, fence_ready(f1, wait_ms));
+	TH_LOG("%lld ms after the submit, the launch's fence is %s",
+	       hcclt_now_ms() - t0,
+	       fence_status(f1) ? "signalled" : "not signalled");
+	EXPECT_EQ(-ETIME, fence_status(f1));
+	EXPECT_EQ(1, fence_ready(f2, wait_ms));
+	EXPECT_EQ(-ETIME, fence_status(f2));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, st, 5000));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->b, 5000));
+	/* The launch's event went out; it may no longer start. */
+	EXPECT_EQ(sizeof(ev), read(self->fd, &ev, sizeof(ev)));
+	EXPECT_EQ(42, ev.cookie);
+	memset(&d, 0, sizeof(d));
+	d.handle = ev.handle;
+	d.seqno = ev.seqno;
+	d.flags = HCCLT_KERNEL_DONE_START;
+	EXPECT_EQ(-ESRCH, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d));
+	/* Past the fence timeout, the unfenced wait still waits. */
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->a, 2000));
+	EXPECT_EQ(0, hcclt_record(self->fd, self->b, self->a, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 5000));
+	if (set)
+		EXPECT_EQ(0, hcclt_write_str(FENCE_TIMEOUT_PARAM, old));
+	close(f1);
+	close(f2);
+}
+
 /*
  * A fence-only submit queues no task, so the task depth does not bound
  * it: out-fences waiting on one stream are capped at HCCLT_MAX_QUEUE_DEPTH

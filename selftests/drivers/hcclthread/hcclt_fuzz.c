@@ -13,7 +13,9 @@
  * THREADS workers issue CALLS ioctls in total on the device: the driver's
  * ioctl numbers and the numbers just outside, with right and wrong sizes
  * and directions, random and boundary field values, live and stale ids
- * (of this and of earlier files), bad user pointers (NULL, unmapped,
+ * (of this and of earlier files), the DRM core syncobj ioctls with a
+ * handle array with counts at and around HCCLT_MAX_SYNCOBJ_HANDLES and
+ * 2^32 - 1, bad user pointers (NULL, unmapped,
  * read-only, kernel, non-canonical, unaligned, straddling a guard page);
  * meanwhile another thread replaces the open file with a new one (dup3
  * onto the same fd number, so the old file is closed under the workers). A watchdog
@@ -620,6 +622,80 @@ static void raw(struct worker *w)
 		atomic_fetch_add(&succeeded[nr - DRM_BASE], 1);
 }
 
+/*
+ * A DRM core syncobj ioctl with a handle array, on the file's syncobj
+ * handles (random, mostly invalid: -ENOENT) with a count of 0, 1,
+ * HCCLT_MAX_SYNCOBJ_HANDLES, one more or 2^32 - 1, or a random one, and
+ * never-blocking waits. A count above the limit must be -EINVAL (the
+ * driver refuses it before the DRM core sizes allocations by it), unless
+ * the argument itself was unreadable (-EFAULT).
+ */
+static void syncobj_call(struct worker *w)
+{
+	static const __u32 counts[] = {
+		0, 1, HCCLT_MAX_SYNCOBJ_HANDLES, HCCLT_MAX_SYNCOBJ_HANDLES + 1,
+		0xffffffffU
+	};
+	static const unsigned long sync_cmds[] = {
+		DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+		DRM_IOCTL_SYNCOBJ_RESET, DRM_IOCTL_SYNCOBJ_SIGNAL,
+		DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, DRM_IOCTL_SYNCOBJ_QUERY,
+	};
+	unsigned int k = below(w, HCCLT_ARRAY_SIZE(sync_cmds));
+	unsigned long cmd = sync_cmds[k];
+	__u32 count = below(w, 4) ? counts[below(w, HCCLT_ARRAY_SIZE(counts))]
+				  : v32(w);
+	size_t len = (count < HCCLT_MAX_SYNCOBJ_HANDLES ?
+		      count : HCCLT_MAX_SYNCOBJ_HANDLES) * sizeof(__u64);
+	union {
+		struct drm_syncobj_wait wait;
+		struct drm_syncobj_timeline_wait twait;
+		struct drm_syncobj_array array;
+		struct drm_syncobj_timeline_array tarray;
+	} *a;
+	int bad, err;
+
+	a = arg_place(w, sizeof(*a), &bad);
+	if (!bad) {
+		memset(a, 0, sizeof(*a));
+		switch (k) {
+		case 0:
+			a->wait.handles = vptr(w, len);
+			a->wait.count_handles = count;
+			a->wait.flags = vflag(w);
+			break;
+		case 1:
+			a->twait.handles = vptr(w, len);
+			a->twait.points = vptr(w, len);
+			a->twait.count_handles = count;
+			a->twait.flags = vflag(w);
+			break;
+		case 2:
+		case 3:
+			a->array.handles = vptr(w, len);
+			a->array.count_handles = count;
+			break;
+		default:
+			a->tarray.handles = vptr(w, len);
+			a->tarray.points = vptr(w, len);
+			a->tarray.count_handles = count;
+			a->tarray.flags = vflag(w);
+		}
+	}
+	err = do_ioctl(w, cmd, a, 0);
+	atomic_fetch_add(&calls_done, 1);
+	if (bad ? err == 0 || err == EFAULT || err == EINVAL :
+	    count > HCCLT_MAX_SYNCOBJ_HANDLES ? err == EINVAL :
+	    err == 0 || err == EINVAL || err == ENOENT || err == ETIME ||
+	    err == EFAULT || err == ENOMEM || err == EOPNOTSUPP ||
+	    err == ENODEV)
+		return;
+	atomic_fetch_add(&bad_errnos, 1);
+	printf("# FAIL syncobj cmd %#lx with %u handles%s -> errno %d (%s), not documented\n",
+	       cmd, count, bad ? " (bad argument pointer)" : "", err,
+	       strerror(err));
+}
+
 static int fail_mode;
 
 /* Opt this thread in to fault injection (task-filter). */
@@ -644,7 +720,9 @@ static void *worker_main(void *p)
 	while (!atomic_load(&stop) && atomic_fetch_sub(&calls_left, 1) > 0) {
 		unsigned int r = below(w, 100);
 
-		if (r < 15)
+		if (r < 3)
+			syncobj_call(w);
+		else if (r < 15)
 			raw(w);
 		else if (r < 25)	/* keep a supply of objects */
 			structured(w, below(w, 3) ? DRM_HCCLT_COMM_CREATE :

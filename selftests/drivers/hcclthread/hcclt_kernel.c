@@ -3,7 +3,9 @@
  * Kernel-launch tasks (uAPI 1.4): HCCLT_TASK_KERNEL_LAUNCH, the launch
  * event read from the DRM fd, DRM_IOCTL_HCCLT_KERNEL_DONE. Ordering with
  * the tasks around a launch, a non-zero status (-EIO once), a timeout
- * (-ETIME once, a late answer -ESRCH), cancelled launches announced, every
+ * (-ETIME once, a late answer -ESRCH), a timed-out launch the worker
+ * had not started that may never start (HCCLT_KERNEL_DONE_START), cancelled
+ * launches announced, every
  * validation errno, and a process killed with launches queued and running.
  */
 #include <poll.h>
@@ -159,6 +161,60 @@ TEST_F_TIMEOUT(kern, timeout, 60)
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->stream, 1000));
 }
 
+static int start(int fd, __u64 handle, __u64 seqno)
+{
+	struct drm_hcclt_kernel_done d;
+
+	memset(&d, 0, sizeof(d));
+	d.handle = handle;
+	d.seqno = seqno;
+	d.flags = HCCLT_KERNEL_DONE_START;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d);
+}
+
+/*
+ * A launch with a 1 s timeout on one stream behind a hung launch on
+ * another, the one worker of the file busy with the hung one (its event
+ * read, the second's not): the second's stream reports -ETIME; when the
+ * hung launch returns and the worker gets to the second event, the driver
+ * says it may not start (-ESRCH), and it cannot complete either.
+ */
+TEST_F_TIMEOUT(kern, timed_out_never_starts, 60)
+{
+	struct drm_hcclt_event_launch hung, ev;
+	struct drm_hcclt_task t0 = launch_task(20, 0), t1 = launch_task(21, 1);
+
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->thread, &t0, 1));
+	ASSERT_EQ(0, next_event(self->fd, &hung, 5000));
+	EXPECT_EQ(20, hung.cookie);
+	EXPECT_EQ(0, start(self->fd, hung.handle, hung.seqno));
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->stream, &t1, 1));
+	EXPECT_EQ(-ETIME, hcclt_sync(self->fd, self->stream, 10000));
+	EXPECT_EQ(0, done(self->fd, hung.handle, hung.seqno, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->thread, 5000));
+	ASSERT_EQ(0, next_event(self->fd, &ev, 5000));
+	EXPECT_EQ(21, ev.cookie);
+	EXPECT_EQ(-ESRCH, start(self->fd, ev.handle, ev.seqno));
+	EXPECT_EQ(-ESRCH, done(self->fd, ev.handle, ev.seqno, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->stream, 1000));
+}
+
+/* START of a launch that runs: 0, and the launch still waits for DONE. */
+TEST_F(kern, start_then_done)
+{
+	struct drm_hcclt_event_launch ev;
+	struct drm_hcclt_task t = launch_task(22, 0);
+
+	ASSERT_EQ(0, hcclt_submit(self->fd, self->stream, &t, 1));
+	ASSERT_EQ(0, next_event(self->fd, &ev, 5000));
+	EXPECT_EQ(0, start(self->fd, ev.handle, ev.seqno));
+	EXPECT_EQ(0, start(self->fd, ev.handle, ev.seqno));
+	EXPECT_EQ(-ETIMEDOUT, hcclt_sync(self->fd, self->stream, 50));
+	EXPECT_EQ(0, done(self->fd, ev.handle, ev.seqno, 0));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->stream, 5000));
+	EXPECT_EQ(-ESRCH, start(self->fd, ev.handle, ev.seqno));
+}
+
 /* Destroying the stream cancels a running and a queued launch. */
 TEST_F(kern, destroy_cancels)
 {
@@ -192,8 +248,12 @@ TEST_F(kern, einval)
 	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->stream, &t, 1));
 	memset(&d, 0, sizeof(d));
 	d.handle = self->stream;
-	d.flags = 1;
+	d.flags = 2;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d));
+	d.flags = HCCLT_KERNEL_DONE_START;
+	d.status = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d));
+	d.status = 0;
 	d.flags = 0;
 	d.pad = 1;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d));
