@@ -62,7 +62,9 @@
  * for the memory objects (DRIVER_GEM gives the device the GEM offset
  * manager it needs). The ioctl entry points are hcclt_ioctl() and
  * hcclt_compat_ioctl(), which refuse the DRM core ioctls an hcclthread
- * client has no use for before drm_ioctl() sees them (hcclt_drv.c).
+ * client has no use for before drm_ioctl() sees them (hcclt_drv.c) and
+ * serve the syncobj ioctls with a handle array themselves
+ * (hcclt_syncobj_ioctl.c).
  */
 #define HCCLT_DEFINE_FOPS(name)					\
 	static const struct file_operations name = {		\

@@ -332,72 +332,24 @@ static bool hcclt_syncobj_ioctl_nr(unsigned int nr)
 }
 
 /*
- * Where a DRM core syncobj ioctl has the count of its handle array, or -1
- * for one without an array. The 32-bit layout is the 64-bit one (every
- * field is naturally aligned, pointers are __u64).
- */
-static int hcclt_syncobj_count_offset(unsigned int nr)
-{
-	switch (nr) {
-	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):
-		return offsetof(struct drm_syncobj_wait, count_handles);
-	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT):
-		return offsetof(struct drm_syncobj_timeline_wait,
-				count_handles);
-	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_RESET):
-	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
-		return offsetof(struct drm_syncobj_array, count_handles);
-	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL):
-	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_QUERY):
-		return offsetof(struct drm_syncobj_timeline_array,
-				count_handles);
-	default:
-		return -1;
-	}
-}
-
-/*
- * The DRM core sizes its allocations by a syncobj ioctl's count_handles
- * (drm_syncobj_array_find(), the wait entries, the points): a count of
- * 2^32 - 1 is a 16 GiB kmalloc_array(), which the page allocator refuses
- * with a WARNING. Refuse counts above HCCLT_MAX_SYNCOBJ_HANDLES before the
- * core sees them. The core copies in the argument only with the command's
- * write direction and only _IOC_SIZE(@cmd) bytes, zero-filling the rest;
- * a count outside that copy reaches the core as zero, so only a count
- * inside it is read here. The core reads the argument again: a second
- * thread that rewrites the count between the two reads is not stopped.
- */
-static int hcclt_syncobj_check_count(unsigned int cmd, void __user *argp)
-{
-	int off = hcclt_syncobj_count_offset(DRM_IOCTL_NR(cmd));
-	u32 count;
-
-	if (off < 0 || !(cmd & IOC_IN) || _IOC_SIZE(cmd) < off + sizeof(count))
-		return 0;
-	if (get_user(count, (u32 __user *)(argp + off)))
-		return -EFAULT;
-	return count > HCCLT_MAX_SYNCOBJ_HANDLES ? -EINVAL : 0;
-}
-
-/*
  * The DRM core ioctls (numbers outside DRM_COMMAND_BASE..DRM_COMMAND_END)
  * a client of this driver may call: the driver's name and version, its
  * capabilities, GEM_CLOSE, which frees device memory (hcclt_mem.c), and
- * the syncobj ones (SUBMIT's in- and out-fences, hcclt_syncobj.c), those
- * with a handle array only up to HCCLT_MAX_SYNCOBJ_HANDLES handles. The
+ * the syncobj ones (SUBMIT's in- and out-fences, hcclt_syncobj.c); those
+ * with a handle array the driver serves itself (hcclt_syncobj_ioctl.c),
+ * as the core sizes allocations by their unbounded counts. The
  * others serve display, the rest of GEM (flink names, opening by name),
  * PRIME, leases and masters, none of which this driver offers, and on
  * an accel node some of them reach state an accel file does not have
  * (drm_getunique() dereferences a drm_master that only primary nodes
  * get).
  *
- * Return: 0 to pass @cmd on; -ENOTTY for a type other than DRM's, as
+ * Return: 0 to pass @cmd on to the core; 1 for one the driver serves
+ * (hcclt_sobj_ioctl()); -ENOTTY for a type other than DRM's, as
  * drm_ioctl() answers (drm_compat_ioctl() would dispatch on the number
- * alone); -EOPNOTSUPP for a core ioctl this driver does not serve;
- * -EINVAL for a syncobj array above the limit; -EFAULT.
+ * alone); -EOPNOTSUPP for a core ioctl this driver does not serve.
  */
-static int hcclt_ioctl_check(struct file *filp, unsigned int cmd,
-			     void __user *argp)
+static int hcclt_ioctl_check(struct file *filp, unsigned int cmd)
 {
 	struct drm_file *df = filp->private_data;
 	unsigned int nr = DRM_IOCTL_NR(cmd);
@@ -409,8 +361,10 @@ static int hcclt_ioctl_check(struct file *filp, unsigned int cmd,
 	    nr == DRM_IOCTL_NR(DRM_IOCTL_GET_CAP) ||
 	    nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE))
 		return 0;
+	if (hcclt_sobj_ioctl_nr(nr))
+		return 1;
 	if (hcclt_syncobj_ioctl_nr(nr))
-		return hcclt_syncobj_check_count(cmd, argp);
+		return 0;
 	drm_dbg_driver(df->minor->dev, "core ioctl %#x refused\n", nr);
 	return -EOPNOTSUPP;
 }
@@ -426,9 +380,11 @@ static inline bool hcclt_ioctl_ours(unsigned int cmd)
 static long hcclt_ioctl(struct file *filp, unsigned int cmd,
 			unsigned long arg)
 {
-	int ret = hcclt_ioctl_ours(cmd) ? 0 :
-		  hcclt_ioctl_check(filp, cmd, (void __user *)arg);
+	int ret = hcclt_ioctl_ours(cmd) ? 0 : hcclt_ioctl_check(filp, cmd);
 
+	if (ret > 0)
+		return hcclt_sobj_ioctl(filp->private_data, cmd,
+					(void __user *)arg);
 	return ret ?: drm_ioctl(filp, cmd, arg);
 }
 
@@ -436,8 +392,12 @@ static long hcclt_ioctl(struct file *filp, unsigned int cmd,
 static long hcclt_compat_ioctl(struct file *filp, unsigned int cmd,
 			       unsigned long arg)
 {
-	int ret = hcclt_ioctl_check(filp, cmd, compat_ptr(arg));
+	int ret = hcclt_ioctl_check(filp, cmd);
 
+	/* The six have the same layout for 32-bit callers. */
+	if (ret > 0)
+		return hcclt_sobj_ioctl(filp->private_data, cmd,
+					compat_ptr(arg));
 	return ret ?: drm_compat_ioctl(filp, cmd, arg);
 }
 #else

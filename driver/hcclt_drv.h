@@ -964,6 +964,11 @@ int hcclt_submit_ioctl(struct drm_device *drm, void *data,
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 
+/* hcclt_syncobj_ioctl.c */
+bool hcclt_sobj_ioctl_nr(unsigned int nr);
+long hcclt_sobj_ioctl(struct drm_file *df, unsigned int cmd,
+		      void __user *argp);
+
 /* hcclt_syncobj.c */
 struct dma_fence;
 struct hcclt_outsync;

@@ -637,9 +637,8 @@ struct drm_hcclt_task {
 /*
  * Largest count_handles of the DRM core syncobj ioctls with a handle array
  * (DRM_IOCTL_SYNCOBJ_WAIT, _TIMELINE_WAIT, _RESET, _SIGNAL,
- * _TIMELINE_SIGNAL and _QUERY) on an hcclthread node: the driver refuses a
- * larger count with -EINVAL before the DRM core, which sizes kernel
- * allocations by it, sees the call.
+ * _TIMELINE_SIGNAL and _QUERY) on an hcclthread node, which the driver
+ * serves itself from one copy of the argument: a larger count is -EINVAL.
  */
 #define HCCLT_MAX_SYNCOBJ_HANDLES	1024
 

@@ -20,12 +20,15 @@
  * alone; this test is 64-bit and checks the answer the driver shares). Without that, DRM_IOCTL_GET_UNIQUE with a zeroed
  * argument oopses an accel node (an accel file has no drm_master). The
  * syncobj ioctls with a handle array are also called with the counts 0, 1,
- * HCCLT_MAX_SYNCOBJ_HANDLES, one more and 2^32 - 1 (syncobj_counts()).
+ * HCCLT_MAX_SYNCOBJ_HANDLES, one more and 2^32 - 1 (syncobj_counts()),
+ * and while a second thread flips the counts between 1 and 2^32 - 1
+ * (syncobj_race()).
  * Kernel log reports are caught by the caller (the VM runner fails on
  * them).
  * Afterwards each node must still answer QUERY.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include "hcclt_common.h"
 #include "../../kselftest.h"
 
@@ -158,6 +161,126 @@ static int syncobj_counts(const char *path, int fd)
 	return bad ? -1 : 0;
 }
 
+/*
+ * The six syncobj ioctls with a handle array, each called RACE_CALLS times
+ * while a second thread rewrites count_handles of every argument between
+ * 1 and 2^32 - 1 as fast as it can. The driver must read the count once:
+ * a call sees 1 (and succeeds on a signalled syncobj) or 2^32 - 1 (and
+ * fails with EINVAL); a second read that saw the other value would let
+ * the DRM core size a 16 GiB allocation by it, a page allocator WARNING
+ * the VM runner catches. 0 when every call answered one of the two.
+ */
+#define RACE_CALLS	4000
+
+struct race_args {
+	struct drm_syncobj_wait wait;
+	struct drm_syncobj_timeline_wait twait;
+	struct drm_syncobj_array array;
+	struct drm_syncobj_timeline_array tarray;
+	int stop;
+};
+
+static void *race_flip(void *p)
+{
+	struct race_args *a = p;
+	__u32 v = 1;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		v = v == 1 ? 0xffffffffU : 1;
+		__atomic_store_n(&a->wait.count_handles, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&a->twait.count_handles, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&a->array.count_handles, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&a->tarray.count_handles, v,
+				 __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static int syncobj_race(const char *path, int fd)
+{
+	static const char *const names[] = {
+		"WAIT", "TIMELINE_WAIT", "RESET", "SIGNAL", "TIMELINE_SIGNAL",
+		"QUERY"
+	};
+	static __u32 handles[HCCLT_MAX_SYNCOBJ_HANDLES];
+	static __u64 points[HCCLT_MAX_SYNCOBJ_HANDLES];
+	static struct race_args a;
+	struct drm_syncobj_create create = {
+		.flags = DRM_SYNCOBJ_CREATE_SIGNALED
+	};
+	struct drm_syncobj_destroy destroy = { 0 };
+	unsigned long ok = 0, einval = 0, bad = 0;
+	unsigned int k, n, i;
+	pthread_t th;
+
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &create)) {
+		ksft_print_msg("%s: SYNCOBJ_CREATE: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < HCCLT_ARRAY_SIZE(handles); i++)
+		handles[i] = create.handle;
+	memset(points, 0, sizeof(points));
+	memset(&a, 0, sizeof(a));
+	a.wait.handles = (uintptr_t)handles;
+	a.twait.handles = (uintptr_t)handles;
+	a.twait.points = (uintptr_t)points;
+	a.array.handles = (uintptr_t)handles;
+	a.tarray.handles = (uintptr_t)handles;
+	a.tarray.points = (uintptr_t)points;
+	a.wait.count_handles = 1;
+	a.twait.count_handles = 1;
+	a.array.count_handles = 1;
+	a.tarray.count_handles = 1;
+	if (pthread_create(&th, NULL, race_flip, &a)) {
+		ksft_print_msg("%s: pthread_create failed\n", path);
+		return -1;
+	}
+	for (k = 0; k < HCCLT_ARRAY_SIZE(names); k++)
+	for (n = 0; n < RACE_CALLS; n++) {
+		int ret;
+
+		/* SIGNAL keeps the syncobj signalled for the waits. */
+		switch (k) {
+		case 0:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &a.wait);
+			break;
+		case 1:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+				    &a.twait);
+			break;
+		case 2:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_RESET, &a.array);
+			break;
+		case 3:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &a.array);
+			break;
+		case 4:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+				    &a.tarray);
+			break;
+		default:
+			ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &a.tarray);
+			break;
+		}
+		if (!ret) {
+			ok++;
+		} else if (errno == EINVAL) {
+			einval++;
+		} else if (bad++ < 8) {
+			ksft_print_msg("%s: racing SYNCOBJ_%s: %s\n", path,
+				       names[k], strerror(errno));
+		}
+	}
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	destroy.handle = create.handle;
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &destroy))
+		bad++;
+	ksft_print_msg("%s: count race: %lu calls succeeded, %lu EINVAL, %lu other\n",
+		       path, ok, einval, bad);
+	return bad ? -1 : 0;
+}
+
 /* One node: 0 when every refused number was refused as it should be. */
 static int walk(const char *path)
 {
@@ -187,6 +310,8 @@ static int walk(const char *path)
 	}
 	syncobj = !!(q.features & HCCLT_FEATURE_SYNCOBJ);
 	if (syncobj && syncobj_counts(path, fd))
+		bad++;
+	if (syncobj && syncobj_race(path, fd))
 		bad++;
 	for (nr = 0; nr < 256; nr++) {
 		if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END)

@@ -7,6 +7,7 @@
  * the out-fences of a stream have growing sequence numbers.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sys/stat.h>
 #include "hcclt_common.h"
 #include "../../kselftest_harness.h"
@@ -428,6 +429,296 @@ TEST(unplug_while_gated)
 	close(fy);
 	close(fd[1]);
 	EXPECT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", name[0]));
+}
+
+/*
+ * The DRM core's syncobj ioctls with a handle array, which the driver
+ * serves itself (hcclt_syncobj_ioctl.c): their answers and errnos.
+ */
+static long long abs_ns(int ms)
+{
+	return (hcclt_now_ms() + ms) * 1000000;
+}
+
+static int cwait(int fd, const __u32 *h, __u32 n, __u32 flags, int ms,
+		 __u32 *first)
+{
+	struct drm_syncobj_wait w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = (__u64)(uintptr_t)h;
+	w.count_handles = n;
+	w.flags = flags;
+	w.timeout_nsec = ms < 0 ? 0 : abs_ns(ms);
+	w.first_signaled = 0xdead;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+	if (first)
+		*first = w.first_signaled;
+	return ret;
+}
+
+static int ctwait(int fd, const __u32 *h, const __u64 *p, __u32 n,
+		  __u32 flags, int ms, __u32 *first)
+{
+	struct drm_syncobj_timeline_wait w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = (__u64)(uintptr_t)h;
+	w.points = (__u64)(uintptr_t)p;
+	w.count_handles = n;
+	w.flags = flags;
+	w.timeout_nsec = ms < 0 ? 0 : abs_ns(ms);
+	w.first_signaled = 0xdead;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+	if (first)
+		*first = w.first_signaled;
+	return ret;
+}
+
+static int carray(int fd, unsigned long cmd, const __u32 *h, __u32 n,
+		  __u32 pad)
+{
+	struct drm_syncobj_array a;
+
+	memset(&a, 0, sizeof(a));
+	a.handles = (__u64)(uintptr_t)h;
+	a.count_handles = n;
+	a.pad = pad;
+	return hcclt_ioctl(fd, cmd, &a);
+}
+
+static int ctarray(int fd, unsigned long cmd, const __u32 *h, __u64 *p,
+		   __u32 n, __u32 flags)
+{
+	struct drm_syncobj_timeline_array a;
+
+	memset(&a, 0, sizeof(a));
+	a.handles = (__u64)(uintptr_t)h;
+	a.points = (__u64)(uintptr_t)p;
+	a.count_handles = n;
+	a.flags = flags;
+	return hcclt_ioctl(fd, cmd, &a);
+}
+
+/* Validation: one negative call per check, the core's errnos. */
+TEST_F(so, core_array_einval)
+{
+	__u32 h[2], bad[2];
+	__u64 p[2] = { 1, 1 };
+
+	ASSERT_EQ(0, sobj_create(self->fd, &h[0]));
+	ASSERT_EQ(0, sobj_create(self->fd, &h[1]));
+	bad[0] = h[0];
+	bad[1] = h[1] + 100;
+	EXPECT_EQ(0, carray(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, h, 2, 0));
+	/* Flags and pad. */
+	EXPECT_EQ(-EINVAL, cwait(self->fd, h, 1, 0x80, -1, NULL));
+	EXPECT_EQ(-EINVAL, cwait(self->fd, h, 1,
+				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE, -1,
+				 NULL));
+	EXPECT_EQ(-EINVAL, ctwait(self->fd, h, p, 1, 0x80, -1, NULL));
+	EXPECT_EQ(-EINVAL, carray(self->fd, DRM_IOCTL_SYNCOBJ_RESET, h, 1, 1));
+	EXPECT_EQ(-EINVAL, carray(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, h, 1, 1));
+	EXPECT_EQ(-EINVAL, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+				   h, p, 1, 1));
+	EXPECT_EQ(-EINVAL, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, p, 1,
+				   2));
+	/* Counts: 0 waits for nothing; the others need a handle. */
+	EXPECT_EQ(0, cwait(self->fd, h, 0, 0, -1, NULL));
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 0, 0, -1, NULL));
+	EXPECT_EQ(-EINVAL, carray(self->fd, DRM_IOCTL_SYNCOBJ_RESET, h, 0, 0));
+	EXPECT_EQ(-EINVAL, carray(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, h, 0, 0));
+	EXPECT_EQ(-EINVAL, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+				   h, p, 0, 0));
+	EXPECT_EQ(-EINVAL, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, p, 0,
+				   0));
+	EXPECT_EQ(-EINVAL, cwait(self->fd, h, HCCLT_MAX_SYNCOBJ_HANDLES + 1, 0,
+				 -1, NULL));
+	EXPECT_EQ(-EINVAL, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, p,
+				   HCCLT_MAX_SYNCOBJ_HANDLES + 1, 0));
+	/* A handle that names nothing; unreadable arrays. */
+	EXPECT_EQ(-ENOENT, cwait(self->fd, bad, 2, 0, -1, NULL));
+	EXPECT_EQ(-ENOENT, ctwait(self->fd, bad, p, 2, 0, -1, NULL));
+	EXPECT_EQ(-ENOENT, carray(self->fd, DRM_IOCTL_SYNCOBJ_RESET, bad, 2,
+				  0));
+	EXPECT_EQ(-ENOENT, carray(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, bad, 2,
+				  0));
+	EXPECT_EQ(-ENOENT, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+				   bad, p, 2, 0));
+	EXPECT_EQ(-ENOENT, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, bad, p,
+				   2, 0));
+	EXPECT_EQ(-EFAULT, cwait(self->fd, (__u32 *)8, 1, 0, -1, NULL));
+	EXPECT_EQ(-EFAULT, ctwait(self->fd, h, (__u64 *)8, 1, 0, -1, NULL));
+	EXPECT_EQ(-EFAULT, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+				   h, (__u64 *)8, 1, 0));
+	EXPECT_EQ(-EFAULT, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h,
+				   (__u64 *)8, 1, 0));
+	/* A wait for a fence that is not there, without WAIT_FOR_SUBMIT. */
+	EXPECT_EQ(0, carray(self->fd, DRM_IOCTL_SYNCOBJ_RESET, h, 1, 0));
+	EXPECT_EQ(-EINVAL, cwait(self->fd, h, 1, 0, 1000, NULL));
+	p[0] = 5;
+	EXPECT_EQ(-EINVAL, ctwait(self->fd, &h[1], p, 1, 0, 1000, NULL));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h[0]));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h[1]));
+}
+
+/*
+ * Binary syncobjs: SIGNAL, RESET, WAIT with and without WAIT_ALL on a
+ * batch's real out-fence, first_signaled, and a poll (timeout 0).
+ */
+TEST_F(so, core_binary_wait)
+{
+	struct drm_hcclt_task w = nwait(self->n), r = nrec(self->n);
+	struct sub x = { .tasks = &w, .n = 1, .nout = 1 };
+	struct sub y = { .tasks = &r, .n = 1 };
+	__u32 h[2], first;
+	__u64 p[2] = { 0, 0 };
+
+	ASSERT_EQ(0, sobj_create(self->fd, &h[0]));
+	ASSERT_EQ(0, sobj_create(self->fd, &h[1]));
+	/* h[0] gets the fence of a batch parked on the notify. */
+	x.out[0].handle = h[0];
+	ASSERT_EQ(0, submit(self->fd, self->a, &x, NULL));
+	ASSERT_EQ(0, carray(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &h[1], 1, 0));
+	EXPECT_EQ(-ETIME, cwait(self->fd, h, 1, 0, -1, NULL));
+	EXPECT_EQ(-ETIME, cwait(self->fd, h, 1, 0, 100, NULL));
+	EXPECT_EQ(-ETIME, ctwait(self->fd, h, p, 1, 0, 100, NULL));
+	EXPECT_EQ(-ETIME, cwait(self->fd, h, 2,
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, 100, NULL));
+	EXPECT_EQ(0, cwait(self->fd, h, 2, 0, 100, &first));
+	EXPECT_EQ(1, first);
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 2, 0, -1, &first));
+	EXPECT_EQ(1, first);
+	/* The batch runs: the fence signals, the waits return. */
+	ASSERT_EQ(0, submit(self->fd, self->b, &y, NULL));
+	EXPECT_EQ(0, cwait(self->fd, h, 2, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+			   10000, NULL));
+	EXPECT_EQ(0, cwait(self->fd, h, 1, 0, 10000, &first));
+	EXPECT_EQ(0, first);
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 1, 0, -1, &first));
+	EXPECT_EQ(0, first);
+	/* RESET takes the fence away; SIGNAL gives a signalled one. */
+	EXPECT_EQ(0, carray(self->fd, DRM_IOCTL_SYNCOBJ_RESET, h, 2, 0));
+	EXPECT_EQ(-EINVAL, cwait(self->fd, h, 1, 0, -1, NULL));
+	EXPECT_EQ(-ETIME, cwait(self->fd, h, 2,
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, 50,
+				NULL));
+	EXPECT_EQ(0, carray(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, h, 2, 0));
+	EXPECT_EQ(0, cwait(self->fd, h, 2, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, -1,
+			   NULL));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 10000));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h[0]));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h[1]));
+}
+
+struct late_signal {
+	int fd;
+	__u32 h;
+	__u64 point;
+	int ms;
+};
+
+/* Signal a point (0: the binary syncobj) after a delay. */
+static void *late_signal(void *arg)
+{
+	struct late_signal *l = arg;
+
+	hcclt_msleep(l->ms);
+	if (l->point)
+		ctarray(l->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &l->h,
+			&l->point, 1, 0);
+	else
+		carray(l->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &l->h, 1, 0);
+	return NULL;
+}
+
+/*
+ * Timelines: TIMELINE_SIGNAL, QUERY with and without LAST_SUBMITTED,
+ * TIMELINE_WAIT on signalled and future points, WAIT_AVAILABLE, and
+ * WAIT_FOR_SUBMIT for a point (and a binary fence) that another thread
+ * signals while the call waits.
+ */
+TEST_F(so, core_timeline)
+{
+	struct drm_hcclt_task w = nwait(self->n), r = nrec(self->n);
+	struct sub x = { .tasks = &w, .n = 1, .nout = 1 };
+	struct sub y = { .tasks = &r, .n = 1 };
+	struct late_signal l;
+	__u32 h[2], first;
+	__u64 p[2], q[2];
+	pthread_t th;
+
+	ASSERT_EQ(0, sobj_create(self->fd, &h[0]));
+	ASSERT_EQ(0, sobj_create(self->fd, &h[1]));
+	p[0] = 3;
+	p[1] = 7;
+	ASSERT_EQ(0, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, h, p,
+			     2, 0));
+	EXPECT_EQ(0, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, q, 2, 0));
+	EXPECT_EQ(3, q[0]);
+	EXPECT_EQ(7, q[1]);
+	/* Point 5 of h[0] comes from a batch parked on the notify. */
+	x.out[0].handle = h[0];
+	x.out[0].point = 5;
+	ASSERT_EQ(0, submit(self->fd, self->a, &x, NULL));
+	EXPECT_EQ(0, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, q, 2, 0));
+	EXPECT_EQ(3, q[0]);
+	EXPECT_EQ(0, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, q, 2,
+			     DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED));
+	EXPECT_EQ(5, q[0]);
+	EXPECT_EQ(7, q[1]);
+	p[0] = 2;
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 1, 0, -1, NULL));
+	p[0] = 5;
+	EXPECT_EQ(-ETIME, ctwait(self->fd, h, p, 1, 0, 100, NULL));
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 1,
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE, -1, NULL));
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 2, 0, -1, &first));
+	EXPECT_EQ(1, first);
+	/* Point 9 is not submitted: -EINVAL, or wait for it. */
+	p[0] = 9;
+	EXPECT_EQ(-EINVAL, ctwait(self->fd, h, p, 1, 0, 100, NULL));
+	EXPECT_EQ(-ETIME, ctwait(self->fd, h, p, 1,
+				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE, 50,
+				 NULL));
+	EXPECT_EQ(-ETIME, ctwait(self->fd, h, p, 1,
+				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, 50,
+				 NULL));
+	/* The batch runs; point 5 signals, then 3..5 are reached. */
+	ASSERT_EQ(0, submit(self->fd, self->b, &y, NULL));
+	p[0] = 5;
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 2,
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, 10000, &first));
+	EXPECT_EQ(0, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, q, 1, 0));
+	EXPECT_EQ(5, q[0]);
+	/* Another thread submits point 9 while the call waits for it. */
+	l.fd = self->fd;
+	l.h = h[0];
+	l.point = 9;
+	l.ms = 200;
+	ASSERT_EQ(0, pthread_create(&th, NULL, late_signal, &l));
+	p[0] = 9;
+	EXPECT_EQ(0, ctwait(self->fd, h, p, 1,
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, 30000, NULL));
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, ctarray(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, h, q, 1, 0));
+	EXPECT_EQ(9, q[0]);
+	/* And a binary fence, with WAIT (binary) and WAIT_FOR_SUBMIT. */
+	ASSERT_EQ(0, carray(self->fd, DRM_IOCTL_SYNCOBJ_RESET, &h[1], 1, 0));
+	l.h = h[1];
+	l.point = 0;
+	ASSERT_EQ(0, pthread_create(&th, NULL, late_signal, &l));
+	EXPECT_EQ(0, cwait(self->fd, &h[1], 1,
+			   DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, 30000,
+			   &first));
+	EXPECT_EQ(0, first);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->a, 10000));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h[0]));
+	EXPECT_EQ(0, sobj_destroy(self->fd, h[1]));
 }
 
 TEST_HARNESS_MAIN
