@@ -950,6 +950,7 @@ void hcclt_sched_stream_cancel(struct hcclt_stream *stream, bool kill);
 void hcclt_sched_thread_kill(struct hcclt_thread *thread);
 void hcclt_sched_task_done(struct hcclt_stream *stream, int err);
 void hcclt_sched_notify_kill(struct hcclt_notify *n, int err);
+bool hcclt_sched_notify_pending(struct hcclt_notify *n);
 u32 hcclt_sched_stream_state(struct hcclt_stream *stream, u32 *wait_notify,
 			     u32 *depth, struct drm_hcclt_wait_info *wi);
 

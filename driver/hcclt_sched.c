@@ -963,6 +963,25 @@ void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
 }
 
 /**
+ * hcclt_sched_notify_pending - may a wait on @n still succeed?
+ * @n: a channel notify of this side.
+ *
+ * Takes the notify's device's sched_lock.
+ *
+ * Return: false once @n is dead and holds no record (the peer went with
+ * nothing recorded, or a wait consumed what it recorded), else true.
+ */
+bool hcclt_sched_notify_pending(struct hcclt_notify *n)
+{
+	bool pending;
+
+	spin_lock_bh(&n->hdev->sched_lock);
+	pending = !n->dead || n->set;
+	spin_unlock_bh(&n->hdev->sched_lock);
+	return pending;
+}
+
+/**
  * hcclt_sched_stream_state - what a stream is doing, for INFO and debugfs.
  * @s: the stream.
  * @wait_notify: set to the index of the notify it is parked on (else 0).
