@@ -150,8 +150,10 @@ struct hcclt_group;
  * @xkick: bit i: device @xkick_dev[i] has hand-offs from a direct context
  *	of this device to apply (atomic bitops; set under sched_lock, taken
  *	with xchg() by that context).
- * @xkick_dev: the devices of @xkick's bits; written under sched_lock, read
- *	by the context that took the bit.
+ * @xkick_dev: the devices of @xkick's bits; written under sched_lock
+ *	(WRITE_ONCE(), then smp_mb__before_atomic() before the bit is set),
+ *	read by the context that took the bit with xchg(), which may be
+ *	another SUBMIT on the device, not holding sched_lock.
  * @debugfs: the state file in the DRM device's debugfs directory.
  */
 struct hcclt_device {

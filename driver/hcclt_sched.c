@@ -340,8 +340,18 @@ static void hcclt_xrecord(struct hcclt_device *a, struct hcclt_notify *n)
 		kref_get(&n->ref);
 		list_add_tail(&n->xnode, &b->xrecs);
 		if (a->xdirect) {
-			/* Applied by hcclt_xrec_kick() of this context. */
-			a->xkick_dev[b->index] = b;
+			/*
+			 * Applied by hcclt_xrec_kick() of this context, or of
+			 * any SUBMIT on @a that takes the bit first, without
+			 * sched_lock.
+			 */
+			WRITE_ONCE(a->xkick_dev[b->index], b);
+			/*
+			 * The device before the bit (set_bit() orders
+			 * nothing); pairs with the full barrier of xchg() in
+			 * hcclt_xrec_kick().
+			 */
+			smp_mb__before_atomic();
 			set_bit(b->index, &a->xkick);
 		} else {
 			queue_work(b->wq, &b->xrec_work);
@@ -651,6 +661,7 @@ void hcclt_xrec_kick(struct hcclt_device *a)
 	unsigned long pending = 0, more;
 	int hops = 0, i, idx;
 
+	/* Fully ordered: a bit seen here has its xkick_dev[] entry set. */
 	more = xchg(&a->xkick, 0);
 	for_each_set_bit(i, &more, HCCLT_MAX_DEVICES)
 		devs[i] = READ_ONCE(a->xkick_dev[i]);
@@ -1074,6 +1085,7 @@ int hcclt_sched_init(struct hcclt_device *hdev)
  */
 void hcclt_sched_unplug(struct hcclt_device *hdev)
 {
+	struct hcclt_notify *n;
 	struct hcclt_stream *s;
 
 	spin_lock_bh(&hdev->sched_lock);
@@ -1089,16 +1101,22 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	hdev->xrec_stopped = true;
 	spin_unlock_bh(&hdev->xrec_lock);
 	cancel_work_sync(&hdev->xrec_work);
-	/* Records never handed over: drop their references. */
-	while (!list_empty(&hdev->xrecs)) {
-		struct hcclt_notify *n = list_first_entry(&hdev->xrecs,
-							  struct hcclt_notify,
-							  xnode);
-
+	/*
+	 * Records never handed over: drop their references. Under
+	 * xrec_lock, one at a time: a peer's teardown may take one off the
+	 * list meanwhile (hcclt_sched_notify_kill()), and the put may free
+	 * the notify, which takes no lock of this device.
+	 */
+	spin_lock_bh(&hdev->xrec_lock);
+	while ((n = list_first_entry_or_null(&hdev->xrecs, struct hcclt_notify,
+					     xnode))) {
 		list_del_init(&n->xnode);
 		n->xcount = 0;
+		spin_unlock_bh(&hdev->xrec_lock);
 		hcclt_notify_put(n);
+		spin_lock_bh(&hdev->xrec_lock);
 	}
+	spin_unlock_bh(&hdev->xrec_lock);
 	cancel_work_sync(&hdev->run_work);
 	destroy_workqueue(hdev->wq);
 	hdev->wq = NULL;
