@@ -349,6 +349,9 @@ struct hcclt_file {
  * @err: 0 if the record of @done ran, else the error its stream was
  *	flushed with (it was dropped; hcclt_event_complete()); sched_lock.
  * @waiters: streams parked on it (their park_node); sched_lock.
+ * @flush_node: entry in the list of events a stream flush completed,
+ *	whose waiters it releases once, at its end (hcclt_stream_flush());
+ *	empty otherwise; sched_lock.
  * @wq: DRM_IOCTL_HCCLT_EVENT_WAIT callers.
  */
 struct hcclt_event {
@@ -360,6 +363,7 @@ struct hcclt_event {
 	u64 ts_ns;
 	int err;
 	struct list_head waiters;
+	struct list_head flush_node;
 	wait_queue_head_t wq;
 };
 
