@@ -548,7 +548,7 @@ static int ring_exit_rank(struct rank *r, volatile int *round)
 	return ret;
 }
 
-TEST_F_TIMEOUT(chan, ring8_exit_after_last_sync, 900)
+TEST_F_TIMEOUT(chan, ring8_exit_after_last_sync, 600)
 {
 	int n = 8, run, i, st, failed, runs_ok = 0;
 	struct drm_hcclt_group_create g;
