@@ -615,7 +615,8 @@ bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id)
  * @idx: the notify index (user input).
  * @out: the notify, with a reference for the task.
  *
- * Return: 0, -EINVAL (engine family, index), -ECONNRESET (peer gone).
+ * Return: 0, -EINVAL (engine family, index), -ECONNRESET (peer gone; for
+ * a wait: and no record of it left on the notify).
  */
 int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 			      u32 op, u32 idx, struct hcclt_notify **out)
@@ -625,11 +626,20 @@ int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 	if (hcclt_engine_family(engine) != (int)chan->family ||
 	    idx >= chan->notify_num)
 		return -EINVAL;
-	if (READ_ONCE(chan->broken))
-		return -ECONNRESET;
 	idx = array_index_nospec(idx, chan->notify_num);
 	n = op == HCCLT_TASK_CHANNEL_RECORD ? chan->rnotifies[idx] :
 					      chan->notifies[idx];
+	/*
+	 * The peer is gone: nothing can be recorded to it, but a record it
+	 * made before it went may still be on this side's notify (or on its
+	 * way there, until hcclt_sched_notify_kill() lands it). A wait is
+	 * queued unless the notify is dead with no record left: it then
+	 * consumes the record when it runs, or fails with -ECONNRESET if an
+	 * earlier wait took it.
+	 */
+	if (READ_ONCE(chan->broken) &&
+	    (op != HCCLT_TASK_CHANNEL_WAIT || !hcclt_sched_notify_pending(n)))
+		return -ECONNRESET;
 	/* Lookups only find linked channels; this is defence in depth. */
 	if (WARN_ON_ONCE(!n))
 		return -ECONNRESET;

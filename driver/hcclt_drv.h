@@ -150,8 +150,10 @@ struct hcclt_group;
  * @xkick: bit i: device @xkick_dev[i] has hand-offs from a direct context
  *	of this device to apply (atomic bitops; set under sched_lock, taken
  *	with xchg() by that context).
- * @xkick_dev: the devices of @xkick's bits; written under sched_lock, read
- *	by the context that took the bit.
+ * @xkick_dev: the devices of @xkick's bits; written under sched_lock
+ *	(WRITE_ONCE(), then smp_mb__before_atomic() before the bit is set),
+ *	read by the context that took the bit with xchg(), which may be
+ *	another SUBMIT on the device, not holding sched_lock.
  * @debugfs: the state file in the DRM device's debugfs directory.
  */
 struct hcclt_device {
@@ -347,6 +349,9 @@ struct hcclt_file {
  * @err: 0 if the record of @done ran, else the error its stream was
  *	flushed with (it was dropped; hcclt_event_complete()); sched_lock.
  * @waiters: streams parked on it (their park_node); sched_lock.
+ * @flush_node: entry in the list of events a stream flush completed,
+ *	whose waiters it releases once, at its end (hcclt_stream_flush());
+ *	empty otherwise; sched_lock.
  * @wq: DRM_IOCTL_HCCLT_EVENT_WAIT callers.
  */
 struct hcclt_event {
@@ -358,6 +363,7 @@ struct hcclt_event {
 	u64 ts_ns;
 	int err;
 	struct list_head waiters;
+	struct list_head flush_node;
 	wait_queue_head_t wq;
 };
 
@@ -953,6 +959,7 @@ void hcclt_sched_stream_cancel(struct hcclt_stream *stream, bool kill);
 void hcclt_sched_thread_kill(struct hcclt_thread *thread);
 void hcclt_sched_task_done(struct hcclt_stream *stream, int err);
 void hcclt_sched_notify_kill(struct hcclt_notify *n, int err);
+bool hcclt_sched_notify_pending(struct hcclt_notify *n);
 u32 hcclt_sched_stream_state(struct hcclt_stream *stream, u32 *wait_notify,
 			     u32 *depth, struct drm_hcclt_wait_info *wi);
 

@@ -118,6 +118,7 @@ int hcclt_event_create_ioctl(struct drm_device *drm, void *data,
 	kref_init(&ev->ref);
 	ev->hdev = hdev;
 	INIT_LIST_HEAD(&ev->waiters);
+	INIT_LIST_HEAD(&ev->flush_node);
 	init_waitqueue_head(&ev->wq);
 	ret = xa_alloc_cyclic(&file->events, &id, ev,
 			      XA_LIMIT(1, HCCLT_EVENT_ID_MAX),

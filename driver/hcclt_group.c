@@ -341,8 +341,14 @@ int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 		comm->group = group;
 		comm->rank = args->rank;
 		mutex_unlock(&hcclt_groups_lock);
-		hcclt_comm_publish(comm);
+		/*
+		 * Read before publishing: from then on a COMM_DESTROY of the
+		 * id (the lowest free index, easy to guess) on another thread
+		 * of this file may free the communicator, and this call holds
+		 * no reference on it.
+		 */
 		args->comm_id = comm->id;
+		hcclt_comm_publish(comm);
 		return 0;
 	}
 	if (group->state == HCCLT_GROUP_FAILED) {

@@ -372,7 +372,10 @@ static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 		pg->visits++;
 		if (pg->type == HCCLT_INFO_TYPE_COMMS) {
 			comm = entry;
-			/* Published and destroyed under file->lock. */
+			/*
+			 * Published, discarded and destroyed under
+			 * file->lock: @entry stays valid while it is held.
+			 */
 			if (!comm->live)
 				continue;
 			mutex_lock(&comm->lock);
@@ -382,11 +385,21 @@ static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 		} else {
 			/*
 			 * A published thread leaves the table only with its
-			 * communicator, under file->lock; an unpublished one
-			 * is skipped.
+			 * communicator, under file->lock, which this walk
+			 * holds. An unpublished one is skipped, but a failed
+			 * THREAD_ACQUIRE discards it under comm->lock only
+			 * and frees it after a grace period: @entry, found
+			 * under the RCU lock of xa_find(), is no longer safe
+			 * to read, so look again under RCU and read only the
+			 * live flag there. Once seen live, the thread stays
+			 * until file->lock is dropped.
 			 */
-			t = entry;
-			if (!hcclt_obj_live(&t->live))
+			rcu_read_lock();
+			t = xa_load(xa, idx);
+			if (t && !hcclt_obj_live(&t->live))
+				t = NULL;
+			rcu_read_unlock();
+			if (!t)
 				continue;
 			hcclt_info_thread(&pg->threads[pg->n].thread,
 					  &pg->threads[pg->n].wait, t);

@@ -69,7 +69,9 @@ MODULE_PARM_DESC(sim_memory_mb,
  *	the error paths of drm_gem_shmem_create() kfree() it.
  * @charged: bytes taken from the device's capacity, given back on free;
  *	zero until the create ioctl has reserved them. Written once before
- *	the object is published through a handle.
+ *	the object is published through a handle. Non-zero also means the
+ *	object holds a reference on its DRM device (drm_dev_get()), dropped
+ *	when it is freed.
  */
 struct hcclt_mem {
 	struct drm_gem_shmem_object shmem;
@@ -122,15 +124,20 @@ static void hcclt_mem_unreserve(struct hcclt_device *hdev, u64 size)
 	spin_unlock(&hdev->pool_lock);
 }
 
-/* The last reference went: free the object, give back its capacity. */
+/*
+ * The last reference went: free the object, give back its capacity and
+ * drop the reference on its device that hcclt_mem_new() took.
+ */
 static void hcclt_mem_free(struct drm_gem_object *obj)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(obj->dev);
 	u64 charged = to_hcclt_mem(obj)->charged;
 
 	drm_gem_shmem_free(&to_hcclt_mem(obj)->shmem);
-	if (charged)
+	if (charged) {
 		hcclt_mem_unreserve(hdev, charged);
+		drm_dev_put(&hdev->drm);
+	}
 }
 
 /*
@@ -246,7 +253,15 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 			return ERR_PTR(-ENOMEM);
 		return ERR_CAST(shmem);
 	}
-	/* From here on the object gives the capacity back when freed. */
+	/*
+	 * From here on the object gives the capacity back when freed, and
+	 * holds its device until then: other devices' copy engines and the
+	 * dma-bufs of peers hold objects of this one with no file of it
+	 * open, and devices are removed in any order (rmmod from the
+	 * highest index), so the object's free must not find its device
+	 * gone.
+	 */
+	drm_dev_get(&hdev->drm);
 	to_hcclt_mem(&shmem->base)->charged = size;
 	return &shmem->base;
 }

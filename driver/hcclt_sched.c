@@ -18,8 +18,19 @@
  * queued behind it is dropped, and the next sync reports -ETIME once.
  *
  * All state here is protected by hdev->sched_lock (see hcclt_drv.h); each
- * task costs O(1) under it, so one device-wide lock keeps the notify state
- * machine simple and still lets many streams make progress.
+ * task costs O(1) under it, but for an event record, which walks the
+ * streams parked on its event (streams of the event's file), so one
+ * device-wide lock keeps the notify state machine simple and still lets
+ * many streams make progress.
+ *
+ * What one holder of sched_lock does is bounded, since it runs with BH
+ * off and others' streams wait for it: a SUBMIT runs the device's runlist,
+ * which holds other clients' streams too, for at most HCCLT_INLINE_BUDGET
+ * tasks, and the hand-offs it made on at most HCCLT_XREC_HOPS other
+ * devices, each for HCCLT_INLINE_BUDGET tasks (hcclt_xrec_kick()); the
+ * work items run HCCLT_WORK_BUDGET tasks a pass and requeue themselves for
+ * the rest; a flush (the wait timer in softirq, a cancel) is
+ * O(queue depth + parked streams) (hcclt_stream_flush()).
  *
  * Cross-device records (channel records, whose notify belongs to the peer
  * rank's device) are handed over in one place, hcclt_xrecord(). Lock
@@ -54,8 +65,13 @@
 #define CREATE_TRACE_POINTS
 #include "hcclt_trace.h"
 
-/* Tasks run by one pass of the work item before it requeues itself. */
-#define HCCLT_WORK_BUDGET	4096
+/*
+ * Tasks run by one pass of a work item (run_work, xrec_work) under
+ * sched_lock before it requeues itself, as many as a SUBMIT runs inline:
+ * other work of the device's queue, and other devices' hand-offs, get
+ * their turn between passes.
+ */
+#define HCCLT_WORK_BUDGET	HCCLT_INLINE_BUDGET
 
 /* ---- batches ---- */
 
@@ -199,36 +215,54 @@ static inline void hcclt_stream_unpark(struct hcclt_stream *s)
 /*
  * Record @seq of @ev completed, with @err if its stream dropped it (failed,
  * cancelled or unplugged) instead of running it: unless a later record
- * completed first, the event is complete, failed when @err, and the
- * streams and EVENT_WAIT callers waiting for it are released (a failed
- * record fails the waits it releases, hcclt_event_step()).
+ * completed first, the event is complete, failed when @err. Return: true
+ * when it is; its waiters are then released by hcclt_event_release().
+ * O(1).
  */
-static void hcclt_event_complete(struct hcclt_device *hdev,
-				 struct hcclt_event *ev, u64 seq, int err)
+static bool hcclt_event_mark(struct hcclt_event *ev, u64 seq, int err)
+{
+	if (seq <= ev->done)
+		return false;
+	if (!err)
+		ev->ts_ns = ktime_get_ns();
+	ev->err = err;
+	ev->done = seq;
+	return true;
+}
+
+/*
+ * Release the streams and EVENT_WAIT callers waiting for records of @ev up
+ * to ev->done (a failed record fails the waits it releases,
+ * hcclt_event_step()). O(streams parked on @ev), which are streams of the
+ * event's file, each parked on one event at most.
+ */
+static void hcclt_event_release(struct hcclt_device *hdev,
+				struct hcclt_event *ev)
 {
 	struct hcclt_stream *w, *tmp;
 	struct hcclt_task *head;
 	bool released = false;
 
-	if (seq <= ev->done)
-		return;
-	if (!err)
-		ev->ts_ns = ktime_get_ns();
-	ev->err = err;
-	ev->done = seq;
 	list_for_each_entry_safe(w, tmp, &ev->waiters, park_node) {
 		head = list_first_entry(&w->tasks, struct hcclt_task, node);
-		if (head->ev_seq <= seq) {
+		if (head->ev_seq <= ev->done) {
 			hcclt_stream_unpark(w);
 			hcclt_make_runnable(hdev, w);
 			released = true;
 		}
 	}
 	/* Flushes (the timer, cancel) do not run the runlist. */
-	if (released && err && !hdev->unplugged)
+	if (released && ev->err && !hdev->unplugged)
 		queue_work(hdev->wq, &hdev->run_work);
 	if (wq_has_sleeper(&ev->wq))
 		wake_up_all(&ev->wq);
+}
+
+static void hcclt_event_complete(struct hcclt_device *hdev,
+				 struct hcclt_event *ev, u64 seq, int err)
+{
+	if (hcclt_event_mark(ev, seq, err))
+		hcclt_event_release(hdev, ev);
 }
 
 /*
@@ -259,10 +293,20 @@ static void hcclt_notify_lose(struct hcclt_stream *s, struct hcclt_notify *n,
 	}
 }
 
-/* Drop every queued task of @s with @err and unpark it. */
+/*
+ * Drop every queued task of @s with @err and unpark it.
+ *
+ * Bounded: it runs in softirq (the wait timer) with sched_lock held, so
+ * each dropped task costs O(1), and the waiters of an event whose records
+ * it drops are released once, at the end, not once per record: the whole
+ * flush is O(queue depth + streams parked on those events), at most
+ * HCCLT_MAX_QUEUE_DEPTH plus the device's streams.
+ */
 static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 {
+	struct hcclt_event *ev, *etmp;
 	struct hcclt_task *task;
+	LIST_HEAD(events);
 
 	hcclt_stream_unpark(s);
 	/* A copy in flight finds its task gone (hcclt_sched_copy_done()). */
@@ -285,10 +329,21 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 		    (task->op == HCCLT_TASK_NOTIFY_RECORD ||
 		     task->op == HCCLT_TASK_ACL_NOTIFY_RECORD))
 			hcclt_notify_lose(s, task->notify, err);
-		if (task->op == HCCLT_TASK_EVENT_RECORD)
-			hcclt_event_complete(s->hdev, task->event, task->ev_seq,
-					     err ?: -ECANCELED);
+		ev = task->event;
+		if (task->op == HCCLT_TASK_EVENT_RECORD &&
+		    hcclt_event_mark(ev, task->ev_seq, err ?: -ECANCELED) &&
+		    list_empty(&ev->flush_node)) {
+			/* The task's reference goes with it. */
+			kref_get(&ev->ref);
+			list_add_tail(&ev->flush_node, &events);
+		}
 		hcclt_sched_task_done(s, err);
+	}
+	list_for_each_entry_safe(ev, etmp, &events, flush_node) {
+		list_del_init(&ev->flush_node);
+		hcclt_event_release(s->hdev, ev);
+		/* Frees memory only: fine under sched_lock. */
+		hcclt_event_put(ev);
 	}
 }
 
@@ -346,8 +401,18 @@ static void hcclt_xrecord(struct hcclt_device *a, struct hcclt_notify *n)
 		kref_get(&n->ref);
 		list_add_tail(&n->xnode, &b->xrecs);
 		if (a->xdirect) {
-			/* Applied by hcclt_xrec_kick() of this context. */
-			a->xkick_dev[b->index] = b;
+			/*
+			 * Applied by hcclt_xrec_kick() of this context, or of
+			 * any SUBMIT on @a that takes the bit first, without
+			 * sched_lock.
+			 */
+			WRITE_ONCE(a->xkick_dev[b->index], b);
+			/*
+			 * The device before the bit (set_bit() orders
+			 * nothing); pairs with the full barrier of xchg() in
+			 * hcclt_xrec_kick().
+			 */
+			smp_mb__before_atomic();
 			set_bit(b->index, &a->xkick);
 		} else {
 			queue_work(b->wq, &b->xrec_work);
@@ -657,6 +722,7 @@ void hcclt_xrec_kick(struct hcclt_device *a)
 	unsigned long pending = 0, more;
 	int hops = 0, i, idx;
 
+	/* Fully ordered: a bit seen here has its xkick_dev[] entry set. */
 	more = xchg(&a->xkick, 0);
 	for_each_set_bit(i, &more, HCCLT_MAX_DEVICES)
 		devs[i] = READ_ONCE(a->xkick_dev[i]);
@@ -1041,6 +1107,25 @@ void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
 }
 
 /**
+ * hcclt_sched_notify_pending - may a wait on @n still succeed?
+ * @n: a channel notify of this side.
+ *
+ * Takes the notify's device's sched_lock.
+ *
+ * Return: false once @n is dead and holds no record (the peer went with
+ * nothing recorded, or a wait consumed what it recorded), else true.
+ */
+bool hcclt_sched_notify_pending(struct hcclt_notify *n)
+{
+	bool pending;
+
+	spin_lock_bh(&n->hdev->sched_lock);
+	pending = !n->dead || n->set;
+	spin_unlock_bh(&n->hdev->sched_lock);
+	return pending;
+}
+
+/**
  * hcclt_sched_stream_state - what a stream is doing, for INFO and debugfs.
  * @s: the stream.
  * @wait_notify: set to the index of the notify it is parked on (else 0).
@@ -1133,6 +1218,7 @@ int hcclt_sched_init(struct hcclt_device *hdev)
  */
 void hcclt_sched_unplug(struct hcclt_device *hdev)
 {
+	struct hcclt_notify *n;
 	struct hcclt_stream *s;
 
 	spin_lock_bh(&hdev->sched_lock);
@@ -1148,16 +1234,22 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	hdev->xrec_stopped = true;
 	spin_unlock_bh(&hdev->xrec_lock);
 	cancel_work_sync(&hdev->xrec_work);
-	/* Records never handed over: drop their references. */
-	while (!list_empty(&hdev->xrecs)) {
-		struct hcclt_notify *n = list_first_entry(&hdev->xrecs,
-							  struct hcclt_notify,
-							  xnode);
-
+	/*
+	 * Records never handed over: drop their references. Under
+	 * xrec_lock, one at a time: a peer's teardown may take one off the
+	 * list meanwhile (hcclt_sched_notify_kill()), and the put may free
+	 * the notify, which takes no lock of this device.
+	 */
+	spin_lock_bh(&hdev->xrec_lock);
+	while ((n = list_first_entry_or_null(&hdev->xrecs, struct hcclt_notify,
+					     xnode))) {
 		list_del_init(&n->xnode);
 		n->xcount = 0;
+		spin_unlock_bh(&hdev->xrec_lock);
 		hcclt_notify_put(n);
+		spin_lock_bh(&hdev->xrec_lock);
 	}
+	spin_unlock_bh(&hdev->xrec_lock);
 	cancel_work_sync(&hdev->run_work);
 	destroy_workqueue(hdev->wq);
 	hdev->wq = NULL;

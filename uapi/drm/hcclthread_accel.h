@@ -472,7 +472,8 @@ struct drm_hcclt_thread_export {
  *	or one that runs later on a notify not set, fails at once: the tasks
  *	queued after it are dropped and the next DRM_IOCTL_HCCLT_STREAM_SYNC
  *	returns -ECONNRESET, once. A record the peer made before it went is
- *	still consumed by one wait. Streams of several threads may wait on
+ *	still consumed by one wait, also one submitted after the peer went.
+ *	Streams of several threads may wait on
  *	the same notify: each record releases one of them, the one parked
  *	longest; the peer's going fails all of them.
  *
@@ -730,7 +731,9 @@ struct drm_hcclt_sync {
  * - -EINVAL: a channel task on a stream @handle, from a thread of another
  *   engine family than the channel's, with @notify_idx not below the
  *   channel's notify count, or a channel record with a non-zero timeout.
- * - -ECONNRESET: a channel task on a channel whose peer is gone.
+ * - -ECONNRESET: a channel task on a channel whose peer is gone; for a
+ *   channel wait, only when no record the peer made before it went is
+ *   left on the notify.
  * - -EINVAL (1.4): a data task with a non-zero @notify_idx or @timeout_s, a
  *   local one with a non-zero @dst_thread, a write or read on a stream
  *   @handle, a zero handle where an object is needed or a non-zero one

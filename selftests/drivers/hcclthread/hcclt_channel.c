@@ -434,6 +434,170 @@ TEST_F_TIMEOUT(chan, ring8_processes, 300)
 }
 
 /*
+ * A rank that leaves after its record reached the peer: the peer's wait
+ * submitted afterwards still consumes that record; the next wait, with no
+ * record left, is refused at submit, as is a record to the gone peer.
+ */
+TEST_F(chan, leave_keeps_delivered_record)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r[2];
+	__u64 c0, c1;
+	int e1;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 2, 2, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	/* Two records into notify 0 (binary: one wait), one into 1. */
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 0));
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 0));
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 1));
+	ASSERT_EQ(0, hcclt_sync(r[0].fd, r[0].thread, 10000));
+	ASSERT_EQ(0, hcclt_comm_destroy(r[0].fd, r[0].comm));
+	close(r[0].fd);
+	r[0].fd = -1;
+	EXPECT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 0, 5));
+	EXPECT_EQ(0, cwait(r[1].fd, r[1].thread, c1, 1, 5));
+	EXPECT_EQ(0, hcclt_sync(r[1].fd, r[1].thread, 10000));
+	EXPECT_EQ(-ECONNRESET, cwait(r[1].fd, r[1].thread, c1, 0, 5));
+	EXPECT_EQ(-ECONNRESET, cwait(r[1].fd, r[1].thread, c1, 1, 0));
+	EXPECT_EQ(-ECONNRESET, crecord(r[1].fd, r[1].thread, c1, 0));
+	EXPECT_EQ(0, hcclt_sync(r[1].fd, r[1].thread, 10000));
+	close_all(r, 2);
+}
+
+/*
+ * A wait queued behind a long wait when the peer leaves, its record
+ * delivered: it consumes it once it runs; a second one, queued as well,
+ * fails with -ECONNRESET then (reported by the sync once).
+ */
+TEST_F(chan, leave_keeps_record_for_queued_wait)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_task t[3];
+	struct rank r[2];
+	__u64 c0, c1;
+	int e1;
+
+	ASSERT_EQ(0, join_all(self->fd, r, 2, &g));
+	ASSERT_EQ(0, pair(r, 2, 2, &c0, &c1, &e1));
+	ASSERT_EQ(0, e1);
+	/* Parked on notify 1, with two waits on notify 0 behind it. */
+	t[0] = ctask(HCCLT_TASK_CHANNEL_WAIT, c1, 1, 0);
+	t[1] = ctask(HCCLT_TASK_CHANNEL_WAIT, c1, 0, 0);
+	t[2] = ctask(HCCLT_TASK_CHANNEL_WAIT, c1, 0, 0);
+	ASSERT_EQ(0, hcclt_submit(r[1].fd, r[1].thread, t, 3));
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 0));
+	ASSERT_EQ(0, crecord(r[0].fd, r[0].thread, c0, 1));
+	ASSERT_EQ(0, hcclt_sync(r[0].fd, r[0].thread, 10000));
+	ASSERT_EQ(0, hcclt_comm_destroy(r[0].fd, r[0].comm));
+	/* The first two consume the records, the third fails. */
+	EXPECT_EQ(-ECONNRESET, hcclt_sync(r[1].fd, r[1].thread, 10000));
+	EXPECT_EQ(0, hcclt_sync(r[1].fd, r[1].thread, 10000));
+	close_all(r, 2);
+}
+
+/*
+ * The ring of a custom operator that finishes and exits: 8 ranks in 8
+ * processes, each records to its right neighbour and waits on its left,
+ * one task a submit (as libhcclthread's HcommChannelNotify*OnThread), then
+ * synchronizes, 200 rounds, and destroys its communicator, closes its file
+ * and exits as soon as its last sync returns, while its right neighbour
+ * may not have consumed (or even queued the wait for) its last records.
+ * A one-way ring lets a rank run up to nranks - 1 rounds ahead of its
+ * right neighbour, so round i uses notify i % nranks: records never fold
+ * into a binary notify. Run RING_EXIT_RUNS times; every rank of every run
+ * must pass.
+ */
+#define RING_EXIT_RUNS		20
+#define RING_EXIT_ROUNDS	200
+
+static int ring_exit_rank(struct rank *r, volatile int *round)
+{
+	struct drm_hcclt_channel_desc d[2];
+	__u32 n = r->nranks, l = (r->rank + n - 1) % n, rt = (r->rank + 1) % n;
+	__u64 left, right;
+	int i, ret;
+
+	d[0] = desc(rt, HCCLT_PROTOCOL_HCCS, n);
+	d[1] = desc(l, HCCLT_PROTOCOL_HCCS, n);
+	ret = chan_acquire_ex(r->fd, r->comm, HCCLT_ENGINE_CPU, d, 2,
+			      now_ns() + 60000000000LL);
+	if (ret)
+		return ret - 1000;
+	right = d[0].channel_id;
+	left = d[1].channel_id;
+	for (i = 1; i <= RING_EXIT_ROUNDS; i++) {
+		round[r->rank] = i;
+		__sync_synchronize();
+		ret = crecord(r->fd, r->thread, right, i % n);
+		if (ret)
+			return ret - 2000;
+		ret = cwait(r->fd, r->thread, left, i % n, 30);
+		if (ret)
+			return ret - 3000;
+		ret = hcclt_sync(r->fd, r->thread, 60000);
+		if (ret)
+			return ret - 4000;
+		__sync_synchronize();
+		if (round[l] < i)
+			return -EILSEQ;
+	}
+	ret = hcclt_comm_destroy(r->fd, r->comm);
+	close(r->fd);
+	return ret;
+}
+
+TEST_F_TIMEOUT(chan, ring8_exit_after_last_sync, 600)
+{
+	int n = 8, run, i, st, failed, runs_ok = 0;
+	struct drm_hcclt_group_create g;
+	volatile int *round;
+	pid_t pids[8];
+
+	if (ndevs < n)
+		SKIP(return, "needs 8 devices");
+	round = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, round);
+	for (run = 0; run < RING_EXIT_RUNS; run++) {
+		memset((void *)round, 0, 4096);
+		memset(&g, 0, sizeof(g));
+		ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE,
+					 &g));
+		for (i = 0; i < n; i++) {
+			pids[i] = fork();
+			ASSERT_GE(pids[i], 0);
+			if (!pids[i]) {
+				struct rank r = { .key = g.key, .dev = i,
+						  .rank = i, .nranks = n };
+				int ret = rank_join(&r);
+
+				if (!ret)
+					ret = ring_exit_rank(&r, round);
+				/* Which step and errno, for the log. */
+				round[64 + i] = ret;
+				_exit(ret ? 1 : 0);
+			}
+		}
+		failed = 0;
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+			if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+				failed++;
+				TH_LOG("run %d rank %d failed in round %d: %d",
+				       run, i, round[i], round[64 + i]);
+			}
+		}
+		TH_LOG("run %d: %d of %d ranks passed", run, n - failed, n);
+		if (!failed)
+			runs_ok++;
+	}
+	EXPECT_EQ(RING_EXIT_RUNS, runs_ok);
+	munmap((void *)round, 4096);
+}
+
+/*
  * Rank 0 holds a channel to each of 7 peers, in its own process; the peers
  * park a wait (no timeout) on it; SIGKILL rank 0: every wait fails with
  * -ECONNRESET at once (not at the sync's timeout: well under it), once,

@@ -804,6 +804,62 @@ static int vgem_open(int *loaded)
 }
 
 /*
+ * A write of device 0 into the HCCL buffer of a rank on device 1, queued
+ * behind a wait, holds device 1's object after every file and mapping of
+ * device 1 is gone and device 1 is unbound (rmmod removes devices from the
+ * highest index down): the object, freed when device 0 drops the task,
+ * must still find its device (a use after free, which KASAN reports,
+ * before memory objects held their DRM device). Device 1 is bound again
+ * at the end.
+ */
+TEST(queued_write_outlives_peer_device)
+{
+	struct drm_hcclt_task t[2];
+	char name[64];
+	struct pair2 p;
+	__u64 th;
+	int i, fd, ret;
+
+	if (find_devices() < 2)
+		SKIP(return, "needs 2 devices");
+	if (access(HCCLT_PDRV_DIR "/unbind", W_OK))
+		SKIP(return, "%s/unbind: %s", HCCLT_PDRV_DIR, strerror(errno));
+	fd = open_dev(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pair2_setup(fd, &p, MIB));
+	close(fd);
+	ASSERT_EQ(0, hcclt_platform_name(p.r[1].fd, name, sizeof(name)));
+	/* A thread of rank 0 parked on its own notify, a write behind. */
+	ASSERT_EQ(0, hcclt_acquire(p.r[0].fd, p.r[0].comm, HCCLT_ENGINE_CPU,
+				   1, 1, &th));
+	t[0] = hcclt_wait(0, 0);
+	t[1] = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0, 0, MIB);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, th, t, 2));
+	/* Nothing of device 1 left but the object the write holds. */
+	for (i = 0; i < 2; i++) {
+		munmap(p.peer[i].p, p.peer[i].size);
+		p.peer[i].p = NULL;
+	}
+	obj_free(p.r[1].fd, &p.buf[1]);
+	obj_free(p.r[1].fd, &p.loc[1]);
+	close(p.r[1].fd);
+	p.r[1].fd = -1;
+	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/unbind", name));
+	/* Released by rank 0's other thread, the write runs. */
+	t[0] = hcclt_rec(th, 0);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, 1));
+	ret = hcclt_sync(p.r[0].fd, th, 30000);
+	EXPECT_TRUE(ret == 0 || ret == -ECONNRESET) TH_LOG("sync: %d", ret);
+	/* The last reference of the object goes with the file. */
+	pair2_free(&p);
+	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", name));
+	for (i = 0; i < 500 && (fd = open_dev(1)) < 0; i++)
+		usleep(10000);
+	ASSERT_LE(0, fd);
+	close(fd);
+}
+
+/*
  * CHANNEL_BUFFER's dma-buf is for mmap() alone: another driver that
  * imports it is refused when it attaches (before uAPI 1.4's fix, 6.1
  * warned in drm_gem_map_dma_buf(): no sg table), and the mapping still
