@@ -15,6 +15,13 @@
  * Lock order (outer to inner):
  *   hdev->files_lock -> file->lock -> comm->lock -> hdev->pool_lock
  *   comm->lock -> hdev->sched_lock -> fence lock
+ *   file->lock -> hcclt_chan_lock -> hcclt_groups_lock (module-wide
+ *   mutexes of hcclt_channel.c and hcclt_group.c: the channel offers and
+ *   link state, the groups and every file's pending groups; each held for
+ *   work on one group, one offer or one communicator's own)
+ * The accounts of hcclt_limits.c take no lock (atomic counters; their
+ * rhashtables' bucket locks, like those of the group and offer tables,
+ * are leaves).
  * hdev->sched_lock is taken with spin_lock_bh() (the wait-timeout timer
  * takes it in softirq context). Nothing sleeps under it.
  * Nothing runs in hard interrupt context: no hrtimer callback of the
