@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "hcclt_ranks.h"
 #include "../../kselftest_harness.h"
-#include "hcclt_common.h"
 
 #define PARAMS	"/sys/module/hcclthread/parameters/"
 #define UID_A	60001
@@ -438,6 +438,64 @@ TEST_F(limits, comms_and_groups_shares)
 	EXPECT_EQ(-EDQUOT, t.err_comms);
 	EXPECT_EQ(4, t.groups);
 	EXPECT_EQ(-EDQUOT, t.err_groups);
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * The offers of a CHANNEL_ACQUIRE call count while it runs: a call with
+ * more offers than the user's share is -EDQUOT, one within it runs (and
+ * gives its share back when its deadline ends it).
+ */
+TEST_F(limits, channel_offers_share)
+{
+	struct drm_hcclt_channel_desc d[3];
+	struct drm_hcclt_group_create g;
+	mode_t mode1 = 0;
+	struct rank r[2];
+	struct stat st;
+	int p[2], res[3], status, fd0;
+	pid_t pid;
+
+	if (!self->params)
+		SKIP(return, "no share parameters");
+	if (find_devices() < 2)
+		SKIP(return, "needs two devices");
+	ASSERT_EQ(0, stat(dev_paths[1], &st));
+	mode1 = st.st_mode & 07777;
+	ASSERT_EQ(0, chmod(dev_paths[0], 0666));
+	ASSERT_EQ(0, chmod(dev_paths[1], 0666));
+	ASSERT_EQ(0, set_param("share_uid_pct", 50));
+	ASSERT_EQ(0, set_param("max_offers", 4));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		if (become(UID_A))
+			_exit(100);
+		fd0 = open_dev(0);
+		if (fd0 < 0 || join_all(fd0, r, 2, &g))
+			_exit(101);
+		d[0] = desc(1, HCCLT_PROTOCOL_HCCS, 1);
+		d[1] = desc(1, HCCLT_PROTOCOL_ROCE, 1);
+		d[2] = desc(1, HCCLT_PROTOCOL_UB_CTP, 1);
+		res[0] = chan_acquire_ex(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU,
+					 d, 3, now_ns() + 100000000LL);
+		res[1] = chan_acquire_ex(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU,
+					 d, 2, now_ns() + 100000000LL);
+		res[2] = chan_acquire_ex(r[0].fd, r[0].comm, HCCLT_ENGINE_CPU,
+					 d, 2, now_ns() + 100000000LL);
+		if (write(p[1], res, sizeof(res)) < 0)
+			_exit(102);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(res), read(p[0], res, sizeof(res)));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	chmod(dev_paths[1], mode1);
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(-EDQUOT, res[0]);
+	EXPECT_EQ(-ETIME, res[1]);
+	EXPECT_EQ(-ETIME, res[2]);
 	close(p[0]);
 	close(p[1]);
 }
