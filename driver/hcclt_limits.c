@@ -85,16 +85,6 @@ module_param(max_offers, uint, 0644);
 MODULE_PARM_DESC(max_offers,
 		 "Pending channel offers per device the shares are taken of (default 4096)");
 
-static const char *const hcclt_res_names[HCCLT_RES_COUNT] = {
-	[HCCLT_RES_STREAMS] = "streams",
-	[HCCLT_RES_NOTIFIES] = "notifies",
-	[HCCLT_RES_EVENTS] = "events",
-	[HCCLT_RES_MEMORY] = "memory",
-	[HCCLT_RES_COMMS] = "comms",
-	[HCCLT_RES_GROUPS] = "groups",
-	[HCCLT_RES_OFFERS] = "offers",
-};
-
 /**
  * struct hcclt_owner - the account of a process or a user.
  * @node: entry in its table.
@@ -144,11 +134,6 @@ static const struct rhashtable_params hcclt_owner_params = {
 
 static struct rhashtable hcclt_procs;
 static struct rhashtable hcclt_users;
-
-const char *hcclt_res_name(enum hcclt_res res)
-{
-	return hcclt_res_names[res];
-}
 
 int hcclt_limits_init(void)
 {
@@ -363,21 +348,4 @@ void hcclt_uncharge(struct hcclt_acct *acct, enum hcclt_res res, u64 n)
 	WARN_ON(atomic64_sub_return(n, &acct->used[res]) < 0);
 	WARN_ON(atomic64_sub_return(n, &acct->proc->used[acct->dev][res]) < 0);
 	WARN_ON(atomic64_sub_return(n, &acct->user->used[acct->dev][res]) < 0);
-}
-
-/**
- * hcclt_acct_usage - what a file and its user hold of its device's pools.
- * @acct: the file's account.
- * @file: out, the file's.
- * @user: out, its user's, on the same device.
- */
-void hcclt_acct_usage(struct hcclt_acct *acct, u64 file[HCCLT_RES_COUNT],
-		      u64 user[HCCLT_RES_COUNT])
-{
-	int i;
-
-	for (i = 0; i < HCCLT_RES_COUNT; i++) {
-		file[i] = atomic64_read(&acct->used[i]);
-		user[i] = atomic64_read(&acct->user->used[acct->dev][i]);
-	}
 }

@@ -31,8 +31,5 @@ struct hcclt_acct *hcclt_acct_get(struct hcclt_acct *acct);
 void hcclt_acct_put(struct hcclt_acct *acct);
 int hcclt_charge(struct hcclt_acct *acct, enum hcclt_res res, u64 n);
 void hcclt_uncharge(struct hcclt_acct *acct, enum hcclt_res res, u64 n);
-void hcclt_acct_usage(struct hcclt_acct *acct, u64 file[HCCLT_RES_COUNT],
-		      u64 user[HCCLT_RES_COUNT]);
-const char *hcclt_res_name(enum hcclt_res res);
 
 #endif /* _HCCLT_LIMITS_H_ */
