@@ -327,6 +327,9 @@ int hcclt_charge(struct hcclt_acct *acct, enum hcclt_res res, u64 n)
 	u64 pool = hcclt_acct_pool(acct, res);
 	int i;
 
+	/* Nothing asked: never refused, also above a share lowered since. */
+	if (!n)
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(used); i++) {
 		if ((u64)atomic64_add_return(n, used[i]) <=
 		    hcclt_share(pool, pct[i]) || acct->exempt)

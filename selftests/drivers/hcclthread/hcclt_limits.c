@@ -443,6 +443,57 @@ TEST_F(limits, comms_and_groups_shares)
 }
 
 /*
+ * A share lowered below what a file holds refuses more of that pool, not
+ * calls that take none of it: STREAM_CREATE takes streams, no notifies.
+ */
+TEST_F(limits, lowered_share_refuses_only_its_pool)
+{
+	int to[2], from[2], res[3], i, st;
+	char c = 0;
+	pid_t pid;
+
+	if (!self->params)
+		SKIP(return, "no share parameters");
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		__u64 s;
+		int fd;
+
+		if (become(UID_A))
+			_exit(100);
+		fd = open(self->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			_exit(101);
+		for (i = 0; i < 100; i++)
+			if (hcclt_acl_notify_create(fd, NULL))
+				_exit(102);
+		if (write(from[1], &c, 1) != 1 || read(to[0], &c, 1) != 1)
+			_exit(103);
+		res[0] = hcclt_acl_notify_create(fd, NULL);
+		res[1] = hcclt_stream_create(fd, &s);
+		res[2] = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_EVENT_CREATE,
+				     &(struct drm_hcclt_event_create){ 0 });
+		_exit(write(from[1], res, sizeof(res)) == sizeof(res) ? 0 : 104);
+	}
+	ASSERT_EQ(1, read(from[0], &c, 1));
+	/* 1% of 8192 notifies is 81: the file holds 100. */
+	ASSERT_EQ(0, set_param("share_file_pct", 1));
+	ASSERT_EQ(1, write(to[1], &c, 1));
+	ASSERT_EQ(sizeof(res), read(from[0], res, sizeof(res)));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(-EDQUOT, res[0]);
+	EXPECT_EQ(0, res[1]);
+	EXPECT_EQ(0, res[2]);
+	close(to[0]);
+	close(to[1]);
+	close(from[0]);
+	close(from[1]);
+}
+
+/*
  * The offers of a CHANNEL_ACQUIRE call count while it runs: a call with
  * more offers than the user's share is -EDQUOT, one within it runs (and
  * gives its share back when its deadline ends it).
