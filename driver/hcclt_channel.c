@@ -11,24 +11,31 @@
  * record over to that device).
  *
  * CHANNEL_ACQUIRE is a pairwise rendezvous. Every descriptor of a call
- * becomes a channel object with its notifies and is offered on the
- * module-wide offer list; an offer that finds the peer's matching offer
- * establishes both at once (both enter their communicators' tables), or
- * fails both on a notify count mismatch. The call then waits until all its
- * offers are settled; whatever is still pending at its deadline, or on a
- * signal, is withdrawn. Established pairs stay established when another
- * offer of the call fails; failed and withdrawn ones give their notifies
- * back.
+ * becomes a channel object with its notifies and is offered in the
+ * module-wide offer table, an rhashtable keyed by (group, engine family,
+ * protocol, offering rank, remote rank): an offer looks up the peer's
+ * matching offer by key and establishes both at once (both enter their
+ * communicators' tables), or fails both on a notify count mismatch. The
+ * call then waits, on a waitqueue of its own that settling any of its
+ * offers wakes, until all its offers are settled; whatever is still
+ * pending at its deadline, or on a signal, is withdrawn. Established pairs
+ * stay established when another offer of the call fails; failed and
+ * withdrawn ones give their notifies back. The offers of a call are
+ * charged to its file's account (hcclt_limits.c, HCCLT_RES_OFFERS) while
+ * the call runs, which bounds the table per user.
  *
  * When a communicator is torn down, hcclt_channel_comm_gone() fails the
- * offers of and to its rank, and breaks every channel it has: the peer's
+ * offers of and to its rank (looked up by key: at most 2 families x 3
+ * protocols x the group's ranks), and breaks every channel it has: the peer's
  * side is marked broken (new channel tasks on it are refused) and the
  * peer's notifies fail the waits parked on them with -ECONNRESET; its own
  * notifies go dead and back to its pool.
  *
- * hcclt_chan_lock (a mutex) protects the offer list, every channel's
- * @state, @err, @peer and @broken (written), and every communicator's
+ * hcclt_chan_lock (a mutex) protects the offer table, every channel's
+ * @state, @err, @peer, @broken (written) and @wq, and every communicator's
  * @chan_seq and @chan_gone, and is held while channels enter a table.
+ * Nothing under it grows with the number of offers or channels of other
+ * communicators.
  * Lock order: file->lock -> hcclt_chan_lock -> hcclt_groups_lock, and
  * hcclt_chan_lock -> hdev->sched_lock (of one device at a time) ->
  * hdev->xrec_lock; hcclt_chan_lock -> hdev->pool_lock. A table's xa_lock
@@ -40,6 +47,7 @@
 #include <linux/ktime.h>
 #include <linux/nospec.h>
 #include <linux/overflow.h>
+#include <linux/rhashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -61,6 +69,22 @@
 #define HCCLT_FAMILY_AICPU	1
 
 /**
+ * struct hcclt_offer_key - what an offer is found by.
+ * @group: the group of the offering communicator.
+ * @family: HCCLT_FAMILY_*.
+ * @protocol: HCCLT_PROTOCOL_*.
+ * @from: the offering rank.
+ * @to: the rank it is offered to.
+ */
+struct hcclt_offer_key {
+	const struct hcclt_group *group;
+	u32 family;
+	u32 protocol;
+	u32 from;
+	u32 to;
+};
+
+/**
  * struct hcclt_channel - one side of a channel.
  * @ref: held by its communicator's table, by the acquiring call until it
  *	returns, and by lookups (SUBMIT).
@@ -76,7 +100,11 @@
  * @peer: the peer's side while both are established; hcclt_chan_lock.
  * @broken: the peer is gone; written under hcclt_chan_lock, READ_ONCE()
  *	by SUBMIT.
- * @onode: entry on the offer list while pending; hcclt_chan_lock.
+ * @okey: its key in the offer table; immutable.
+ * @ohash: entry in the offer table while pending; hcclt_chan_lock.
+ * @wq: the waitqueue of the call that offered it, woken when it settles,
+ *	until that call returns; NULL otherwise; hcclt_chan_lock.
+ * @onode: entry on hcclt_channel_comm_gone()'s list of channels to drop.
  * @rnotifies: the peer's @notify_num notifies (references held), set once
  *	established, immutable then.
  * @notifies: this side's @notify_num notifies; immutable.
@@ -94,16 +122,55 @@ struct hcclt_channel {
 	int err;
 	struct hcclt_channel *peer;
 	bool broken;
+	struct hcclt_offer_key okey;
+	struct rhash_head ohash;
+	wait_queue_head_t *wq;
 	struct list_head onode;
 	struct hcclt_notify **rnotifies;
 	struct hcclt_notify *notifies[] __counted_by(notify_num);
 };
 
-/* protects the offer list and channel link state, see above */
+/* protects the offer table and channel link state, see above */
 static DEFINE_MUTEX(hcclt_chan_lock);
-static LIST_HEAD(hcclt_chan_offers);
-/* Acquiring calls wait here for their offers to settle. */
-static DECLARE_WAIT_QUEUE_HEAD(hcclt_chan_wq);
+static struct rhashtable hcclt_chan_offers;
+
+static const struct rhashtable_params hcclt_offer_params = {
+	.key_len = sizeof(struct hcclt_offer_key),
+	.key_offset = offsetof(struct hcclt_channel, okey),
+	.head_offset = offsetof(struct hcclt_channel, ohash),
+	.automatic_shrinking = true,
+};
+
+/* The protocols a channel can have (hcclt_channel_descs_check()). */
+static const u32 hcclt_chan_protocols[] = {
+	HCCLT_PROTOCOL_HCCS, HCCLT_PROTOCOL_ROCE, HCCLT_PROTOCOL_UB_CTP,
+};
+
+int hcclt_channel_init(void)
+{
+	return rhashtable_init(&hcclt_chan_offers, &hcclt_offer_params);
+}
+
+/* No call runs any more: the table is empty. */
+void hcclt_channel_fini(void)
+{
+	rhashtable_destroy(&hcclt_chan_offers);
+}
+
+/* The pending offer of this key; hcclt_chan_lock held. */
+static struct hcclt_channel *hcclt_offer_find(const struct hcclt_group *group,
+					      u32 family, u32 protocol,
+					      u32 from, u32 to)
+{
+	const struct hcclt_offer_key key = {
+		.group = group, .family = family, .protocol = protocol,
+		.from = from, .to = to,
+	};
+
+	lockdep_assert_held(&hcclt_chan_lock);
+	return rhashtable_lookup_fast(&hcclt_chan_offers, &key,
+				      hcclt_offer_params);
+}
 
 static int hcclt_engine_family(u32 engine)
 {
@@ -194,6 +261,11 @@ hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 	c->protocol = d->protocol;
 	c->notify_num = d->notify_num;
 	c->state = HCCLT_CHAN_NEW;
+	c->okey.group = comm->group;
+	c->okey.family = family;
+	c->okey.protocol = d->protocol;
+	c->okey.from = comm->rank;
+	c->okey.to = d->remote_rank;
 	INIT_LIST_HEAD(&c->onode);
 	for (i = 0; i < d->notify_num; i++) {
 		n = hcclt_notify_new(hdev, 0, i, resv);
@@ -242,12 +314,25 @@ static struct hcclt_channel *hcclt_channel_find(struct hcclt_comm *comm,
 	return NULL;
 }
 
+/*
+ * @c (pending or new) leaves the offer table with @state; its call wakes.
+ * hcclt_chan_lock held.
+ */
+static void hcclt_channel_settle(struct hcclt_channel *c, u32 state)
+{
+	if (c->state == HCCLT_CHAN_PENDING)
+		rhashtable_remove_fast(&hcclt_chan_offers, &c->ohash,
+				       hcclt_offer_params);
+	WRITE_ONCE(c->state, state);
+	if (c->wq)
+		wake_up(c->wq);
+}
+
 /* Settle @c (pending or new) as failed; hcclt_chan_lock held. */
 static void hcclt_channel_fail(struct hcclt_channel *c, int err)
 {
-	list_del_init(&c->onode);
 	c->err = err;
-	WRITE_ONCE(c->state, HCCLT_CHAN_FAILED);
+	hcclt_channel_settle(c, HCCLT_CHAN_FAILED);
 }
 
 /*
@@ -313,10 +398,8 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 	}
 	a->peer = b;
 	b->peer = a;
-	list_del_init(&a->onode);
-	list_del_init(&b->onode);
-	WRITE_ONCE(a->state, HCCLT_CHAN_ESTABLISHED);
-	WRITE_ONCE(b->state, HCCLT_CHAN_ESTABLISHED);
+	hcclt_channel_settle(a, HCCLT_CHAN_ESTABLISHED);
+	hcclt_channel_settle(b, HCCLT_CHAN_ESTABLISHED);
 	hcclt_channel_publish(a);
 	hcclt_channel_publish(b);
 	return 0;
@@ -324,33 +407,33 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 
 /*
  * Offer @c of @comm: establish it with the peer's matching offer, fail it,
- * or put it on the offer list. hcclt_chan_lock held.
+ * or enter it in the offer table. hcclt_chan_lock held.
  */
 static void hcclt_channel_offer(struct hcclt_comm *comm,
 				struct hcclt_channel *c)
 {
-	struct hcclt_channel *o, *match = NULL;
+	struct hcclt_channel *match;
 	int ret;
 
-	list_for_each_entry(o, &hcclt_chan_offers, onode) {
-		if (o->comm->group != comm->group || o->family != c->family ||
-		    o->protocol != c->protocol)
-			continue;
-		if (o->comm == comm && o->remote == c->remote) {
-			/* Another call of this rank acquires it now. */
-			hcclt_channel_fail(c, -EBUSY);
-			return;
-		}
-		if (o->comm->rank == c->remote && o->remote == comm->rank)
-			match = o;
+	if (hcclt_offer_find(comm->group, c->family, c->protocol, comm->rank,
+			     c->remote)) {
+		/* Another call of this rank acquires it now. */
+		hcclt_channel_fail(c, -EBUSY);
+		return;
 	}
+	match = hcclt_offer_find(comm->group, c->family, c->protocol,
+				 c->remote, comm->rank);
 	if (!hcclt_group_rank_alive(comm->group, c->remote)) {
 		hcclt_channel_fail(c, -ECONNRESET);
 		return;
 	}
 	if (!match) {
-		WRITE_ONCE(c->state, HCCLT_CHAN_PENDING);
-		list_add_tail(&c->onode, &hcclt_chan_offers);
+		ret = rhashtable_insert_fast(&hcclt_chan_offers, &c->ohash,
+					     hcclt_offer_params);
+		if (ret)
+			hcclt_channel_fail(c, -ENOMEM);
+		else
+			WRITE_ONCE(c->state, HCCLT_CHAN_PENDING);
 		return;
 	}
 	if (match->notify_num != c->notify_num) {
@@ -404,9 +487,9 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 	return 0;
 }
 
-/* The wait of a call for its offers; 0 when settled. */
+/* The wait of a call for its offers, on its @wq; 0 when settled. */
 static int hcclt_channels_wait(struct hcclt_channel **chans, u32 n,
-			       s64 deadline_ns)
+			       s64 deadline_ns, wait_queue_head_t *wq)
 {
 	ktime_t left;
 	long ret;
@@ -416,7 +499,7 @@ static int hcclt_channels_wait(struct hcclt_channel **chans, u32 n,
 	left = ktime_sub(ns_to_ktime(deadline_ns), ktime_get());
 	if (left <= 0)
 		return -ETIME;
-	ret = wait_event_interruptible_hrtimeout(hcclt_chan_wq,
+	ret = wait_event_interruptible_hrtimeout(*wq,
 						 hcclt_channels_settled(chans, n),
 						 left);
 	return ret;
@@ -430,11 +513,13 @@ static int hcclt_channel_acquire(struct drm_device *drm, struct hcclt_comm *comm
 				 u32 family, struct drm_hcclt_channel_desc *d,
 				 u32 n, s64 deadline_ns)
 {
+	DECLARE_WAIT_QUEUE_HEAD_ONSTACK(wq);
 	struct hcclt_device *hdev = comm->file->hdev;
+	struct hcclt_acct *acct = comm->file->acct;
 	struct hcclt_resv resv = {};
 	struct hcclt_channel **chans, *c, *o;
 	int ret = 0, wret, idx;
-	u32 i, want = 0;
+	u32 i, want = 0, offers = 0, charged = 0;
 
 	chans = kcalloc(n, sizeof(*chans), GFP_KERNEL);
 	if (!chans)
@@ -448,16 +533,23 @@ static int hcclt_channel_acquire(struct drm_device *drm, struct hcclt_comm *comm
 	for (i = 0; i < n; i++) {
 		c = hcclt_channel_find(comm, family, d[i].remote_rank,
 				       d[i].protocol);
-		if (c)
+		if (c) {
 			d[i].channel_id = c->id;
-		else
+		} else {
 			want += d[i].notify_num;
+			offers++;
+		}
 	}
 	mutex_unlock(&hcclt_chan_lock);
 
-	ret = hcclt_pool_reserve(hdev, 0, want);
+	ret = hcclt_charge(acct, HCCLT_RES_OFFERS, offers);
 	if (ret)
 		goto out_exit;
+	charged = offers;
+	ret = hcclt_pool_reserve(hdev, acct, 0, want);
+	if (ret)
+		goto out_exit;
+	resv.acct = acct;
 	resv.notifies = want;
 	for (i = 0; i < n; i++) {
 		if (d[i].channel_id)
@@ -486,13 +578,13 @@ static int hcclt_channel_acquire(struct drm_device *drm, struct hcclt_comm *comm
 			hcclt_channel_fail(c, -EAGAIN);
 			continue;
 		}
+		c->wq = &wq;
 		hcclt_channel_offer(comm, c);
 	}
 	mutex_unlock(&hcclt_chan_lock);
-	wake_up_all(&hcclt_chan_wq);
 	drm_dev_exit(idx);
 
-	wret = hcclt_channels_wait(chans, n, deadline_ns);
+	wret = hcclt_channels_wait(chans, n, deadline_ns, &wq);
 
 	mutex_lock(&hcclt_chan_lock);
 	for (i = 0; i < n; i++) {
@@ -501,6 +593,8 @@ static int hcclt_channel_acquire(struct drm_device *drm, struct hcclt_comm *comm
 			continue;
 		if (c->state == HCCLT_CHAN_PENDING)
 			hcclt_channel_fail(c, wret ?: -ETIME);
+		/* Settled: nobody wakes @wq after the lock is dropped. */
+		c->wq = NULL;
 		if (c->state == HCCLT_CHAN_ESTABLISHED)
 			d[i].channel_id = c->id;
 		else if (c->err != -EAGAIN && !ret)
@@ -521,7 +615,8 @@ out_free:
 			hcclt_channel_drop_notifies(c, 0);
 		hcclt_channel_put(c);
 	}
-	hcclt_pool_unreserve(hdev, 0, resv.notifies);
+	hcclt_pool_unreserve(hdev, acct, 0, resv.notifies);
+	hcclt_uncharge(acct, HCCLT_RES_OFFERS, charged);
 	kfree(chans);
 	return ret;
 }
@@ -760,19 +855,29 @@ int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
  */
 void hcclt_channel_comm_gone(struct hcclt_comm *comm)
 {
+	u32 nranks = hcclt_group_nranks(comm->group);
 	struct hcclt_channel *c, *tmp, *peer;
 	unsigned long idx;
 	LIST_HEAD(gone);
-	u32 i;
+	u32 i, f, p, r;
 
 	mutex_lock(&hcclt_chan_lock);
 	comm->chan_gone = true;
-	list_for_each_entry_safe(c, tmp, &hcclt_chan_offers, onode) {
-		if (c->comm == comm)
-			hcclt_channel_fail(c, -ENOENT);
-		else if (c->comm->group == comm->group &&
-			 c->remote == comm->rank)
-			hcclt_channel_fail(c, -ECONNRESET);
+	for (f = HCCLT_FAMILY_CPU; f <= HCCLT_FAMILY_AICPU; f++) {
+		for (p = 0; p < ARRAY_SIZE(hcclt_chan_protocols); p++) {
+			for (r = 0; r < nranks; r++) {
+				c = hcclt_offer_find(comm->group, f,
+						     hcclt_chan_protocols[p],
+						     comm->rank, r);
+				if (c)
+					hcclt_channel_fail(c, -ENOENT);
+				c = hcclt_offer_find(comm->group, f,
+						     hcclt_chan_protocols[p],
+						     r, comm->rank);
+				if (c)
+					hcclt_channel_fail(c, -ECONNRESET);
+			}
+		}
 	}
 	xa_for_each(&comm->channels, idx, c) {
 		xa_erase(&comm->channels, idx);
@@ -787,7 +892,6 @@ void hcclt_channel_comm_gone(struct hcclt_comm *comm)
 			hcclt_sched_notify_kill(peer->notifies[i], -ECONNRESET);
 	}
 	mutex_unlock(&hcclt_chan_lock);
-	wake_up_all(&hcclt_chan_wq);
 
 	list_for_each_entry_safe(c, tmp, &gone, onode) {
 		list_del_init(&c->onode);

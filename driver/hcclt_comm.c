@@ -58,6 +58,7 @@ struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 		kfree(notify);
 		return ERR_PTR(ret);
 	}
+	notify->acct = hcclt_acct_get(resv->acct);
 	resv->notifies--;
 	return notify;
 }
@@ -68,7 +69,9 @@ void hcclt_notify_drop_slot(struct hcclt_notify *notify)
 	struct hcclt_device *hdev = notify->hdev;
 
 	hcclt_hw_notify_slot_free(hdev, notify->slot);
-	hcclt_pool_unreserve(hdev, 0, 1);
+	hcclt_pool_unreserve(hdev, notify->acct, 0, 1);
+	hcclt_acct_put(notify->acct);
+	notify->acct = NULL;
 }
 
 /* ---- threads ---- */
@@ -312,6 +315,9 @@ struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id)
  * invisible to lookups until hcclt_comm_publish()).
  * @file: the file.
  *
+ * It is charged to the file's account (hcclt_limits.c) until it is
+ * discarded or torn down.
+ *
  * Return: the communicator or an ERR_PTR(); undo with hcclt_comm_discard().
  */
 struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
@@ -319,9 +325,14 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 	struct hcclt_comm *comm;
 	int ret;
 
+	ret = hcclt_charge(file->acct, HCCLT_RES_COMMS, 1);
+	if (ret)
+		return ERR_PTR(ret);
 	comm = hcclt_obj_alloc(HCCLT_OBJ_COMM);
-	if (!comm)
+	if (!comm) {
+		hcclt_uncharge(file->acct, HCCLT_RES_COMMS, 1);
 		return ERR_PTR(-ENOMEM);
+	}
 	mutex_init(&comm->lock);
 	INIT_LIST_HEAD(&comm->threads);
 	hcclt_channel_comm_init(comm);
@@ -331,6 +342,7 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 	if (ret) {
 		mutex_destroy(&comm->lock);
 		hcclt_obj_free_now(HCCLT_OBJ_COMM, comm);
+		hcclt_uncharge(file->acct, HCCLT_RES_COMMS, 1);
 		return ERR_PTR(ret);
 	}
 	kref_init(&comm->ref);
@@ -349,6 +361,7 @@ void hcclt_comm_discard(struct hcclt_comm *comm)
 	mutex_lock(&file->lock);
 	hcclt_id_remove(&file->comms, comm->id);
 	mutex_unlock(&file->lock);
+	hcclt_uncharge(file->acct, HCCLT_RES_COMMS, 1);
 	hcclt_comm_put(comm);
 }
 
@@ -411,6 +424,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	}
 	atomic_dec(&comm->file->hdev->ncomms);
 	atomic_dec(&comm->file->ncomms);
+	hcclt_uncharge(comm->file->acct, HCCLT_RES_COMMS, 1);
 }
 
 int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
@@ -503,7 +517,8 @@ static void hcclt_acquire_undo(struct hcclt_file *file,
 		list_del_init(&thread->node);
 		hcclt_thread_discard(thread);
 	}
-	hcclt_pool_unreserve(file->hdev, acq->resv.streams, acq->resv.notifies);
+	hcclt_pool_unreserve(file->hdev, file->acct, acq->resv.streams,
+			     acq->resv.notifies);
 }
 
 /*
@@ -541,9 +556,10 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 				npt);
 	if (ret)
 		goto out_unlock;
-	ret = hcclt_pool_reserve(hdev, n, n * npt);
+	ret = hcclt_pool_reserve(hdev, file->acct, n, n * npt);
 	if (ret)
 		goto out_unlock;
+	acq->resv.acct = file->acct;
 	acq->resv.streams = n;
 	acq->resv.notifies = n * npt;
 
@@ -712,9 +728,10 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 		goto out_unlock;
 	}
 	if (add) {
-		ret = hcclt_pool_reserve(hdev, 0, add);
+		ret = hcclt_pool_reserve(hdev, file->acct, 0, add);
 		if (ret)
 			goto out_unlock;
+		resv.acct = file->acct;
 		resv.notifies = add;
 	}
 
@@ -753,7 +770,7 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 out_unresv:
 	if (fresh)
 		hcclt_thread_discard(thread);
-	hcclt_pool_unreserve(hdev, 0, resv.notifies);
+	hcclt_pool_unreserve(hdev, file->acct, 0, resv.notifies);
 out_unlock:
 	mutex_unlock(&comm->lock);
 out_put:

@@ -131,6 +131,7 @@ static void hcclt_file_free(struct hcclt_file *file)
 	mutex_destroy(&file->lock);
 	put_pid(file->pid);
 	hcclt_usage_put(file->usage);
+	hcclt_acct_put(file->acct);
 	kfree(file);
 }
 
@@ -194,8 +195,10 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	hcclt_ids_init(&file->streams, HCCLT_ID_INDEX_MASK);
 	hcclt_ids_init(&file->threads, HCCLT_ID_INDEX_MASK);
 	hcclt_event_file_init(file);
+	INIT_LIST_HEAD(&file->groups);
 	file->usage = hcclt_usage_new(hdev);
-	if (!file->usage) {
+	file->acct = hcclt_acct_new(hdev);
+	if (!file->usage || !file->acct) {
 		hcclt_file_free(file);
 		drm_dev_exit(idx);
 		return -ENOMEM;
@@ -549,9 +552,18 @@ static int __init hcclt_init(void)
 	ret = hcclt_obj_caches_init();
 	if (ret)
 		return ret;
-	ret = hcclt_syncobj_init();
+	ret = hcclt_limits_init();
 	if (ret)
 		goto err_caches;
+	ret = hcclt_group_init();
+	if (ret)
+		goto err_limits;
+	ret = hcclt_channel_init();
+	if (ret)
+		goto err_group;
+	ret = hcclt_syncobj_init();
+	if (ret)
+		goto err_channel;
 	ret = platform_driver_register(&hcclt_platform_driver);
 	if (ret)
 		goto err_syncobj;
@@ -579,6 +591,12 @@ err_devices:
 	platform_driver_unregister(&hcclt_platform_driver);
 err_syncobj:
 	hcclt_syncobj_fini();
+err_channel:
+	hcclt_channel_fini();
+err_group:
+	hcclt_group_fini();
+err_limits:
+	hcclt_limits_fini();
 err_caches:
 	hcclt_obj_caches_fini();
 	return ret;
@@ -594,6 +612,9 @@ static void __exit hcclt_exit(void)
 	 */
 	rcu_barrier();
 	hcclt_syncobj_fini();
+	hcclt_channel_fini();
+	hcclt_group_fini();
+	hcclt_limits_fini();
 	hcclt_obj_caches_fini();
 }
 

@@ -15,6 +15,13 @@
  * Lock order (outer to inner):
  *   hdev->files_lock -> file->lock -> comm->lock -> hdev->pool_lock
  *   comm->lock -> hdev->sched_lock -> fence lock
+ *   file->lock -> hcclt_chan_lock -> hcclt_groups_lock (module-wide
+ *   mutexes of hcclt_channel.c and hcclt_group.c: the channel offers and
+ *   link state, the groups and every file's pending groups; each held for
+ *   work on one group, one offer or one communicator's own)
+ * The accounts of hcclt_limits.c take no lock (atomic counters; their
+ * rhashtables' bucket locks, like those of the group and offer tables,
+ * are leaves).
  * hdev->sched_lock is taken with spin_lock_bh() (the wait-timeout timer
  * takes it in softirq context). Nothing sleeps under it.
  * Nothing runs in hard interrupt context: no hrtimer callback of the
@@ -59,6 +66,7 @@
 
 #include "hcclthread_accel.h"
 #include "hcclt_hw.h"
+#include "hcclt_limits.h"
 
 #define HCCLT_MAX_DEVICES	16
 
@@ -316,6 +324,11 @@ struct hcclt_ids {
  * @event_next: the next event id to try (xa_alloc_cyclic(), under the
  *	events xarray's lock).
  * @acl_notifies: ACL notifies by id, their pool slot (the xarray's lock).
+ * @acct: what the file, its process and its user hold of the device's
+ *	pools (hcclt_limits.c); reference held; immutable.
+ * @groups: the pending groups it created (hcclt_group.c), oldest first;
+ *	hcclt_groups_lock.
+ * @groups_pending: entries of @groups; hcclt_groups_lock.
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -334,6 +347,9 @@ struct hcclt_file {
 	struct xarray events;
 	u32 event_next;
 	struct xarray acl_notifies;
+	struct hcclt_acct *acct;
+	struct list_head groups;
+	u32 groups_pending;
 };
 
 /**
@@ -404,6 +420,8 @@ struct hcclt_event {
  * @chan: a channel notify (@owner_id is then the channel id, set when
  *	the channel is established); immutable.
  * @acl: an ACL notify (hcclt_event.c; @idx is its id); immutable.
+ * @acct: the account its pool unit is charged to (reference held) until
+ *	hcclt_notify_drop_slot().
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -428,6 +446,7 @@ struct hcclt_notify {
 	u32 peer;
 	bool chan;
 	bool acl;
+	struct hcclt_acct *acct;
 };
 
 struct hcclt_batch;
@@ -562,6 +581,8 @@ struct hcclt_batch {
  * @usage: the fdinfo statistics of @file (reference held).
  * @busy_engine: the engine the stream is busy on, HCCLT_USAGE_IDLE if none;
  *	sched_lock.
+ * @acct: the account its pool unit is charged to (reference held);
+ *	immutable.
  */
 struct hcclt_stream {
 	struct kref ref;
@@ -606,6 +627,7 @@ struct hcclt_stream {
 	struct hcclt_batch *spare;
 	struct hcclt_usage *usage;
 	u8 busy_engine;
+	struct hcclt_acct *acct;
 };
 
 /**
@@ -710,6 +732,7 @@ struct hcclt_comm {
 /**
  * struct hcclt_resv - device pool units reserved by a call and not yet
  * taken over by an object.
+ * @acct: the account they are charged to (the caller's reference).
  * @streams: stream units.
  * @notifies: notify units.
  *
@@ -718,6 +741,7 @@ struct hcclt_comm {
  * gives it back when destroyed; the call gives back what is left.
  */
 struct hcclt_resv {
+	struct hcclt_acct *acct;
 	u32 streams;
 	u32 notifies;
 };
@@ -838,8 +862,10 @@ void hcclt_id_remove(struct hcclt_ids *ids, u64 id);
 void *hcclt_id_peek(struct hcclt_ids *ids, u32 kind, u64 id);
 
 /* hcclt_pool.c */
-int hcclt_pool_reserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
-void hcclt_pool_unreserve(struct hcclt_device *hdev, u32 streams, u32 notifies);
+int hcclt_pool_reserve(struct hcclt_device *hdev, struct hcclt_acct *acct,
+		       u32 streams, u32 notifies);
+void hcclt_pool_unreserve(struct hcclt_device *hdev, struct hcclt_acct *acct,
+			  u32 streams, u32 notifies);
 
 /* hcclt_drv.c */
 extern unsigned int hcclt_sim_streams;
@@ -997,6 +1023,8 @@ void hcclt_outsyncs_signal(struct hcclt_outsync *o, u32 n,
 void hcclt_outsyncs_free(struct hcclt_outsync *o, u32 n);
 
 /* hcclt_channel.c */
+int hcclt_channel_init(void);
+void hcclt_channel_fini(void);
 struct hcclt_channel;
 void hcclt_channel_comm_init(struct hcclt_comm *comm);
 void hcclt_channel_comm_gone(struct hcclt_comm *comm);
@@ -1014,6 +1042,8 @@ int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
 				struct drm_file *df);
 
 /* hcclt_group.c */
+int hcclt_group_init(void);
+void hcclt_group_fini(void);
 bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank);
 u32 hcclt_group_nranks(const struct hcclt_group *group);
 const char *hcclt_group_name(const struct hcclt_group *group);

@@ -12,8 +12,9 @@
  * notify pool, whose id is its pool slot (aclrtGetNotifyId).
  *
  * Pools: an event holds a unit of the device's event pool
- * (HCCLT_MAX_EVENTS, hdev->pool_lock) from CREATE to DESTROY or close; its
- * memory goes with its last reference (queued tasks hold one).
+ * (HCCLT_MAX_EVENTS, hdev->pool_lock), charged to its file's account
+ * (hcclt_limits.c), from CREATE to DESTROY or close; its memory goes with
+ * its last reference (queued tasks hold one).
  */
 
 #include <linux/slab.h>
@@ -43,8 +44,12 @@ void hcclt_event_put(struct hcclt_event *ev)
 	kref_put(&ev->ref, hcclt_event_release);
 }
 
-static void hcclt_event_unreserve(struct hcclt_device *hdev)
+/* Give an event's pool unit back, and its charge to @file's account. */
+static void hcclt_event_unreserve(struct hcclt_file *file)
 {
+	struct hcclt_device *hdev = file->hdev;
+
+	hcclt_uncharge(file->acct, HCCLT_RES_EVENTS, 1);
 	spin_lock(&hdev->pool_lock);
 	if (!WARN_ON(!hdev->events_used))
 		hdev->events_used--;
@@ -103,16 +108,21 @@ int hcclt_event_create_ioctl(struct drm_device *drm, void *data,
 
 	if (args->flags || args->pad)
 		return -EINVAL;
+	ret = hcclt_charge(file->acct, HCCLT_RES_EVENTS, 1);
+	if (ret)
+		return ret;
 	spin_lock(&hdev->pool_lock);
 	ret = hdev->events_used < HCCLT_MAX_EVENTS ? 0 : -ENOSPC;
 	if (!ret)
 		hdev->events_used++;
 	spin_unlock(&hdev->pool_lock);
-	if (ret)
+	if (ret) {
+		hcclt_uncharge(file->acct, HCCLT_RES_EVENTS, 1);
 		return ret;
+	}
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL_ACCOUNT);
 	if (!ev) {
-		hcclt_event_unreserve(hdev);
+		hcclt_event_unreserve(file);
 		return -ENOMEM;
 	}
 	kref_init(&ev->ref);
@@ -125,7 +135,7 @@ int hcclt_event_create_ioctl(struct drm_device *drm, void *data,
 			      &file->event_next, GFP_KERNEL_ACCOUNT);
 	if (ret < 0) {
 		kfree(ev);
-		hcclt_event_unreserve(hdev);
+		hcclt_event_unreserve(file);
 		return ret == -EBUSY ? -ENOSPC : ret;
 	}
 	/* Not looked at by anyone before the ioctl returns the id. */
@@ -148,7 +158,7 @@ int hcclt_event_destroy_ioctl(struct drm_device *drm, void *data,
 	ev = xa_erase(&file->events, args->event_id);
 	if (!ev)
 		return -ENOENT;
-	hcclt_event_unreserve(file->hdev);
+	hcclt_event_unreserve(file);
 	hcclt_event_put(ev);
 	return 0;
 }
@@ -206,19 +216,19 @@ int hcclt_notify_create_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_notify_create *args = data;
 	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_device *hdev = file->hdev;
-	struct hcclt_resv resv = { .notifies = 1 };
+	struct hcclt_resv resv = { .acct = file->acct, .notifies = 1 };
 	struct hcclt_notify *n;
 	int ret;
 
 	args->notify_id = 0;
 	if (args->flags)
 		return -EINVAL;
-	ret = hcclt_pool_reserve(hdev, 0, 1);
+	ret = hcclt_pool_reserve(hdev, file->acct, 0, 1);
 	if (ret)
 		return ret;
 	n = hcclt_notify_new(hdev, 0, 0, &resv);
 	if (IS_ERR(n)) {
-		hcclt_pool_unreserve(hdev, 0, 1);
+		hcclt_pool_unreserve(hdev, file->acct, 0, 1);
 		return PTR_ERR(n);
 	}
 	n->acl = true;
@@ -273,7 +283,7 @@ void hcclt_event_file_close(struct hcclt_file *file)
 
 	xa_for_each(&file->events, idx, ev) {
 		xa_erase(&file->events, idx);
-		hcclt_event_unreserve(file->hdev);
+		hcclt_event_unreserve(file);
 		hcclt_event_put(ev);
 	}
 	xa_destroy(&file->events);

@@ -10,22 +10,31 @@
  *
  * Every group lives in one module-wide registry under hcclt_groups_lock,
  * which protects the registry and every field of every group: a list of
- * all groups (GROUP_INFO), a hash table by key (GROUP_JOIN) and a list of
- * the pending ones (GROUP_CREATE's limit, postclose). A group is held by
- * its creator's file until it completes or fails, and by each joined rank
- * (a rank waiting in GROUP_JOIN, then its communicator); it is freed,
- * under the lock, when the last holder goes.
+ * all groups (GROUP_INFO), an rhashtable by key (GROUP_JOIN) and, per
+ * creating file, a list of its pending groups (struct hcclt_file's groups:
+ * GROUP_CREATE's limit, postclose). Nothing holds the lock across work
+ * that grows with the number of groups: a join finds its group by key, a
+ * create counts its file's pending groups, postclose walks its own file's
+ * list, a communicator's teardown clears its own rank, and GROUP_INFO's
+ * walk drops the lock every HCCLT_GROUP_INFO_BATCH groups (a group it
+ * stopped at is held meanwhile). Each group has its own waitqueue for its
+ * ranks. A group is charged to its creator's account (hcclt_limits.c,
+ * HCCLT_RES_GROUPS) from GROUP_CREATE until it is freed, which bounds the
+ * groups one user, process or file can make, pending or complete.
+ * A group is held by its creator's file until it completes or fails, and
+ * by each joined rank (a rank waiting in GROUP_JOIN, then its
+ * communicator); it is freed, under the lock, when the last holder goes.
  * Lock order: file->lock -> hcclt_groups_lock (a communicator's teardown
- * leaves its group under file->lock); nothing is taken inside
- * hcclt_groups_lock.
+ * leaves its group under file->lock); inside hcclt_groups_lock only the
+ * rhashtable's bucket locks and the account counters (atomic).
  */
 
 #include <linux/capability.h>
 #include <linux/cred.h>
-#include <linux/hashtable.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -36,6 +45,9 @@
 
 /* Most entries one GROUP_INFO call collects. */
 #define HCCLT_GROUP_INFO_MAX_ENTRIES	65536
+
+/* Groups GROUP_INFO walks per hold of hcclt_groups_lock. */
+#define HCCLT_GROUP_INFO_BATCH		64
 
 /**
  * struct hcclt_group_rank - one rank of a group.
@@ -58,7 +70,8 @@ struct hcclt_group_rank {
  * struct hcclt_group - a communicator across its ranks.
  * @node: entry in hcclt_groups.
  * @hnode: entry in hcclt_groups_hash.
- * @pnode: entry in hcclt_groups_pending while pending.
+ * @pnode: entry in its creator's file->groups while pending.
+ * @acct: the account it is charged to (reference held); immutable.
  * @key: the secret key; immutable.
  * @name: NUL-terminated name; immutable.
  * @creator: file that created the group, until it completes or fails
@@ -75,11 +88,12 @@ struct hcclt_group_rank {
  */
 struct hcclt_group {
 	struct list_head node;
-	struct hlist_node hnode;
+	struct rhash_head hnode;
 	struct list_head pnode;
+	struct hcclt_acct *acct;
 	u8 key[HCCLT_GROUP_KEY_BYTES];
 	char name[HCCLT_GROUP_NAME_BYTES];
-	const struct hcclt_file *creator;
+	struct hcclt_file *creator;
 	kuid_t creator_euid;
 	u32 holders;
 	u32 nranks;
@@ -89,27 +103,45 @@ struct hcclt_group {
 	struct hcclt_group_rank *ranks;
 };
 
-/* protects the registry below, hcclt_group_serial and every group's state */
+/*
+ * protects the registry below, hcclt_group_serial, every group's state and
+ * every file's groups and groups_pending
+ */
 static DEFINE_MUTEX(hcclt_groups_lock);
 static LIST_HEAD(hcclt_groups);
-static LIST_HEAD(hcclt_groups_pending);
-static DEFINE_HASHTABLE(hcclt_groups_hash, 10);
+static struct rhashtable hcclt_groups_hash;
 static u64 hcclt_group_serial;
 
-/* The hash of a key: its first bytes, random. */
-static u64 hcclt_group_hash(const u8 *key)
-{
-	u64 h;
+static int hcclt_group_cmp(struct rhashtable_compare_arg *arg,
+			   const void *obj);
 
-	memcpy(&h, key, sizeof(h));
-	return h;
+static const struct rhashtable_params hcclt_group_params = {
+	.key_len = HCCLT_GROUP_KEY_BYTES,
+	.key_offset = offsetof(struct hcclt_group, key),
+	.head_offset = offsetof(struct hcclt_group, hnode),
+	.obj_cmpfn = hcclt_group_cmp,
+	.automatic_shrinking = true,
+};
+
+int hcclt_group_init(void)
+{
+	return rhashtable_init(&hcclt_groups_hash, &hcclt_group_params);
+}
+
+/* Every group is gone by now (every file and communicator is). */
+void hcclt_group_fini(void)
+{
+	rhashtable_destroy(&hcclt_groups_hash);
 }
 
 /* The group left the pending state. Caller holds the lock. */
 static void hcclt_group_settle(struct hcclt_group *group, u32 state)
 {
 	WRITE_ONCE(group->state, state);
-	list_del_init(&group->pnode);
+	if (group->creator && !list_empty(&group->pnode)) {
+		list_del_init(&group->pnode);
+		group->creator->groups_pending--;
+	}
 	wake_up_all(&group->wq);
 }
 
@@ -122,8 +154,10 @@ static void hcclt_group_unhold(struct hcclt_group *group)
 	if (--group->holders)
 		return;
 	list_del(&group->node);
-	hash_del(&group->hnode);
-	list_del(&group->pnode);
+	rhashtable_remove_fast(&hcclt_groups_hash, &group->hnode,
+			       hcclt_group_params);
+	hcclt_uncharge(group->acct, HCCLT_RES_GROUPS, 1);
+	hcclt_acct_put(group->acct);
 	kfree(group->ranks);
 	kfree_sensitive(group);
 }
@@ -167,16 +201,21 @@ static bool hcclt_group_key_eq(const u8 *a, const u8 *b)
 	return !diff;
 }
 
+/* rhashtable's compare: 0 for a match. */
+static int hcclt_group_cmp(struct rhashtable_compare_arg *arg,
+			   const void *obj)
+{
+	const struct hcclt_group *group = obj;
+
+	return !hcclt_group_key_eq(group->key, arg->key);
+}
+
+/* Groups leave the table under the lock, which the caller holds. */
 static struct hcclt_group *hcclt_group_find(const u8 *key)
 {
-	struct hcclt_group *group;
-
 	lockdep_assert_held(&hcclt_groups_lock);
-	hash_for_each_possible(hcclt_groups_hash, group, hnode,
-			       hcclt_group_hash(key))
-		if (hcclt_group_key_eq(group->key, key))
-			return group;
-	return NULL;
+	return rhashtable_lookup_fast(&hcclt_groups_hash, key,
+				      hcclt_group_params);
 }
 
 int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
@@ -184,8 +223,8 @@ int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_group_create *args = data;
-	struct hcclt_group *group, *g;
-	u32 pending = 0;
+	struct hcclt_group *group;
+	int ret;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
@@ -193,6 +232,12 @@ int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
 	group = kzalloc(sizeof(*group), GFP_KERNEL_ACCOUNT);
 	if (!group)
 		return -ENOMEM;
+	ret = hcclt_charge(file->acct, HCCLT_RES_GROUPS, 1);
+	if (ret) {
+		kfree(group);
+		return ret;
+	}
+	group->acct = hcclt_acct_get(file->acct);
 	init_waitqueue_head(&group->wq);
 	INIT_LIST_HEAD(&group->pnode);
 	group->creator = file;
@@ -200,24 +245,28 @@ int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
 	group->holders = 1;
 	group->state = HCCLT_GROUP_PENDING;
 
-	mutex_lock(&hcclt_groups_lock);
-	list_for_each_entry(g, &hcclt_groups_pending, pnode)
-		if (g->creator == file)
-			pending++;
-	if (pending >= HCCLT_MAX_PENDING_GROUPS) {
-		mutex_unlock(&hcclt_groups_lock);
-		kfree(group);
-		return -ENOSPC;
-	}
 	/* 2^128 keys: a collision with a live group is not worth a retry. */
 	get_random_bytes(group->key, sizeof(group->key));
+
+	mutex_lock(&hcclt_groups_lock);
+	if (file->groups_pending >= HCCLT_MAX_PENDING_GROUPS)
+		ret = -ENOSPC;
+	else
+		ret = rhashtable_insert_fast(&hcclt_groups_hash, &group->hnode,
+					     hcclt_group_params);
+	if (ret) {
+		mutex_unlock(&hcclt_groups_lock);
+		hcclt_uncharge(group->acct, HCCLT_RES_GROUPS, 1);
+		hcclt_acct_put(group->acct);
+		kfree_sensitive(group);
+		return ret == -ENOSPC ? ret : -ENOMEM;
+	}
 	snprintf(group->name, sizeof(group->name), "hcclt_%d_%u_%llu",
 		 task_tgid_vnr(current), file->hdev->index,
 		 ++hcclt_group_serial);
 	list_add_tail(&group->node, &hcclt_groups);
-	list_add_tail(&group->pnode, &hcclt_groups_pending);
-	hash_add(hcclt_groups_hash, &group->hnode,
-		 hcclt_group_hash(group->key));
+	list_add_tail(&group->pnode, &file->groups);
+	file->groups_pending++;
 	memcpy(args->key, group->key, sizeof(args->key));
 	memcpy(args->name, group->name, sizeof(args->name));
 	mutex_unlock(&hcclt_groups_lock);
@@ -437,12 +486,12 @@ bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank)
  */
 void hcclt_group_file_close(struct hcclt_file *file)
 {
-	struct hcclt_group *group, *tmp;
+	struct hcclt_group *group;
 
 	mutex_lock(&hcclt_groups_lock);
-	list_for_each_entry_safe(group, tmp, &hcclt_groups_pending, pnode)
-		if (group->creator == file)
-			hcclt_group_fail(group);
+	while ((group = list_first_entry_or_null(&file->groups,
+						 struct hcclt_group, pnode)))
+		hcclt_group_fail(group);
 	mutex_unlock(&hcclt_groups_lock);
 }
 
@@ -469,10 +518,10 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_group_info *args = data;
 	struct drm_hcclt_group_rank_info *buf = NULL, *e;
 	kuid_t euid = current_euid();
-	struct hcclt_group *group;
-	u32 cap, n = 0, i;
+	struct hcclt_group *group, *next;
+	u32 cap, n = 0, i, batch = 0;
 	int idx, ret = 0;
-	bool admin;
+	bool admin, held;
 
 	if (args->flags)
 		return -EINVAL;
@@ -490,7 +539,27 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 		return -ENODEV;
 	}
 	mutex_lock(&hcclt_groups_lock);
-	list_for_each_entry(group, &hcclt_groups, node) {
+	for (group = list_first_entry_or_null(&hcclt_groups,
+					      struct hcclt_group, node);
+	     group; group = next) {
+		held = ++batch == HCCLT_GROUP_INFO_BATCH;
+		if (held) {
+			/* Held: it stays on the list while the lock is dropped. */
+			batch = 0;
+			group->holders++;
+			mutex_unlock(&hcclt_groups_lock);
+			cond_resched();
+			mutex_lock(&hcclt_groups_lock);
+		}
+		next = list_is_last(&group->node, &hcclt_groups) ? NULL :
+		       list_next_entry(group, node);
+		if (held && group->holders == 1) {
+			/* Only the walk holds it: no rank is left to list. */
+			hcclt_group_unhold(group);
+			continue;
+		}
+		if (held)
+			group->holders--;
 		if (!hcclt_group_visible(group, euid, admin))
 			continue;
 		for (i = 0; i < group->nranks; i++) {

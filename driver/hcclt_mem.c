@@ -13,7 +13,10 @@
  * Capacity: each device has hdev->mem_total bytes (module parameter
  * sim_memory_mb). An object takes its page-rounded size from the device's
  * capacity when it is created and gives it back when its last reference
- * goes (hcclt_mem_free()); hdev->pool_lock protects hdev->mem_used.
+ * goes (hcclt_mem_free()); hdev->pool_lock protects hdev->mem_used. The
+ * size is charged to the account of the file it is made for, within that
+ * file's, process's and user's shares (hcclt_limits.c): the creating file,
+ * or the file of the communicator whose HCCL buffer it is.
  *
  * Pages: the shmem helper allocates every page of an object when it is
  * first mapped (drm_gem_shmem_mmap() pins them while any mapping exists);
@@ -72,10 +75,13 @@ MODULE_PARM_DESC(sim_memory_mb,
  *	the object is published through a handle. Non-zero also means the
  *	object holds a reference on its DRM device (drm_dev_get()), dropped
  *	when it is freed.
+ * @acct: the account @charged is charged to (reference held); set with
+ *	@charged.
  */
 struct hcclt_mem {
 	struct drm_gem_shmem_object shmem;
 	u64 charged;
+	struct hcclt_acct *acct;
 };
 
 /* drm_gem_shmem_free() and the helper's error paths kfree() the shmem. */
@@ -102,21 +108,30 @@ void hcclt_mem_dev_init(struct hcclt_device *hdev)
 	hdev->mem_used = 0;
 }
 
-static int hcclt_mem_reserve(struct hcclt_device *hdev, u64 size)
+static int hcclt_mem_reserve(struct hcclt_device *hdev,
+			     struct hcclt_acct *acct, u64 size)
 {
-	int ret = -ENOBUFS;
+	int ret;
 
+	ret = hcclt_charge(acct, HCCLT_RES_MEMORY, size);
+	if (ret)
+		return ret;
+	ret = -ENOBUFS;
 	spin_lock(&hdev->pool_lock);
 	if (size <= hdev->mem_total - hdev->mem_used) {
 		hdev->mem_used += size;
 		ret = 0;
 	}
 	spin_unlock(&hdev->pool_lock);
+	if (ret)
+		hcclt_uncharge(acct, HCCLT_RES_MEMORY, size);
 	return ret;
 }
 
-static void hcclt_mem_unreserve(struct hcclt_device *hdev, u64 size)
+static void hcclt_mem_unreserve(struct hcclt_device *hdev,
+				struct hcclt_acct *acct, u64 size)
 {
+	hcclt_uncharge(acct, HCCLT_RES_MEMORY, size);
 	spin_lock(&hdev->pool_lock);
 	if (WARN_ON(size > hdev->mem_used))
 		size = hdev->mem_used;
@@ -131,11 +146,13 @@ static void hcclt_mem_unreserve(struct hcclt_device *hdev, u64 size)
 static void hcclt_mem_free(struct drm_gem_object *obj)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(obj->dev);
+	struct hcclt_acct *acct = to_hcclt_mem(obj)->acct;
 	u64 charged = to_hcclt_mem(obj)->charged;
 
 	drm_gem_shmem_free(&to_hcclt_mem(obj)->shmem);
 	if (charged) {
-		hcclt_mem_unreserve(hdev, charged);
+		hcclt_mem_unreserve(hdev, acct, charged);
+		hcclt_acct_put(acct);
 		drm_dev_put(&hdev->drm);
 	}
 }
@@ -223,11 +240,12 @@ struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 
 /*
  * A new memory object of at least @want bytes on @hdev, its page-rounded
- * size taken from the device's capacity (given back when it is freed).
+ * size charged to @acct and taken from the device's capacity (given back
+ * when it is freed).
  * Return: the object with one reference, or an ERR_PTR().
  */
 static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
-					    u64 want)
+					    struct hcclt_acct *acct, u64 want)
 {
 	struct drm_gem_shmem_object *shmem;
 	u64 size;
@@ -237,13 +255,13 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 	if (want > hdev->mem_total)
 		return ERR_PTR(-ENOBUFS);
 	size = PAGE_ALIGN(want);
-	ret = hcclt_mem_reserve(hdev, size);
+	ret = hcclt_mem_reserve(hdev, acct, size);
 	if (ret)
 		return ERR_PTR(ret);
 
 	shmem = drm_gem_shmem_create(&hdev->drm, size);
 	if (IS_ERR(shmem)) {
-		hcclt_mem_unreserve(hdev, size);
+		hcclt_mem_unreserve(hdev, acct, size);
 		/*
 		 * 6.1's shmem_file_setup() answers a failed inode allocation
 		 * with -ENOSPC (6.12 with -ENOMEM): it is the kernel's memory,
@@ -263,6 +281,7 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 	 */
 	drm_dev_get(&hdev->drm);
 	to_hcclt_mem(&shmem->base)->charged = size;
+	to_hcclt_mem(&shmem->base)->acct = hcclt_acct_get(acct);
 	return &shmem->base;
 }
 
@@ -313,7 +332,9 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (!args->size)
 		return -EINVAL;
-	obj = hcclt_mem_new(to_hcclt_dev(drm), args->size);
+	obj = hcclt_mem_new(to_hcclt_dev(drm),
+			    ((struct hcclt_file *)df->driver_priv)->acct,
+			    args->size);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
 	ret = hcclt_mem_handle(df, obj, &size, &handle, &offset);
@@ -337,7 +358,8 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
  *
  * Return: the buffer with a reference held; ERR_PTR(-ENOENT) when @comm
  * is being destroyed, -ENOBUFS when it has none and @size is 0 or above
- * the capacity left, -ENOMEM.
+ * the capacity left, -EDQUOT when @size is above what the share of its
+ * file's account has left, -ENOMEM.
  */
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 					     u64 size)
@@ -353,7 +375,7 @@ struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 	} else if (!size) {
 		obj = ERR_PTR(-ENOBUFS);
 	} else {
-		obj = hcclt_mem_new(comm->file->hdev, size);
+		obj = hcclt_mem_new(comm->file->hdev, comm->file->acct, size);
 		if (!IS_ERR(obj)) {
 			comm->buf = obj;
 			drm_gem_object_get(obj);

@@ -86,7 +86,8 @@ void hcclt_stream_release(struct kref *ref)
 	hcclt_sched_stream_fini(stream);
 	hcclt_usage_stream_fini(stream);
 	hcclt_hw_stream_slot_free(hdev, stream->slot);
-	hcclt_pool_unreserve(hdev, 1, 0);
+	hcclt_pool_unreserve(hdev, stream->acct, 1, 0);
+	hcclt_acct_put(stream->acct);
 	hcclt_obj_free(HCCLT_OBJ_STREAM, stream);
 	drm_dev_put(&hdev->drm);
 }
@@ -134,6 +135,7 @@ struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,
 	hcclt_sched_stream_init(stream);
 	drm_dev_get(&hdev->drm);
 	kref_init(&stream->ref);
+	stream->acct = hcclt_acct_get(resv->acct);
 	resv->streams--;
 	return stream;
 
@@ -222,19 +224,19 @@ int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_stream_create *args = data;
-	struct hcclt_resv resv = { .streams = 1 };
+	struct hcclt_resv resv = { .acct = file->acct, .streams = 1 };
 	struct hcclt_stream *stream;
 	int ret;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
 
-	ret = hcclt_pool_reserve(file->hdev, 1, 0);
+	ret = hcclt_pool_reserve(file->hdev, file->acct, 1, 0);
 	if (ret)
 		return ret;
 	stream = hcclt_stream_new(file, 0, &resv);
 	if (IS_ERR(stream)) {
-		hcclt_pool_unreserve(file->hdev, resv.streams, 0);
+		hcclt_pool_unreserve(file->hdev, file->acct, resv.streams, 0);
 		return PTR_ERR(stream);
 	}
 

@@ -222,17 +222,21 @@ static void hcclt_test_quota(struct kunit *test)
 static void hcclt_test_pools(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_acct *acct = hcclt_acct_new(hdev);
 
-	KUNIT_EXPECT_EQ(test, 0, hcclt_pool_reserve(hdev, 3, 7));
-	KUNIT_EXPECT_EQ(test, -ENOSPC, hcclt_pool_reserve(hdev, 1, 2));
-	KUNIT_EXPECT_EQ(test, -ENOSPC, hcclt_pool_reserve(hdev, 2, 0));
+	KUNIT_ASSERT_NOT_NULL(test, acct);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_pool_reserve(hdev, acct, 3, 7));
+	KUNIT_EXPECT_EQ(test, -ENOSPC, hcclt_pool_reserve(hdev, acct, 1, 2));
+	KUNIT_EXPECT_EQ(test, -ENOSPC, hcclt_pool_reserve(hdev, acct, 2, 0));
 	/* a refused reservation changes nothing */
 	KUNIT_EXPECT_EQ(test, 3U, hdev->streams_used);
 	KUNIT_EXPECT_EQ(test, 7U, hdev->notifies_used);
-	KUNIT_EXPECT_EQ(test, 0, hcclt_pool_reserve(hdev, 1, 1));
-	hcclt_pool_unreserve(hdev, 4, 8);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_pool_reserve(hdev, acct, 1, 1));
+	hcclt_pool_unreserve(hdev, acct, 4, 8);
 	KUNIT_EXPECT_EQ(test, 0U, hdev->streams_used);
 	KUNIT_EXPECT_EQ(test, 0U, hdev->notifies_used);
+	/* every charge came back: the release would warn otherwise */
+	hcclt_acct_put(acct);
 	hcclt_sched_unplug(hdev);
 }
 

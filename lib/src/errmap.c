@@ -38,6 +38,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(DEVICE_ACL, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	/* DRM_IOCTL_HCCLT_COMM_CREATE (HcclCommInitAll) */
 	R(COMM_CREATE, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
+	R(COMM_CREATE, EDQUOT, HCCL_E_UNAVAIL),	/* file/process/user share */
 	R(COMM_CREATE, ENOMEM, HCCL_E_MEMORY),
 	R(COMM_CREATE, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_COMM_DESTROY (HcclCommDestroy) */
@@ -94,6 +95,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(THREAD_FENCE, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_STREAM_CREATE (aclrtCreateStream) */
 	R(STREAM_CREATE, ENOSPC, ACL_ERROR_RT_NO_STREAM_RESOURCE),
+	R(STREAM_CREATE, EDQUOT, ACL_ERROR_RT_NO_STREAM_RESOURCE),	/* share */
 	R(STREAM_CREATE, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	R(STREAM_CREATE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
 	/* DRM_IOCTL_HCCLT_STREAM_DESTROY (aclrtDestroyStream) */
@@ -120,6 +122,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(STREAM_FENCE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
 	/* DRM_IOCTL_HCCLT_GROUP_CREATE (HcclGetRootInfo) */
 	R(GROUP_CREATE, ENOSPC, HCCL_E_UNAVAIL),	/* 256 groups pending */
+	R(GROUP_CREATE, EDQUOT, HCCL_E_UNAVAIL),	/* groups share */
 	R(GROUP_CREATE, ENOMEM, HCCL_E_MEMORY),
 	R(GROUP_CREATE, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_GROUP_JOIN (HcclCommInitRootInfo[Config]) */
@@ -133,10 +136,12 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, ETIME, HCCL_E_TIMEOUT),	/* HCCLT_WAIT_DEADLINE passed */
 	R(GROUP_JOIN, ECONNRESET, HCCL_E_TCP_CONNECT),	/* a rank left or died */
 	R(GROUP_JOIN, ENOSPC, HCCL_E_RUNTIME),	/* file's id table full */
+	R(GROUP_JOIN, EDQUOT, HCCL_E_UNAVAIL),	/* communicators share */
 	R(GROUP_JOIN, ENOMEM, HCCL_E_MEMORY),
 	R(GROUP_JOIN, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_MEM_CREATE and mmap() of the object (aclrtMalloc) */
 	R(MEM_CREATE, ENOBUFS, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* capacity */
+	R(MEM_CREATE, EDQUOT, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* share */
 	R(MEM_CREATE, ENOMEM, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* or memcg */
 	R(MEM_CREATE, EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),	/* no memory */
 	R(MEM_CREATE, ENODEV, ACL_ERROR_RT_NO_DEVICE),
@@ -147,6 +152,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_ACQUIRE, EFAULT, HCCL_E_PTR),
 	R(CHANNEL_ACQUIRE, EBUSY, HCCL_E_AGAIN),	/* acquired by another call */
 	R(CHANNEL_ACQUIRE, ENOSPC, HCCL_E_RUNTIME),	/* device notify pool */
+	R(CHANNEL_ACQUIRE, EDQUOT, HCCL_E_UNAVAIL),	/* offers or notifies share */
 	R(CHANNEL_ACQUIRE, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
 	R(CHANNEL_ACQUIRE, EPROTO, HCCL_E_INTERNAL),	/* notifyNum mismatch */
 	R(CHANNEL_ACQUIRE, ETIME, HCCL_E_TIMEOUT),
@@ -162,6 +168,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_TASK, ENODEV, HCCL_E_DRV),
 	/* DRM_IOCTL_HCCLT_COMM_BUFFER and mmap() of it (HcclGetHcclBuffer) */
 	R(COMM_BUFFER, ENOBUFS, HCCL_E_OOM),	/* device capacity */
+	R(COMM_BUFFER, EDQUOT, HCCL_E_OOM),	/* memory share */
 	R(COMM_BUFFER, ENOMEM, HCCL_E_MEMORY),	/* or memcg at mmap() */
 	R(COMM_BUFFER, ENOENT, HCCL_E_PTR),	/* communicator gone */
 	R(COMM_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.3 */
@@ -170,6 +177,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_BUFFER, ENOENT, HCCL_E_PARA),	/* not a channel of the comm */
 	R(CHANNEL_BUFFER, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
 	R(CHANNEL_BUFFER, ENOBUFS, HCCL_E_OOM),	/* the peer's device capacity */
+	R(CHANNEL_BUFFER, EDQUOT, HCCL_E_OOM),	/* the peer's memory share */
 	R(CHANNEL_BUFFER, ENOMEM, HCCL_E_MEMORY),
 	R(CHANNEL_BUFFER, EMFILE, HCCL_E_SYSCALL),
 	R(CHANNEL_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.4 */
@@ -207,6 +215,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(BATCH, ENODEV, HCCL_E_DRV),
 	/* Events and ACL notifies (event.c) */
 	R(EVENT_CREATE, ENOSPC, ACL_ERROR_RT_NO_EVENT_RESOURCE),
+	R(EVENT_CREATE, EDQUOT, ACL_ERROR_RT_NO_EVENT_RESOURCE),	/* share */
 	R(EVENT_CREATE, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	R(EVENT_CREATE, EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),	/* before 1.4 */
 	R(EVENT_CREATE, ENOTTY, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),
@@ -216,6 +225,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(EVENT, EINTR, ACL_ERROR_RT_INTERNAL_ERROR),
 	R(EVENT, ENODEV, ACL_ERROR_RT_NO_DEVICE),
 	R(NOTIFY_CREATE, ENOSPC, ACL_ERROR_RT_NO_NOTIFY_RESOURCE),
+	R(NOTIFY_CREATE, EDQUOT, ACL_ERROR_RT_NO_NOTIFY_RESOURCE),	/* share */
 	R(NOTIFY_CREATE, ENOMEM, ACL_ERROR_BAD_ALLOC),
 	R(NOTIFY_CREATE, EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),
 	R(NOTIFY_CREATE, ENOTTY, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),

@@ -36,6 +36,15 @@
  *   that would give the file more communicators, streams or threads (views
  *   included) of one kind than its id table holds (a limit of the driver,
  *   above a million, that may change: not part of the uAPI).
+ * - -EDQUOT: besides a communicator's quota (40 threads, 64 notifies), a
+ *   call that would take the calling file, its process or its user above
+ *   its share of a device pool (module parameters share_file_pct,
+ *   share_proc_pct, share_uid_pct): STREAM_CREATE, COMM_CREATE,
+ *   THREAD_ACQUIRE[_WITH_STREAM], GROUP_CREATE, GROUP_JOIN (its
+ *   communicator), MEM_CREATE, COMM_BUFFER and CHANNEL_BUFFER (the buffer's
+ *   communicator's file), CHANNEL_ACQUIRE, EVENT_CREATE and NOTIFY_CREATE;
+ *   nothing changed. A file opened with CAP_SYS_ADMIN never gets it for a
+ *   share.
  * - The uAPI only grows: new ioctls, new fields at the end of a struct,
  *   new flags and feature bits (DRM_IOCTL_HCCLT_QUERY's @features and
  *   @uapi_minor tell which); @uapi_major stays 1 and is no gate.

@@ -200,6 +200,49 @@ TEST_F(group, create_pending_limit)
 	close(fd);
 }
 
+static void *churn_groups(void *arg)
+{
+	volatile int *stop = arg;
+	struct drm_hcclt_group_create g;
+	int fd, i;
+
+	while (!*stop) {
+		fd = open_dev(0);
+		if (fd < 0)
+			break;
+		for (i = 0; i < 200; i++)
+			group_create(fd, &g);
+		close(fd);
+	}
+	return NULL;
+}
+
+/*
+ * GROUP_INFO walks every group in batches, dropping the registry's lock
+ * between them: with hundreds of pending groups made and freed meanwhile
+ * (their files closed), it still lists exactly the ranks that are there.
+ */
+TEST_F(group, info_walk_while_groups_come_and_go)
+{
+	struct drm_hcclt_group_create g, p;
+	volatile int stop = 0;
+	pthread_t tid;
+	int i, fd = open_dev(0);
+
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < 250; i++)
+		ASSERT_EQ(0, group_create(fd, &p));
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	ASSERT_EQ(0, group_join(self->fd, g.key, 0, 1, 1000, NULL));
+	ASSERT_EQ(0, pthread_create(&tid, NULL, churn_groups, (void *)&stop));
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(1, group_ranks(self->fd, g.name, NULL, 0));
+	stop = 1;
+	pthread_join(tid, NULL);
+	close(fd);
+	EXPECT_EQ(1, group_ranks(self->fd, g.name, NULL, 0));
+}
+
 TEST_F(group, join_checks)
 {
 	struct drm_hcclt_group_create g;
