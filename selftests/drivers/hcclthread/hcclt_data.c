@@ -843,8 +843,12 @@ static long long engine_wait_idle(void)
 	return -1;
 }
 
-/* Two unmapped objects of BIG bytes and NBIG copies of one into the other. */
-static int queue_big_copies(int fd, __u64 thread, __u32 h[2])
+/*
+ * Two unmapped objects of BIG bytes and NBIG copies of one into the
+ * other: all on @thread, or one on each of @nthreads threads.
+ */
+static int queue_big_copies_on(int fd, const __u64 *thread, int nthreads,
+			       __u32 h[2])
 {
 	struct drm_hcclt_mem_create m;
 	struct drm_hcclt_task t[NBIG];
@@ -860,7 +864,19 @@ static int queue_big_copies(int fd, __u64 thread, __u32 h[2])
 	}
 	for (i = 0; i < NBIG; i++)
 		t[i] = dtask(HCCLT_TASK_LOCAL_COPY, 0, h[0], 0, h[1], 0, BIG);
-	return hcclt_submit(fd, thread, t, NBIG);
+	if (nthreads == 1)
+		return hcclt_submit(fd, thread[0], t, NBIG);
+	for (i = 0; i < nthreads && i < NBIG; i++) {
+		ret = hcclt_submit(fd, thread[i], &t[i], 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int queue_big_copies(int fd, __u64 thread, __u32 h[2])
+{
+	return queue_big_copies_on(fd, &thread, 1, h);
 }
 
 /*
@@ -938,16 +954,17 @@ TEST_F_TIMEOUT(data, sigkill_stops_copies, 300)
 
 /*
  * Another client's copy is served in turn: it completes while this
- * file's long copies are still queued, not after them.
+ * file's long copies, one on each of NBIG streams, are still queued, not
+ * after them (as a first come, first served engine would have it).
  */
 TEST_F_TIMEOUT(data, copy_engine_serves_clients_in_turn, 300)
 {
 	struct drm_hcclt_thread_info ti;
-	__u64 comm2, thread2;
+	__u64 comm2, thread2, th[NBIG];
 	struct obj x = {0}, y = {0};
 	long long c0;
-	int fd2;
-	__u32 h[2];
+	__u32 h[2], left = 0;
+	int fd2, i;
 
 	ENGINE_CHUNKS(c0);
 	fd2 = open_dev(0);
@@ -958,16 +975,21 @@ TEST_F_TIMEOUT(data, copy_engine_serves_clients_in_turn, 300)
 	ASSERT_EQ(0, obj_new(fd2, MIB, &x));
 	ASSERT_EQ(0, obj_new(fd2, MIB, &y));
 	fill(x.p, MIB, 5);
-	ASSERT_EQ(0, queue_big_copies(self->fd, self->thread, h));
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_AICPU_TS,
+				   NBIG, 1, th));
+	ASSERT_EQ(0, queue_big_copies_on(self->fd, th, NBIG, h));
 	ASSERT_LT(c0, engine_wait_started(c0));
 	ASSERT_EQ(0, copy1(fd2, thread2, x.handle, 0, y.handle, 0, MIB));
 	ASSERT_EQ(0, hcclt_sync(fd2, thread2, 120000));
 	EXPECT_EQ(-1, check(y.p, MIB, 5));
 	/* This file's copies are not all done. */
-	ASSERT_EQ(0, hcclt_thread_info(self->fd, self->thread, &ti));
+	for (i = 0; i < NBIG; i++) {
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, th[i], &ti));
+		left += ti.queue_depth;
+	}
 	TH_LOG("%u of %d copies left when the other client's was done",
-	       ti.queue_depth, NBIG);
-	EXPECT_LT(0, ti.queue_depth);
+	       left, NBIG);
+	EXPECT_LT(0, left);
 	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
 	EXPECT_LE(c0, engine_wait_idle());
 	EXPECT_EQ(0, gem_close(self->fd, h[0]));
