@@ -19,9 +19,9 @@
  * per turn. A chunk is copied without any lock; between chunks the engine
  * takes sched_lock and looks at the copy again: a stream flushed
  * meanwhile (cancelled, its thread or file gone, its process killed, the
- * device unplugged) has cancelled the copy (hcclt_copy_cancel()), which
- * then stops after the chunk that was running, if any, and drops its
- * references. A finished copy completes its task under sched_lock.
+ * device unplugged) has cancelled the copy (hcclt_copy_cancel()): a
+ * queued copy is dropped, and the chunk running, if any, stops at its
+ * next page; the copy's references go with it. A finished copy completes its task under sched_lock.
  * Nothing here nests two devices' locks: the copy engine of the
  * submitting stream's device does the whole copy, also when one object
  * (a channel peer's HCCL buffer) belongs to another device.
@@ -78,7 +78,8 @@
  * @dtype: of a reduce, HCCLT_DTYPE_*.
  * @rop: of a reduce, HCCLT_REDUCE_*.
  * @cancelled: its stream was flushed while the engine ran a chunk of it;
- *	sched_lock.
+ *	written under sched_lock, read by that chunk between pages without
+ *	it (a page more at most).
  */
 struct hcclt_copy {
 	struct list_head node;
@@ -340,6 +341,9 @@ static int hcclt_copy_chunk(struct hcclt_copy *c)
 	hcclt_pages_init(&src, c->src);
 	hcclt_pages_init(&dst, c->dst);
 	while (done < end) {
+		/* Cancelled meanwhile (hcclt_copy_cancel()): stop here. */
+		if (READ_ONCE(c->cancelled))
+			break;
 		if (back) {
 			so = c->soff + c->len - done;
 			dof = c->doff + c->len - done;
@@ -506,7 +510,8 @@ void hcclt_copy_cancel(struct hcclt_stream *s)
 		return;
 	s->copy = NULL;
 	if (hdev->copy_running == c) {
-		c->cancelled = true;
+		/* The chunk running looks at it between pages. */
+		WRITE_ONCE(c->cancelled, true);
 		return;
 	}
 	q = hcclt_usage_copyq(s->usage);
