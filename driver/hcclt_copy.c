@@ -7,37 +7,50 @@
  * SUBMIT checks a data task's byte ranges and makes a struct hcclt_copy
  * holding references on both memory objects (hcclt_copy_prepare()); the
  * task carries it. When the executor reaches the task (under the device's
- * sched_lock) it hands the copy to the engine: the stream is marked busy
- * (no other task of it runs) and the copy's work item is queued on the
- * device's workqueue (hcclt_copy_start()). The work item copies without
- * any lock, page by page through the objects' shmem mappings, then takes
- * sched_lock and completes the task if it is still the stream's head
- * (hcclt_copy_work()). A stream flushed meanwhile (cancelled, its thread
- * gone, the device unplugged) no longer has the task: the result is
- * dropped. Nothing here nests two devices' locks: the copy engine of the
+ * sched_lock) it hands the copy to the engine (hcclt_copy_start()): the
+ * stream is marked busy (no other task of it runs) and the copy joins the
+ * queue of its client, the file whose stream it is.
+ *
+ * The engine is one work item per device (hdev->copy_work) on the
+ * device's workqueue, which runs at normal priority. It serves the
+ * clients with copies round robin, one chunk (HCCLT_COPY_CHUNK bytes) per
+ * turn, and within a client its streams' copies the same way, so that a
+ * client with many or long copies delays another's by at most one chunk
+ * per turn. A chunk is copied without any lock; between chunks the engine
+ * takes sched_lock and looks at the copy again: a stream flushed
+ * meanwhile (cancelled, its thread or file gone, its process killed, the
+ * device unplugged) has cancelled the copy (hcclt_copy_cancel()): a
+ * queued copy is dropped, and the chunk running, if any, stops at its
+ * next page; the copy's references go with it. A finished copy completes its task under sched_lock.
+ * Nothing here nests two devices' locks: the copy engine of the
  * submitting stream's device does the whole copy, also when one object
  * (a channel peer's HCCL buffer) belongs to another device.
  *
- * The objects stay alive until the copy is freed, after the task completed
- * or was dropped: GEM object references can only be dropped in process
- * context, so a copy dropped under sched_lock is freed by its work item
- * (hcclt_copy_drop()).
+ * GEM object and stream references can only be dropped in process
+ * context: a copy dropped under sched_lock is freed by a work item of its
+ * own (hcclt_copy_drop()), queued on the device's workqueue, which the
+ * unplug drains.
  *
  * Pages: an object's pages are those of its shmem file. The copy looks
  * them up in batches of contiguous folios already in the page cache
  * (filemap_get_folios_contig()); a page that is not (never touched, or
- * swapped out) is read with shmem_read_mapping_page(), which allocates it
- * zeroed, as a first mmap() fault would, or swaps it in. Batching took a
- * 64 MiB copy from 225 ms to 131 ms in a TCG guest (two page-cache
- * lookups and reference round trips per 4 KiB were 40% of the time).
+ * swapped out) is read with shmem_read_mapping_page_gfp(), which allocates
+ * it zeroed, as a first mmap() fault would, or swaps it in. The engine
+ * runs in a kworker, so such a page is charged to the memory cgroup the
+ * object's creator was in (hcclt_mem_memcg(), made active around the
+ * read), and an allocation over that cgroup's limit fails the copy with
+ * -ENOMEM instead of invoking the OOM killer (__GFP_RETRY_MAYFAIL).
  */
 
 #include <linux/highmem.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/pagevec.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <drm/drm_gem.h>
@@ -45,22 +58,31 @@
 #include "hcclt_drv.h"
 #include "hcclt_trace.h"
 
+/* Bytes a copy advances by in one turn of the engine. */
+#define HCCLT_COPY_CHUNK	SZ_1M
+
 /**
  * struct hcclt_copy - one data task's copy.
- * @work: runs the copy (hcclt_copy_work()), or frees a copy dropped
- *	before it ran (hcclt_copy_free_work()).
- * @s: the stream, reference held, while the engine has the copy.
+ * @node: entry in its client's @copies while queued; sched_lock.
+ * @work: frees a copy dropped by a flush or before it ran
+ *	(hcclt_copy_free_work()).
+ * @s: the stream, reference held, once the engine has the copy.
  * @seqno: the task's stream seqno, set when the engine takes it.
  * @src: source object (reference held).
  * @dst: destination object (reference held).
  * @soff: byte offset in @src.
  * @doff: byte offset in @dst.
  * @len: bytes.
+ * @done: bytes copied so far; written by the engine only.
  * @op: HCCLT_TASK_LOCAL_COPY, _WRITE or _READ, or a reduce.
  * @dtype: of a reduce, HCCLT_DTYPE_*.
  * @rop: of a reduce, HCCLT_REDUCE_*.
+ * @cancelled: its stream was flushed while the engine ran a chunk of it;
+ *	written under sched_lock, read by that chunk between pages without
+ *	it (a page more at most).
  */
 struct hcclt_copy {
+	struct list_head node;
 	struct work_struct work;
 	struct hcclt_stream *s;
 	u64 seqno;
@@ -69,13 +91,17 @@ struct hcclt_copy {
 	u64 soff;
 	u64 doff;
 	u64 len;
+	u64 done;
 	u32 op;
 	u32 dtype;
 	u32 rop;
+	bool cancelled;
 };
 
 static void hcclt_copy_free(struct hcclt_copy *c)
 {
+	if (c->s)
+		hcclt_stream_put(c->s);
 	drm_gem_object_put(c->src);
 	drm_gem_object_put(c->dst);
 	kfree(c);
@@ -181,10 +207,10 @@ static void hcclt_copy_free_work(struct work_struct *work)
 }
 
 /**
- * hcclt_copy_drop - free the copy of a task that will not run.
+ * hcclt_copy_drop - free a copy that will not run (any more).
  * @hdev: the device whose workqueue frees it (the caller may hold
  *	sched_lock; the device's workqueue is drained before it goes).
- * @c: the copy.
+ * @c: the copy, not queued in the engine.
  */
 void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c)
 {
@@ -198,14 +224,16 @@ void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c)
 /**
  * struct hcclt_pages - a cursor over the pages of one object's shmem file.
  * @mapping: the file's mapping.
+ * @memcg: the memory cgroup pages allocated here are charged to.
  * @fb: contiguous folios of the page cache, references held.
  * @hint: the folio of @fb the last lookup found.
- * @one: a page read with shmem_read_mapping_page() (reference held), or
- *	NULL.
+ * @one: a page read with shmem_read_mapping_page_gfp() (reference held),
+ *	or NULL.
  * @one_idx: its index.
  */
 struct hcclt_pages {
 	struct address_space *mapping;
+	struct mem_cgroup *memcg;
 	struct folio_batch fb;
 	unsigned int hint;
 	struct page *one;
@@ -215,6 +243,7 @@ struct hcclt_pages {
 static void hcclt_pages_init(struct hcclt_pages *p, struct drm_gem_object *obj)
 {
 	p->mapping = obj->filp->f_mapping;
+	p->memcg = hcclt_mem_memcg(obj);
 	folio_batch_init(&p->fb);
 	p->hint = 0;
 	p->one = NULL;
@@ -231,6 +260,23 @@ static void hcclt_pages_fini(struct hcclt_pages *p)
 static bool hcclt_folio_has(struct folio *f, pgoff_t idx)
 {
 	return idx >= f->index && idx - f->index < folio_nr_pages(f);
+}
+
+/*
+ * Read page @idx of @p's file, allocating it if need be, charged to
+ * @p->memcg: over its limit the allocation fails (-ENOMEM) rather than
+ * calling the OOM killer from the engine's kworker.
+ */
+static struct page *hcclt_pages_read(struct hcclt_pages *p, pgoff_t idx)
+{
+	struct mem_cgroup *old = set_active_memcg(p->memcg);
+	struct page *page;
+
+	page = shmem_read_mapping_page_gfp(p->mapping, idx,
+					   mapping_gfp_mask(p->mapping) |
+					   __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	set_active_memcg(old);
+	return page;
 }
 
 /* Page @idx of @p's file; valid until the next call or the fini. */
@@ -262,7 +308,7 @@ static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
 	}
 	if (p->one)
 		put_page(p->one);
-	p->one = shmem_read_mapping_page(p->mapping, idx);
+	p->one = hcclt_pages_read(p, idx);
 	if (IS_ERR(p->one)) {
 		struct page *err = p->one;
 
@@ -274,28 +320,34 @@ static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
 }
 
 /*
- * Copy @c->len bytes, page by page; backwards when the ranges overlap in
- * one object with the destination above the source (memmove semantics).
+ * Copy the next chunk of @c, at most HCCLT_COPY_CHUNK bytes, page by page,
+ * and advance @c->done; backwards when the ranges overlap in one object
+ * with the destination above the source (memmove semantics: the chunks
+ * then go from the end too).
  */
-static int hcclt_copy_bytes(struct hcclt_copy *c)
+static int hcclt_copy_chunk(struct hcclt_copy *c)
 {
 	struct hcclt_pages src, dst;
 	struct page *sp, *dp;
 	bool reduce = hcclt_op_reduces(c->op);
 	bool back = !reduce && c->src == c->dst && c->doff > c->soff &&
 		    c->doff < c->soff + c->len;
-	u64 done = 0, so, dof;
+	u64 done = c->done, end = min(c->len, c->done + HCCLT_COPY_CHUNK);
+	u64 so, dof;
 	size_t chunk;
 	void *sv, *dv;
 	int ret = 0;
 
 	hcclt_pages_init(&src, c->src);
 	hcclt_pages_init(&dst, c->dst);
-	while (done < c->len) {
+	while (done < end) {
+		/* Cancelled meanwhile (hcclt_copy_cancel()): stop here. */
+		if (READ_ONCE(c->cancelled))
+			break;
 		if (back) {
 			so = c->soff + c->len - done;
 			dof = c->doff + c->len - done;
-			chunk = min3(c->len - done,
+			chunk = min3(end - done,
 				     (u64)offset_in_page(so - 1) + 1,
 				     (u64)offset_in_page(dof - 1) + 1);
 			so -= chunk;
@@ -303,7 +355,7 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 		} else {
 			so = c->soff + done;
 			dof = c->doff + done;
-			chunk = min3(c->len - done,
+			chunk = min3(end - done,
 				     (u64)(PAGE_SIZE - offset_in_page(so)),
 				     (u64)(PAGE_SIZE - offset_in_page(dof)));
 		}
@@ -319,11 +371,7 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 		}
 		sv = kmap_local_page(sp);
 		dv = kmap_local_page(dp);
-		/*
-		 * Whole pages with copy_page() (rep movsq on x86): in a TCG
-		 * guest a 64 MiB copy took 131 ms with memmove() (rep movsb)
-		 * and 29 ms with it.
-		 */
+		/* Whole pages with copy_page(): rep movsq on x86. */
 		if (reduce)
 			hcclt_reduce(c->dtype, c->rop,
 				     dv + offset_in_page(dof),
@@ -341,44 +389,154 @@ static int hcclt_copy_bytes(struct hcclt_copy *c)
 	}
 	hcclt_pages_fini(&src);
 	hcclt_pages_fini(&dst);
+	c->done = done;
 	return ret;
 }
 
-static void hcclt_copy_work(struct work_struct *work)
+/* Queue @c last in its client's queue, the client last in the engine's. */
+static void hcclt_copy_queue(struct hcclt_device *hdev, struct hcclt_copy *c)
 {
-	struct hcclt_copy *c = container_of(work, struct hcclt_copy, work);
-	struct hcclt_stream *s = c->s;
+	struct hcclt_copyq *q = hcclt_usage_copyq(c->s->usage);
+
+	list_add_tail(&c->node, &q->copies);
+	if (list_empty(&q->node))
+		list_add_tail(&q->node, &hdev->copy_clients);
+}
+
+/*
+ * The copy whose turn it is: the first of the first client's queue, taken
+ * off it; the client goes last among the clients. NULL when no copy is
+ * queued. sched_lock held.
+ */
+static struct hcclt_copy *hcclt_copy_next(struct hcclt_device *hdev)
+{
+	struct hcclt_copyq *q;
+	struct hcclt_copy *c;
+
+	q = list_first_entry_or_null(&hdev->copy_clients, struct hcclt_copyq,
+				     node);
+	if (!q)
+		return NULL;
+	c = list_first_entry(&q->copies, struct hcclt_copy, node);
+	list_del_init(&c->node);
+	list_del_init(&q->node);
+	if (!list_empty(&q->copies))
+		list_add_tail(&q->node, &hdev->copy_clients);
+	return c;
+}
+
+/*
+ * The device's copy engine: one chunk of the next copy at a time, until no
+ * copy is queued. The workqueue runs one instance of it at a time.
+ */
+static void hcclt_copy_engine(struct work_struct *work)
+{
+	struct hcclt_device *hdev = container_of(work, struct hcclt_device,
+						 copy_work);
+	struct hcclt_stream *s;
+	struct hcclt_copy *c;
+	bool over;
 	int err;
 
-	/*
-	 * A stream flushed between hcclt_copy_start() and here no longer
-	 * has the task, and a STREAM_SYNC may have reported it dropped: the
-	 * copy must not start.
-	 */
-	err = hcclt_sched_copy_live(s, c->seqno) ? hcclt_copy_bytes(c) :
-						   -ECANCELED;
-	trace_hcclt_copy(s->hdev->index, s->slot, s->id, c->seqno, c->op,
-			 c->len, err);
-	hcclt_sched_copy_done(s, c->seqno, err);
-	hcclt_stream_put(s);
-	hcclt_copy_free(c);
+	for (;;) {
+		spin_lock_bh(&hdev->sched_lock);
+		c = hcclt_copy_next(hdev);
+		hdev->copy_running = c;
+		spin_unlock_bh(&hdev->sched_lock);
+		if (!c)
+			return;
+
+		err = hcclt_copy_chunk(c);
+		s = c->s;
+
+		spin_lock_bh(&hdev->sched_lock);
+		hdev->copy_running = NULL;
+		hdev->copy_chunks++;
+		over = c->cancelled || err || c->done == c->len;
+		if (!over) {
+			hcclt_copy_queue(hdev, c);
+		} else if (!c->cancelled) {
+			trace_hcclt_copy(hdev->index, s->slot, s->id, c->seqno,
+					 c->op, c->len, err);
+			s->copy = NULL;
+			hcclt_sched_copy_done_locked(s, c->seqno, err);
+		}
+		spin_unlock_bh(&hdev->sched_lock);
+		if (over)
+			hcclt_copy_free(c);
+		cond_resched();
+	}
 }
 
 /**
- * hcclt_copy_start - the executor reached a data task: run its copy.
+ * hcclt_copy_start - the executor reached a data task: queue its copy.
  * @s: the stream, whose head task it is; sched_lock held.
  * @c: the copy, now the engine's.
  * @seqno: the task's seqno.
  *
- * hcclt_sched_copy_done() completes the task when the copy is done.
+ * The engine completes the task (hcclt_sched_copy_done_locked()) when the
+ * copy is done, unless a flush cancels it first (hcclt_copy_cancel()).
  */
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno)
 {
-	lockdep_assert_held(&s->hdev->sched_lock);
+	struct hcclt_device *hdev = s->hdev;
+
+	lockdep_assert_held(&hdev->sched_lock);
 	kref_get(&s->ref);
 	c->s = s;
 	c->seqno = seqno;
-	INIT_WORK(&c->work, hcclt_copy_work);
-	queue_work(s->hdev->wq, &c->work);
+	s->copy = c;
+	hcclt_copy_queue(hdev, c);
+	queue_work(hdev->wq, &hdev->copy_work);
+}
+
+/**
+ * hcclt_copy_cancel - a flush drops the copy the engine has of @s.
+ * @s: the stream; sched_lock held.
+ *
+ * A queued copy is taken off its queue and freed; one whose chunk is
+ * running stops when the chunk ends and is freed by the engine. Either
+ * way its task is not completed by the engine: the flush drops it.
+ */
+void hcclt_copy_cancel(struct hcclt_stream *s)
+{
+	struct hcclt_device *hdev = s->hdev;
+	struct hcclt_copy *c = s->copy;
+	struct hcclt_copyq *q;
+
+	lockdep_assert_held(&hdev->sched_lock);
+	if (!c)
+		return;
+	s->copy = NULL;
+	if (hdev->copy_running == c) {
+		/* The chunk running looks at it between pages. */
+		WRITE_ONCE(c->cancelled, true);
+		return;
+	}
+	q = hcclt_usage_copyq(s->usage);
+	list_del_init(&c->node);
+	if (list_empty(&q->copies))
+		list_del_init(&q->node);
+	hcclt_copy_drop(hdev, c);
+}
+
+/**
+ * hcclt_copyq_init - an empty client queue of the copy engine.
+ * @q: the queue (of a file's usage statistics, hcclt_fdinfo.c).
+ */
+void hcclt_copyq_init(struct hcclt_copyq *q)
+{
+	INIT_LIST_HEAD(&q->node);
+	INIT_LIST_HEAD(&q->copies);
+}
+
+/**
+ * hcclt_copy_dev_init - the copy engine of a device, idle.
+ * @hdev: the device; its sched_lock protects the engine's state.
+ */
+void hcclt_copy_dev_init(struct hcclt_device *hdev)
+{
+	INIT_LIST_HEAD(&hdev->copy_clients);
+	INIT_WORK(&hdev->copy_work, hcclt_copy_engine);
 }

@@ -69,7 +69,8 @@ static void hcclt_debugfs_comm(struct seq_file *m, struct hcclt_comm *comm)
 /* The device-wide lines, the first record. */
 static void hcclt_state_device(struct seq_file *m, struct hcclt_device *hdev)
 {
-	u64 mem_total, mem_used;
+	u64 mem_total, mem_used, chunks;
+	bool copying;
 
 	seq_printf(m, "device %u backend %s\n", hdev->index, hdev->hw->name);
 	spin_lock(&hdev->pool_lock);
@@ -84,6 +85,12 @@ static void hcclt_state_device(struct seq_file *m, struct hcclt_device *hdev)
 	seq_printf(m, "syncs waited: %ld spun, %ld slept\n",
 		   atomic_long_read(&hdev->sync_spun),
 		   atomic_long_read(&hdev->sync_slept));
+	spin_lock_bh(&hdev->sched_lock);
+	chunks = hdev->copy_chunks;
+	copying = hdev->copy_running || !list_empty(&hdev->copy_clients);
+	spin_unlock_bh(&hdev->sched_lock);
+	seq_printf(m, "copy engine: %llu chunks run, %s\n", chunks,
+		   copying ? "busy" : "idle");
 }
 
 /* One open file, a record of its own, under its own lock only. */

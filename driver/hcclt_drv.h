@@ -23,7 +23,8 @@
  * rhashtables' bucket locks, like those of the group and offer tables,
  * are leaves).
  * hdev->sched_lock is taken with spin_lock_bh() (the wait-timeout timer
- * takes it in softirq context). Nothing sleeps under it.
+ * takes it in softirq context). Nothing sleeps under it. It also protects
+ * the copy engine's queues (hcclt_copy.c), whose chunks run with no lock.
  * Nothing runs in hard interrupt context: no hrtimer callback of the
  * driver's own (STREAM_SYNC's timeout is the core's hrtimer sleeper), no
  * raw_spinlock_t, no interrupts or preemption disabled around a lock, and
@@ -138,6 +139,12 @@ struct hcclt_group;
  * @unplugged: set once on removal; no work is queued afterwards.
  * @wq: the device's scheduler workqueue.
  * @run_work: runs @runlist when the submitter's inline budget ran out.
+ * @copy_clients: the copy engine's clients with copies queued, in the
+ *	order they are served (struct hcclt_copyq; hcclt_copy.c);
+ *	sched_lock.
+ * @copy_work: the copy engine, on @wq.
+ * @copy_running: the copy the engine runs a chunk of, or NULL; sched_lock.
+ * @copy_chunks: chunks the copy engine ran (debugfs); sched_lock.
  * @sync_spun: STREAM_SYNC calls that found the stream busy and saw it
  *	finish while busy-waiting (hcclt_sync_spin()); for debugfs.
  * @sync_slept: STREAM_SYNC calls that found the stream busy and did not
@@ -194,6 +201,10 @@ struct hcclt_device {
 	bool unplugged;
 	struct workqueue_struct *wq;
 	struct work_struct run_work;
+	struct list_head copy_clients;
+	struct work_struct copy_work;
+	struct hcclt_copy *copy_running;
+	u64 copy_chunks;
 
 	atomic_long_t sync_spun;
 	atomic_long_t sync_slept;
@@ -455,6 +466,19 @@ struct hcclt_gate;
 struct hcclt_launch;
 
 /**
+ * struct hcclt_copyq - one client's queue in its device's copy engine
+ *	(hcclt_copy.c): the copies of the streams of one file, in the order
+ *	they get their turns.
+ * @node: entry in hdev->copy_clients while @copies is not empty;
+ *	sched_lock.
+ * @copies: the client's copies waiting for their turn; sched_lock.
+ */
+struct hcclt_copyq {
+	struct list_head node;
+	struct list_head copies;
+};
+
+/**
  * struct hcclt_task - one queued stream task.
  * @node: entry in stream->tasks (sched_lock).
  * @seqno: stream sequence number.
@@ -563,7 +587,9 @@ struct hcclt_batch {
  * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.
  * @timed: the parked wait has a timeout; sched_lock.
  * @copying: the head task is a data task the copy engine has; the stream
- *	runs nothing else until hcclt_sched_copy_done(); sched_lock.
+ *	runs nothing else until hcclt_sched_copy_done_locked(); sched_lock.
+ * @copy: while @copying, the copy the engine has (hcclt_copy_cancel());
+ *	sched_lock.
  * @launching: the head task is a kernel launch the AI CPU worker runs;
  *	the stream runs nothing else until hcclt_sched_launch_done() or its
  *	timeout; sched_lock.
@@ -617,6 +643,7 @@ struct hcclt_stream {
 	unsigned long deadline;
 	bool timed;
 	bool copying;
+	struct hcclt_copy *copy;
 	bool launching;
 	struct list_head run_node;
 	struct list_head dev_node;
@@ -1061,6 +1088,7 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 struct drm_printer;
 struct hcclt_usage;
 struct hcclt_usage *hcclt_usage_new(struct hcclt_device *hdev);
+struct hcclt_copyq *hcclt_usage_copyq(struct hcclt_usage *u);
 void hcclt_usage_put(struct hcclt_usage *u);
 void hcclt_usage_count(struct hcclt_usage *u, int threads, int streams,
 		       int notifies);
@@ -1100,7 +1128,10 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c);
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno);
-void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err);
+void hcclt_sched_copy_done_locked(struct hcclt_stream *s, u64 seqno, int err);
+void hcclt_copy_cancel(struct hcclt_stream *s);
+void hcclt_copy_dev_init(struct hcclt_device *hdev);
+void hcclt_copyq_init(struct hcclt_copyq *q);
 
 /* hcclt_kernel.c */
 int hcclt_launch_prepare(struct drm_file *df, u64 cookie, u64 handle,
@@ -1110,12 +1141,12 @@ void hcclt_launch_send(struct drm_device *dev, struct hcclt_launch *l,
 		       u64 seqno, bool cancelled);
 int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status);
 int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno);
-bool hcclt_sched_copy_live(struct hcclt_stream *s, u64 seqno);
 int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 
 int hcclt_mem_check_params(void);
 struct drm_gem_object *hcclt_mem_lookup(struct drm_file *df, u32 handle);
+struct mem_cgroup *hcclt_mem_memcg(struct drm_gem_object *obj);
 void hcclt_mem_dev_init(struct hcclt_device *hdev);
 struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 					       size_t size);

@@ -56,6 +56,8 @@
  * @busy_ns: busy time of each engine up to the last time its @active went
  *	to 0; sched_lock.
  * @client_id: drm-client-id on kernels without drm_file.client_id.
+ * @copyq: the file's queue in the device's copy engine (hcclt_copy.c):
+ *	the usage statistics are what every stream of the file holds.
  */
 struct hcclt_usage {
 	struct kref ref;
@@ -69,6 +71,7 @@ struct hcclt_usage {
 #ifndef HCCLT_DRM_SHOW_FDINFO
 	u64 client_id;
 #endif
+	struct hcclt_copyq copyq;
 };
 
 /* Key names; NULL for an engine without threads (AIV). */
@@ -99,15 +102,26 @@ struct hcclt_usage *hcclt_usage_new(struct hcclt_device *hdev)
 		return NULL;
 	kref_init(&u->ref);
 	u->hdev = hdev;
+	hcclt_copyq_init(&u->copyq);
 #ifndef HCCLT_DRM_SHOW_FDINFO
 	u->client_id = atomic64_inc_return(&hcclt_client_ids);
 #endif
 	return u;
 }
 
+/* The copy engine's queue of the file of @u. */
+struct hcclt_copyq *hcclt_usage_copyq(struct hcclt_usage *u)
+{
+	return &u->copyq;
+}
+
 static void hcclt_usage_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct hcclt_usage, ref));
+	struct hcclt_usage *u = container_of(ref, struct hcclt_usage, ref);
+
+	/* Every queued copy holds a stream, which holds @u. */
+	WARN_ON(!list_empty(&u->copyq.copies));
+	kfree(u);
 }
 
 void hcclt_usage_put(struct hcclt_usage *u)

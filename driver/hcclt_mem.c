@@ -21,7 +21,11 @@
  * Pages: the shmem helper allocates every page of an object when it is
  * first mapped (drm_gem_shmem_mmap() pins them while any mapping exists);
  * they are charged to the memory cgroup of the process that maps it then.
- * The object struct itself is charged to the creator (GFP_KERNEL_ACCOUNT).
+ * A page the copy engine touches first (an object never mapped, or a
+ * page of it swapped out) is allocated by a kworker, and is charged to
+ * the memory cgroup of the object's creator, which the object holds from
+ * its creation (hcclt_mem_memcg(), hcclt_copy.c). The object struct
+ * itself is charged to the creator (GFP_KERNEL_ACCOUNT).
  *
  * HCCL buffers: DRM_IOCTL_HCCLT_COMM_BUFFER makes a communicator's buffer,
  * an object like the others, on first use; struct hcclt_comm holds it
@@ -36,6 +40,7 @@
 #include <linux/err.h>
 #include <linux/idr.h>
 #include <linux/math64.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/build_bug.h>
@@ -77,11 +82,15 @@ MODULE_PARM_DESC(sim_memory_mb,
  *	when it is freed.
  * @acct: the account @charged is charged to (reference held); set with
  *	@charged.
+ * @memcg: the memory cgroup of the process that created it (reference
+ *	held; NULL without memory cgroups), which the copy engine charges
+ *	the pages it allocates to; immutable once published.
  */
 struct hcclt_mem {
 	struct drm_gem_shmem_object shmem;
 	u64 charged;
 	struct hcclt_acct *acct;
+	struct mem_cgroup *memcg;
 };
 
 /* drm_gem_shmem_free() and the helper's error paths kfree() the shmem. */
@@ -148,13 +157,27 @@ static void hcclt_mem_free(struct drm_gem_object *obj)
 	struct hcclt_device *hdev = to_hcclt_dev(obj->dev);
 	struct hcclt_acct *acct = to_hcclt_mem(obj)->acct;
 	u64 charged = to_hcclt_mem(obj)->charged;
+	struct mem_cgroup *memcg = to_hcclt_mem(obj)->memcg;
 
 	drm_gem_shmem_free(&to_hcclt_mem(obj)->shmem);
+	mem_cgroup_put(memcg);
 	if (charged) {
 		hcclt_mem_unreserve(hdev, acct, charged);
 		hcclt_acct_put(acct);
 		drm_dev_put(&hdev->drm);
 	}
+}
+
+/**
+ * hcclt_mem_memcg - the memory cgroup to charge pages of @obj to that no
+ * process faults in: its creator's.
+ * @obj: a memory object, reference held.
+ *
+ * Return: the cgroup (valid while @obj is), or NULL.
+ */
+struct mem_cgroup *hcclt_mem_memcg(struct drm_gem_object *obj)
+{
+	return to_hcclt_mem(obj)->memcg;
 }
 
 /*
@@ -282,6 +305,8 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 	drm_dev_get(&hdev->drm);
 	to_hcclt_mem(&shmem->base)->charged = size;
 	to_hcclt_mem(&shmem->base)->acct = hcclt_acct_get(acct);
+	/* An ioctl's: current->mm is the creating process's. */
+	to_hcclt_mem(&shmem->base)->memcg = get_mem_cgroup_from_mm(current->mm);
 	return &shmem->base;
 }
 

@@ -309,8 +309,11 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
 	LIST_HEAD(events);
 
 	hcclt_stream_unpark(s);
-	/* A copy in flight finds its task gone (hcclt_sched_copy_done()). */
-	s->copying = false;
+	/* The copy engine drops a copy in flight (hcclt_copy_cancel()). */
+	if (s->copying) {
+		hcclt_copy_cancel(s);
+		s->copying = false;
+	}
 	/* So does a launch running (hcclt_sched_launch_done()). */
 	if (s->launching) {
 		s->launching = false;
@@ -842,41 +845,22 @@ static void hcclt_head_done(struct hcclt_stream *s, int err)
 }
 
 /**
- * hcclt_sched_copy_done - the copy engine finished a data task.
- * @s: the stream.
+ * hcclt_sched_copy_done_locked - the copy engine finished a data task.
+ * @s: the stream; sched_lock held.
  * @seqno: the task's seqno.
  * @err: 0, or why the copy failed (the stream then fails as on a wait
  *	timeout: the tasks behind it are dropped, the next sync reports it).
  *
  * The task is completed if it is still the head of @s; a stream flushed
- * meanwhile no longer has it.
+ * meanwhile cancelled the copy (hcclt_copy_cancel()) and no longer has it.
  */
-void hcclt_sched_copy_done(struct hcclt_stream *s, u64 seqno, int err)
+void hcclt_sched_copy_done_locked(struct hcclt_stream *s, u64 seqno, int err)
 {
-	spin_lock_bh(&s->hdev->sched_lock);
+	lockdep_assert_held(&s->hdev->sched_lock);
 	if (s->copying && hcclt_head_is(s, seqno)) {
 		s->copying = false;
 		hcclt_head_done(s, err);
 	}
-	spin_unlock_bh(&s->hdev->sched_lock);
-}
-
-/**
- * hcclt_sched_copy_live - may the copy engine still run a data task?
- * @s: the stream.
- * @seqno: the task's seqno.
- *
- * Return: true while the task is the head of @s and the engine's; false
- * once a flush dropped it (then reported by the next STREAM_SYNC).
- */
-bool hcclt_sched_copy_live(struct hcclt_stream *s, u64 seqno)
-{
-	bool live;
-
-	spin_lock_bh(&s->hdev->sched_lock);
-	live = s->copying && hcclt_head_is(s, seqno);
-	spin_unlock_bh(&s->hdev->sched_lock);
-	return live;
 }
 
 /**
@@ -1203,8 +1187,12 @@ int hcclt_sched_init(struct hcclt_device *hdev)
 	spin_lock_init(&hdev->xrec_lock);
 	INIT_LIST_HEAD(&hdev->xrecs);
 	INIT_WORK(&hdev->xrec_work, hcclt_xrec_work);
-	hdev->wq = alloc_workqueue("hcclt%u", WQ_HIGHPRI | WQ_UNBOUND, 0,
-				   hdev->index);
+	hcclt_copy_dev_init(hdev);
+	/*
+	 * Normal priority: the work done here (copies above all) is the
+	 * users', and competes with their processes as theirs would.
+	 */
+	hdev->wq = alloc_workqueue("hcclt%u", WQ_UNBOUND, 0, hdev->index);
 	return hdev->wq ? 0 : -ENOMEM;
 }
 

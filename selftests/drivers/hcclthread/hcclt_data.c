@@ -8,13 +8,17 @@
  * size; writes and reads between two ranks on two devices (threads and
  * processes), a write followed by a channel record seen by the peer's wait;
  * the peer's buffer reachable only through a channel; device memory back
- * at its start after every test and after a process dies.
+ * at its start after every test and after a process dies. The copy
+ * engine: pages it allocates charged to the objects' memory cgroup, work
+ * stopped within a chunk by a flush or the owner's death, clients served
+ * in turn.
  */
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "hcclt_ranks.h"
+#include "hcclt_cgroup.h"
 #include "../../kselftest_harness.h"
 
 #define MIB		(1024 * 1024ULL)
@@ -710,7 +714,7 @@ TEST_F_TIMEOUT(data, write_then_record_visible_across_processes, 300)
 TEST_F_TIMEOUT(data, sigkill_with_data_tasks_queued, 120)
 {
 	struct drm_hcclt_group_create g;
-	int sync[2], st, i;
+	int sync[2], st, i, ready = 0;
 	pid_t pid[2];
 	char c;
 
@@ -744,19 +748,369 @@ TEST_F_TIMEOUT(data, sigkill_with_data_tasks_queued, 120)
 				_exit(2);
 			if (write(sync[1], "x", 1) != 1)
 				_exit(3);
+			close(sync[1]);
 			pause();
 			_exit(0);
 		}
 	}
+	/* A child that fails its setup exits: EOF, not a hang. */
+	close(sync[1]);
 	for (i = 0; i < 2; i++)
-		ASSERT_EQ(1, read(sync[0], &c, 1));
+		ready += read(sync[0], &c, 1) == 1;
 	for (i = 0; i < 2; i++) {
 		kill(pid[i], SIGKILL);
 		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
-		EXPECT_TRUE(WIFSIGNALED(st));
+		EXPECT_TRUE(WIFSIGNALED(st))
+			TH_LOG("rank %d exited with %d before it was killed",
+			       i, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	}
+	EXPECT_EQ(2, ready);
+	close(sync[0]);
+}
+
+/* ---- the copy engine: charged, cancellable, fair ---- */
+
+#define BIG	(64 * MIB)
+#define NBIG	8
+
+/*
+ * The "copy engine: N chunks run, busy|idle" lines of every device's
+ * debugfs state: 0 with *@chunks (their sum) and *@busy (any busy) set,
+ * -1 if a device has no such line, -2 without debugfs.
+ */
+static int engine_state(long long *chunks, int *busy)
+{
+	char path[300], line[256], st[16];
+	long long v;
+	int dev, found;
+	FILE *f;
+
+	*chunks = 0;
+	*busy = 0;
+	for (dev = 0; !hcclt_debugfs_state(dev, path, sizeof(path)); dev++) {
+		f = fopen(path, "re");
+		if (!f)
+			return -2;
+		found = 0;
+		while (!found && fgets(line, sizeof(line), f))
+			if (sscanf(line, "copy engine: %lld chunks run, %15s",
+				   &v, st) == 2) {
+				*chunks += v;
+				*busy |= !strcmp(st, "busy");
+				found = 1;
+			}
+		fclose(f);
+		if (!found)
+			return -1;
+	}
+	return dev ? 0 : -2;
+}
+
+/* Chunks run so far (-1: none to read); SKIP without debugfs. */
+#define ENGINE_CHUNKS(v)						\
+	do {								\
+		int busy_, r_ = engine_state(&(v), &busy_);		\
+									\
+		if (r_ == -2)						\
+			SKIP(return, "needs debugfs");			\
+		ASSERT_EQ(0, r_) TH_LOG("no copy engine line in debugfs"); \
+	} while (0)
+
+/* Until the engine ran more than @c0 chunks; its count, or -1. */
+static long long engine_wait_started(long long c0)
+{
+	long long end = hcclt_now_ms() + 60000, c;
+	int busy;
+
+	while (hcclt_now_ms() < end) {
+		if (engine_state(&c, &busy))
+			return -1;
+		if (c > c0)
+			return c;
+		hcclt_msleep(1);
+	}
+	return -1;
+}
+
+/* Until the engine is idle (generous bound); its count then, or -1. */
+static long long engine_wait_idle(void)
+{
+	long long end = hcclt_now_ms() + 120000, c;
+	int busy;
+
+	while (hcclt_now_ms() < end) {
+		if (engine_state(&c, &busy))
+			return -1;
+		if (!busy)
+			return c;
+		hcclt_msleep(1);
+	}
+	return -1;
+}
+
+/*
+ * Two unmapped objects of BIG bytes and NBIG copies of one into the
+ * other: all on @thread, or one on each of @nthreads threads.
+ */
+static int queue_big_copies_on(int fd, const __u64 *thread, int nthreads,
+			       __u32 h[2])
+{
+	struct drm_hcclt_mem_create m;
+	struct drm_hcclt_task t[NBIG];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		memset(&m, 0, sizeof(m));
+		m.size = BIG;
+		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &m);
+		if (ret)
+			return ret;
+		h[i] = m.handle;
+	}
+	for (i = 0; i < NBIG; i++)
+		t[i] = dtask(HCCLT_TASK_LOCAL_COPY, 0, h[0], 0, h[1], 0, BIG);
+	if (nthreads == 1)
+		return hcclt_submit(fd, thread[0], t, NBIG);
+	for (i = 0; i < nthreads && i < NBIG; i++) {
+		ret = hcclt_submit(fd, thread[i], &t[i], 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int queue_big_copies(int fd, __u64 thread, __u32 h[2])
+{
+	return queue_big_copies_on(fd, &thread, 1, h);
+}
+
+/*
+ * A flush (the communicator destroyed) stops the copy running within a
+ * chunk and drops the ones queued: far fewer chunks run than the copies
+ * had, and none once the engine went idle.
+ */
+TEST_F_TIMEOUT(data, flush_stops_running_copy, 300)
+{
+	long long c0, c1, c2;
+	__u32 h[2];
+
+	ENGINE_CHUNKS(c0);
+	ASSERT_EQ(0, queue_big_copies(self->fd, self->thread, h));
+	ASSERT_LT(c0, engine_wait_started(c0));
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	c1 = engine_wait_idle();
+	ASSERT_LE(c0, c1);
+	TH_LOG("%lld of %d chunks ran", c1 - c0, NBIG * (int)(BIG / MIB));
+	EXPECT_GT(NBIG * (long long)(BIG / MIB), c1 - c0);
+	hcclt_msleep(100);
+	ENGINE_CHUNKS(c2);
+	EXPECT_EQ(c1, c2);
+	EXPECT_EQ(0, gem_close(self->fd, h[0]));
+	EXPECT_EQ(0, gem_close(self->fd, h[1]));
+}
+
+/*
+ * A process killed with copies running and queued: the engine stops
+ * within a chunk, nothing of it runs afterwards, and its device memory
+ * comes back (teardown).
+ */
+TEST_F_TIMEOUT(data, sigkill_stops_copies, 300)
+{
+	long long c0, c1, c2, started;
+	int sync[2], st;
+	pid_t pid;
+	char c;
+
+	ENGINE_CHUNKS(c0);
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		__u64 comm, thread;
+		__u32 h[2];
+		int fd = open_dev(0);
+
+		if (fd < 0 || hcclt_comm_create(fd, &comm) ||
+		    hcclt_acquire(fd, comm, HCCLT_ENGINE_AICPU_TS, 1, 1,
+				  &thread) ||
+		    queue_big_copies(fd, thread, h))
+			_exit(1);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	started = read(sync[0], &c, 1) == 1 ? engine_wait_started(c0) : -1;
+	/* The child goes whatever happened: it holds the device. */
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	ASSERT_LT(c0, started);
+	c1 = engine_wait_idle();
+	ASSERT_LE(c0, c1);
+	TH_LOG("%lld of %d chunks ran", c1 - c0, NBIG * (int)(BIG / MIB));
+	EXPECT_GT(NBIG * (long long)(BIG / MIB), c1 - c0);
+	hcclt_msleep(100);
+	ENGINE_CHUNKS(c2);
+	EXPECT_EQ(c1, c2);
 	close(sync[0]);
 	close(sync[1]);
+}
+
+/*
+ * Another client's copy is served in turn: it completes while this
+ * file's long copies, one on each of NBIG streams, are still queued, not
+ * after them (as a first come, first served engine would have it).
+ */
+TEST_F_TIMEOUT(data, copy_engine_serves_clients_in_turn, 300)
+{
+	struct drm_hcclt_thread_info ti;
+	__u64 comm2, thread2, th[NBIG];
+	struct obj x = {0}, y = {0};
+	long long c0;
+	__u32 h[2], left = 0;
+	int fd2, i;
+
+	ENGINE_CHUNKS(c0);
+	fd2 = open_dev(0);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, hcclt_comm_create(fd2, &comm2));
+	ASSERT_EQ(0, hcclt_acquire(fd2, comm2, HCCLT_ENGINE_AICPU_TS, 1, 1,
+				   &thread2));
+	ASSERT_EQ(0, obj_new(fd2, MIB, &x));
+	ASSERT_EQ(0, obj_new(fd2, MIB, &y));
+	fill(x.p, MIB, 5);
+	ASSERT_EQ(0, hcclt_acquire(self->fd, self->comm, HCCLT_ENGINE_AICPU_TS,
+				   NBIG, 1, th));
+	ASSERT_EQ(0, queue_big_copies_on(self->fd, th, NBIG, h));
+	ASSERT_LT(c0, engine_wait_started(c0));
+	ASSERT_EQ(0, copy1(fd2, thread2, x.handle, 0, y.handle, 0, MIB));
+	ASSERT_EQ(0, hcclt_sync(fd2, thread2, 120000));
+	EXPECT_EQ(-1, check(y.p, MIB, 5));
+	/* This file's copies are not all done. */
+	for (i = 0; i < NBIG; i++) {
+		ASSERT_EQ(0, hcclt_thread_info(self->fd, th[i], &ti));
+		left += ti.queue_depth;
+	}
+	TH_LOG("%u of %d copies left when the other client's was done",
+	       left, NBIG);
+	EXPECT_LT(0, left);
+	ASSERT_EQ(0, hcclt_comm_destroy(self->fd, self->comm));
+	EXPECT_LE(c0, engine_wait_idle());
+	EXPECT_EQ(0, gem_close(self->fd, h[0]));
+	EXPECT_EQ(0, gem_close(self->fd, h[1]));
+	obj_free(fd2, &x);
+	obj_free(fd2, &y);
+	close(fd2);
+}
+
+#define CG_BYTES	(16 * MIB)
+
+/* oom_kill of @dir's memory.events, or -1. */
+static long long cg_oom_kills(const char *dir)
+{
+	char path[PATH_MAX], line[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.events", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "oom_kill %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * In cgroup @cg: copy between two unmapped objects of CG_BYTES (the copy
+ * engine allocates every page of both), write memory.current's growth to
+ * @out; then the same under a memory.max with room for a quarter of it,
+ * which must fail with -ENOMEM. The limit is lifted through a file opened
+ * before, as soon as the sync returns: at the limit, any allocation of
+ * the child's (opening a file, say) would call the cgroup's OOM killer.
+ */
+static int cg_copy_child(const char *cg, int out)
+{
+	struct drm_hcclt_mem_create m[4];
+	long long m0, m1, grew, cur;
+	__u64 comm, thread;
+	char max[32], path[PATH_MAX];
+	int fd, i, ret, mfd;
+
+	if (hcclt_cg_write(cg, "cgroup.procs", "0"))
+		return 10;
+	fd = hcclt_open();
+	if (fd < 0 || hcclt_comm_create(fd, &comm) ||
+	    hcclt_acquire(fd, comm, HCCLT_ENGINE_AICPU_TS, 1, 1, &thread))
+		return 11;
+	for (i = 0; i < 4; i++) {
+		memset(&m[i], 0, sizeof(m[i]));
+		m[i].size = CG_BYTES;
+		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &m[i]))
+			return 12;
+	}
+	m0 = hcclt_cg_read_ll(cg, "memory.current");
+	if (copy1(fd, thread, m[0].handle, 0, m[1].handle, 0, CG_BYTES) ||
+	    hcclt_sync(fd, thread, 120000))
+		return 13;
+	m1 = hcclt_cg_read_ll(cg, "memory.current");
+	if (m0 < 0 || m1 < 0)
+		return 14;
+	grew = m1 - m0;
+	if (write(out, &grew, sizeof(grew)) != sizeof(grew))
+		return 15;
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
+	mfd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(max, sizeof(max), "%lld", m1 + (long long)CG_BYTES / 2);
+	if (mfd < 0 || hcclt_cg_write(cg, "memory.max", max))
+		return 16;
+	if (copy1(fd, thread, m[2].handle, 0, m[3].handle, 0, CG_BYTES))
+		return 17;
+	ret = hcclt_sync(fd, thread, 120000);
+	if (write(mfd, "max", 3) != 3)
+		return 21;
+	close(mfd);
+	if (!ret)
+		return 18;	/* the pages went somewhere else */
+	if (ret != -ENOMEM)
+		return 19;
+	/* What the copy charged stayed within the limit (slack: the sync). */
+	cur = hcclt_cg_read_ll(cg, "memory.current");
+	if (cur > strtoll(max, NULL, 10) + (long long)MIB)
+		return 20;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Pages the copy engine allocates are charged to the memory cgroup of the
+ * objects' creator, and its memory.max holds: a copy needing more fails
+ * with -ENOMEM on its stream.
+ */
+TEST_F_TIMEOUT(data, copy_charged_to_memory_cgroup, 300)
+{
+	struct hcclt_cg cg;
+	long long grew = -1;
+	int status;
+
+	if (hcclt_cg_make(&cg, "hcclt-copy"))
+		SKIP(return, "%s", cg.why);
+	ASSERT_EQ(0, hcclt_cg_run(&cg, cg_copy_child, &grew, &status));
+	TH_LOG("memory.current grew by %lld bytes over a copy of %llu bytes between unmapped objects",
+	       grew, CG_BYTES);
+	/* As the mapping test: the cgroup's OOM killer also holds the limit. */
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+	    cg_oom_kills(cg.path) > 0) {
+		TH_LOG("the child was OOM-killed in its cgroup at the limit");
+	} else {
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	EXPECT_LE((long long)(2 * CG_BYTES), grew);
+	EXPECT_EQ(0, hcclt_cg_remove(&cg));
 }
 
 /* The render node of vgem, an importer of dma-bufs, or -1 if none. */
