@@ -134,6 +134,8 @@ static const struct rhashtable_params hcclt_owner_params = {
 
 static struct rhashtable hcclt_procs;
 static struct rhashtable hcclt_users;
+/* The tables exist (set and cleared by module init/exit and KUnit only). */
+static bool hcclt_limits_up;
 
 int hcclt_limits_init(void)
 {
@@ -143,14 +145,24 @@ int hcclt_limits_init(void)
 	if (ret)
 		return ret;
 	ret = rhashtable_init(&hcclt_users, &hcclt_owner_params);
-	if (ret)
+	if (ret) {
 		rhashtable_destroy(&hcclt_procs);
-	return ret;
+		return ret;
+	}
+	hcclt_limits_up = true;
+	return 0;
+}
+
+/* Are the tables there (KUnit suites may run before the module's init)? */
+bool hcclt_limits_ready(void)
+{
+	return hcclt_limits_up;
 }
 
 /* Every file account is gone by now: the tables are empty. */
 void hcclt_limits_fini(void)
 {
+	hcclt_limits_up = false;
 	rhashtable_destroy(&hcclt_users);
 	rhashtable_destroy(&hcclt_procs);
 }

@@ -26,6 +26,7 @@ struct hcclt_acct;
 
 int hcclt_limits_init(void);
 void hcclt_limits_fini(void);
+bool hcclt_limits_ready(void);
 struct hcclt_acct *hcclt_acct_new(struct hcclt_device *hdev);
 struct hcclt_acct *hcclt_acct_get(struct hcclt_acct *acct);
 void hcclt_acct_put(struct hcclt_acct *acct);

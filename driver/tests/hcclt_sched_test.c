@@ -703,28 +703,43 @@ static struct kunit_case hcclt_test_cases[] = {
 
 /*
  * Kernels before 6.3 run a module's suites when it is coming, before its
- * init function: the object caches do not exist yet then.
+ * init function: the object caches and the account tables do not exist
+ * yet then.
  */
 static bool hcclt_test_own_caches;
-
-static int hcclt_test_suite_init(struct kunit_suite *suite)
-{
-	int ret = 0;
-
-	if (!hcclt_obj_caches_ready()) {
-		ret = hcclt_obj_caches_init();
-		hcclt_test_own_caches = !ret;
-	}
-	return ret;
-}
+static bool hcclt_test_own_limits;
 
 static void hcclt_test_suite_exit(struct kunit_suite *suite)
 {
+	if (hcclt_test_own_limits)
+		hcclt_limits_fini();
 	if (hcclt_test_own_caches) {
 		rcu_barrier();
 		hcclt_obj_caches_fini();
 	}
 	hcclt_test_own_caches = false;
+	hcclt_test_own_limits = false;
+}
+
+static int hcclt_test_suite_init(struct kunit_suite *suite)
+{
+	int ret;
+
+	if (!hcclt_obj_caches_ready()) {
+		ret = hcclt_obj_caches_init();
+		if (ret)
+			return ret;
+		hcclt_test_own_caches = true;
+	}
+	if (!hcclt_limits_ready()) {
+		ret = hcclt_limits_init();
+		if (ret) {
+			hcclt_test_suite_exit(suite);
+			return ret;
+		}
+		hcclt_test_own_limits = true;
+	}
+	return 0;
 }
 
 static struct kunit_suite hcclt_test_suite = {
