@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -65,9 +66,15 @@ static int get_param(const char *name, unsigned int *v)
 	return ok ? 0 : -EINVAL;
 }
 
-/* Become @uid (no capabilities left) in a forked child. */
+/*
+ * Become @uid (no capabilities left) in a forked child. The child dies
+ * with the test (the harness kills a test that runs past its time limit):
+ * a drain left holding its share would fail every test after it.
+ */
 static int become(uid_t uid)
 {
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0))
+		return -errno;
 	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
 		return -errno;
 	return 0;
@@ -219,7 +226,7 @@ static void reap(pid_t pid)
  * share of every pool, and the first user's drain stops at its share with
  * -EDQUOT.
  */
-TEST_F(limits, drain_leaves_share_to_another_user)
+TEST_F_TIMEOUT(limits, drain_leaves_share_to_another_user, 900)
 {
 	struct drm_hcclt_query q = self->q0, got;
 	unsigned int share_s, share_n, share_mb;
@@ -275,7 +282,7 @@ TEST_F(limits, drain_leaves_share_to_another_user)
  * A file stops at share_file_pct, a process's files together at
  * share_proc_pct, a user's processes together at share_uid_pct.
  */
-TEST_F(limits, file_process_and_user_shares)
+TEST_F_TIMEOUT(limits, file_process_and_user_shares, 600)
 {
 	unsigned int total = self->q0.streams_total;
 	int fd1, fd2, p[2], st;
@@ -333,7 +340,7 @@ TEST_F(limits, file_process_and_user_shares)
  * A file opened with CAP_SYS_ADMIN is never refused; euid 0 without it
  * is a user like any other.
  */
-TEST_F(limits, cap_sys_admin_is_exempt)
+TEST_F_TIMEOUT(limits, cap_sys_admin_is_exempt, 600)
 {
 	unsigned int total = self->q0.streams_total;
 	struct take t;
