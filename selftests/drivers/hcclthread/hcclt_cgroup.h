@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -138,7 +140,7 @@ static inline int hcclt_cg_make(struct hcclt_cg *c, const char *name)
 /*
  * Run @child(@c->path, fd) in a child process (the child moves itself into
  * the cgroup); it writes one long long to fd, read into *@val; its exit
- * status goes to *@status. Return: 0, or -errno of pipe/fork/waitpid.
+ * status goes to *@status. The child dies with its parent. Return: 0, or -errno of pipe/fork/waitpid.
  */
 static inline int hcclt_cg_run(struct hcclt_cg *c,
 			       int (*child)(const char *cg, int out),
@@ -153,6 +155,8 @@ static inline int hcclt_cg_run(struct hcclt_cg *c,
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
+		/* Gone with the test if the harness kills it (time limit). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		close(pfd[0]);
 		_exit(child(c->path, pfd[1]));
 	}

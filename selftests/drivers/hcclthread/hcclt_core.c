@@ -2678,7 +2678,20 @@ static int kmem_child(const char *cg, int out)
  * uncharged, memory.current grows by the id table's share only (tens of
  * bytes per thread).
  */
-TEST(kmem_charged_to_memory_cgroup)
+FIXTURE(kmem) {
+	int unused;
+};
+
+FIXTURE_SETUP(kmem)
+{
+}
+
+FIXTURE_TEARDOWN(kmem)
+{
+}
+
+/* 32,000 ioctls: minutes on a KASAN kernel under TCG on a busy host. */
+TEST_F_TIMEOUT(kmem, charged_to_memory_cgroup, 900)
 {
 	long long per = -1;
 	struct hcclt_cg cg;
