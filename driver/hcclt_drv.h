@@ -22,7 +22,8 @@
  *   file->lock -> mem->peer_lock -> i_mmap_rwsem; mmap_lock ->
  *   mem->peer_lock -> the object's dma_resv lock (a memory object's
  *   rw_semaphore of hcclt_mem.c: its revocation against its peers'
- *   faults, which hold it for reading)
+ *   faults and copy engine chunks, which hold it for reading with no
+ *   driver lock)
  * The accounts of hcclt_limits.c take no lock (atomic counters; their
  * rhashtables' bucket locks, like those of the group and offer tables,
  * are leaves).
@@ -1180,6 +1181,8 @@ bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts,
 struct dma_buf;
 struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj);
 void hcclt_mem_revoke(struct drm_gem_object *obj);
+int hcclt_mem_peer_begin(struct drm_gem_object *obj);
+void hcclt_mem_peer_end(struct drm_gem_object *obj);
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 					     u64 size);
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);

@@ -33,18 +33,22 @@
  *
  * Revocation: a channel's peer reaches a communicator's buffer through
  * dma-bufs of hcclt_mem_export() (DRM_IOCTL_HCCLT_CHANNEL_BUFFER), which
- * it maps. When the communicator is torn down (COMM_DESTROY, its file
- * closed, its process dead), hcclt_comm_buffer_drop() revokes that access
- * (hcclt_mem_revoke()), as device memory freed under a peer's mapping
- * would on real hardware: the PTEs of every mapping of those dma-bufs are
- * zapped and their faults answer VM_FAULT_SIGBUS from then on, and a new
- * mmap() of one fails with -ECONNRESET, the error a wait on the gone peer
- * gets. Only the peers lose access: the owner's handles and its mappings
- * through the device file are its own memory, charged to it, and follow
- * the object's ordinary lifetime (a rank may read its results after it
- * destroyed its communicator). The object's @peer_lock orders revocation
- * against the faults of the peers' mappings: once hcclt_mem_revoke()
- * returns, none of them maps a page.
+ * it maps, and through its data tasks (HCCLT_TASK_WRITE, _READ and their
+ * reduces, whose copies hold the object). When the communicator is torn
+ * down (COMM_DESTROY, its file closed, its process dead),
+ * hcclt_comm_buffer_drop() revokes that access (hcclt_mem_revoke()), as
+ * device memory freed under a peer's mapping would on real hardware: the
+ * PTEs of every mapping of those dma-bufs are zapped and their faults
+ * answer VM_FAULT_SIGBUS from then on, a new mmap() of one fails with
+ * -ECONNRESET, and the copy engine fails every copy that reaches the
+ * object as a peer's buffer with -ECONNRESET (hcclt_mem_peer_begin()), the
+ * error a wait on the gone peer gets. Only the peers lose access: the
+ * owner's handles and its mappings through the device file are its own
+ * memory, charged to it, and follow the object's ordinary lifetime (a rank
+ * may read its results after it destroyed its communicator). The object's
+ * @peer_lock orders revocation against every access of a peer: once
+ * hcclt_mem_revoke() returns, no fault of a peer's mapping and no chunk of
+ * a peer's copy touches the pages any more.
  *
  * fdinfo: hcclt_mem_show_fdinfo() prints drm-total-memory and
  * drm-resident-memory of the objects a file has handles to, on every
@@ -102,9 +106,9 @@ MODULE_PARM_DESC(sim_memory_mb,
  *	held; NULL without memory cgroups), which the copy engine charges
  *	the pages it allocates to; immutable once published.
  * @peer_lock: protects @revoked (written under it held for writing) and
- *	@peers. Held for reading by the faults of the peers' mappings, for
- *	writing by hcclt_mem_revoke() and while a dma-buf enters or leaves
- *	@peers.
+ *	@peers. Held for reading by the faults of the peers' mappings and by
+ *	the copy engine around each chunk of a peer's copy, for writing by
+ *	hcclt_mem_revoke() and while a dma-buf enters or leaves @peers.
  *	Order: mmap_lock -> @peer_lock -> the object's dma_resv lock;
  *	file->lock -> @peer_lock -> i_mmap_rwsem (hcclt_drv.h).
  * @peers: the dma-bufs of hcclt_mem_export() of the object
@@ -397,8 +401,9 @@ struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj)
  * @obj: the object, reference held.
  *
  * Zaps the PTEs of every mapping of its dma-bufs (their next access
- * faults SIGBUS), and waits for the faults under way: none maps a page
- * after this returns. The owner's handles and mappings are not affected.
+ * faults SIGBUS), and waits for the faults and the copy engine's chunks
+ * that reach it as a peer's buffer: none touches its pages after this
+ * returns. The owner's handles and mappings are not affected.
  */
 void hcclt_mem_revoke(struct drm_gem_object *obj)
 {
@@ -410,6 +415,37 @@ void hcclt_mem_revoke(struct drm_gem_object *obj)
 	list_for_each_entry(peer, &mem->peers, node)
 		unmap_mapping_range(peer->buf->file->f_mapping, 0, 0, 1);
 	up_write(&mem->peer_lock);
+}
+
+/**
+ * hcclt_mem_peer_begin - the copy engine is about to touch @obj as a
+ * channel peer's HCCL buffer.
+ * @obj: the object, reference held.
+ *
+ * On success, @obj cannot be revoked until hcclt_mem_peer_end(); the
+ * caller may sleep and allocate meanwhile, but must take no lock of the
+ * driver.
+ *
+ * Return: 0, or -ECONNRESET (revoked: its owner's communicator is gone).
+ */
+int hcclt_mem_peer_begin(struct drm_gem_object *obj)
+{
+	struct hcclt_mem *mem = to_hcclt_mem(obj);
+
+	down_read(&mem->peer_lock);
+	if (!mem->revoked)
+		return 0;
+	up_read(&mem->peer_lock);
+	return -ECONNRESET;
+}
+
+/**
+ * hcclt_mem_peer_end - end of a hcclt_mem_peer_begin() that succeeded.
+ * @obj: the object.
+ */
+void hcclt_mem_peer_end(struct drm_gem_object *obj)
+{
+	up_read(&to_hcclt_mem(obj)->peer_lock);
 }
 
 /* drm_driver.gem_create_object: every GEM object of the driver is ours. */

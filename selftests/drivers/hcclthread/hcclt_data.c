@@ -11,8 +11,9 @@
  * at its start after every test and after a process dies. The copy
  * engine: pages it allocates charged to the objects' memory cgroup, work
  * stopped within a chunk by a flush or the owner's death, clients served
- * in turn. Revocation: a rank's communicator torn down or its process
- * dead, its peers' mappings of its HCCL buffer fault SIGBUS; its own
+ * in turn. Revocation: a rank's communicator torn down, its peers'
+ * mappings of its HCCL buffer fault SIGBUS and their data tasks on it,
+ * queued or running, fail with -ECONNRESET and touch it no more; its own
  * mappings keep working.
  */
 #include <setjmp.h>
@@ -1369,6 +1370,92 @@ TEST_F_TIMEOUT(data, peer_death_revokes_mapping, 120)
 	EXPECT_EQ(SIGBUS, probe(peer.p + MIB - 1, 1));
 	munmap(peer.p, peer.size);
 	close(r.fd);
+}
+
+/*
+ * A write into and a read from rank 1's HCCL buffer, queued by rank 0
+ * behind waits when rank 1 destroys its communicator, fail with the
+ * peer's error when released, and never run: rank 1's buffer (through
+ * its own mapping) and rank 0's read destination keep their bytes.
+ */
+TEST_F(data, peer_gone_fails_queued_tasks)
+{
+	struct drm_hcclt_task t[2];
+	struct pair2 p;
+	__u64 th[2];
+	int i;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	fill(p.loc[0].p, MIB, 7);
+	fill(p.loc[0].p + MIB, MIB, 9);
+	fill(p.buf[1].p, 2 * MIB, 8);
+	ASSERT_EQ(0, hcclt_acquire(p.r[0].fd, p.r[0].comm, HCCLT_ENGINE_CPU,
+				   2, 1, th));
+	t[0] = hcclt_wait(0, 0);
+	t[1] = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0, 0, MIB);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, th[0], t, 2));
+	t[1] = dtask(HCCLT_TASK_READ, p.c[0], 0, 0, p.loc[0].handle, MIB, MIB);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, th[1], t, 2));
+
+	ASSERT_EQ(0, hcclt_comm_destroy(p.r[1].fd, p.r[1].comm));
+	for (i = 0; i < 2; i++) {
+		t[0] = hcclt_rec(th[i], 0);
+		ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, 1));
+		EXPECT_EQ(-ECONNRESET, hcclt_sync(p.r[0].fd, th[i], 30000))
+			TH_LOG("thread %d", i);
+	}
+	EXPECT_EQ(-1, check(p.buf[1].p, 2 * MIB, 8));
+	EXPECT_EQ(-1, check(p.loc[0].p + MIB, MIB, 9));
+	pair2_free(&p);
+}
+
+#define RBUF	(16 * MIB)
+#define NRW	32
+
+/*
+ * Writes into rank 1's HCCL buffer running when rank 1 destroys its
+ * communicator: the one running stops within a chunk and the queued ones
+ * never start (-ECONNRESET), and nothing reaches the buffer after the
+ * destroy returned. The writes alternate two sources, so a chunk that
+ * ran afterwards would change bytes.
+ */
+TEST_F_TIMEOUT(data, peer_gone_stops_running_write, 300)
+{
+	struct drm_hcclt_task t[NRW];
+	struct obj alt = {0};
+	struct pair2 p;
+	long long c0, c1;
+	__u8 *snap;
+	int i;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ENGINE_CHUNKS(c0);
+	snap = malloc(RBUF);
+	ASSERT_NE(NULL, snap);
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, RBUF));
+	ASSERT_EQ(0, obj_new(p.r[0].fd, RBUF, &alt));
+	fill(p.loc[0].p, RBUF, 1);
+	fill(alt.p, RBUF, 2);
+	for (i = 0; i < NRW; i++)
+		t[i] = dtask(HCCLT_TASK_WRITE, p.c[0],
+			     i % 2 ? alt.handle : p.loc[0].handle, 0, 0, 0,
+			     RBUF);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, NRW));
+	ASSERT_LT(c0, engine_wait_started(c0));
+
+	ASSERT_EQ(0, hcclt_comm_destroy(p.r[1].fd, p.r[1].comm));
+	memcpy(snap, p.buf[1].p, RBUF);
+	EXPECT_EQ(-ECONNRESET, hcclt_sync(p.r[0].fd, p.r[0].thread, 120000));
+	c1 = engine_wait_idle();
+	ASSERT_LE(c0, c1);
+	TH_LOG("%lld of %d chunks ran", c1 - c0, NRW * (int)(RBUF / MIB));
+	EXPECT_EQ(0, memcmp(snap, p.buf[1].p, RBUF));
+	obj_free(p.r[0].fd, &alt);
+	pair2_free(&p);
+	free(snap);
 }
 
 /*
