@@ -40,6 +40,13 @@
  * object's creator was in (hcclt_mem_memcg(), made active around the
  * read), and an allocation over that cgroup's limit fails the copy with
  * -ENOMEM instead of invoking the OOM killer (__GFP_RETRY_MAYFAIL).
+ *
+ * A channel peer's HCCL buffer (the destination of a write, the source of
+ * a read) is revoked when its owner's communicator is torn down
+ * (hcclt_mem_revoke()): each chunk runs inside hcclt_mem_peer_begin() and
+ * _end(), so a copy that reaches a revoked buffer, queued or running,
+ * fails with -ECONNRESET at its next chunk, and none writes or reads the
+ * buffer once the revocation has returned.
  */
 
 #include <linux/highmem.h>
@@ -319,6 +326,21 @@ static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
 	return p->one;
 }
 
+/* The object @c reaches as a channel peer's HCCL buffer, or NULL. */
+static struct drm_gem_object *hcclt_copy_peer(const struct hcclt_copy *c)
+{
+	switch (c->op) {
+	case HCCLT_TASK_WRITE:
+	case HCCLT_TASK_WRITE_REDUCE:
+		return c->dst;
+	case HCCLT_TASK_READ:
+	case HCCLT_TASK_READ_REDUCE:
+		return c->src;
+	default:
+		return NULL;
+	}
+}
+
 /*
  * Copy the next chunk of @c, at most HCCLT_COPY_CHUNK bytes, page by page,
  * and advance @c->done; backwards when the ranges overlap in one object
@@ -327,6 +349,7 @@ static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
  */
 static int hcclt_copy_chunk(struct hcclt_copy *c)
 {
+	struct drm_gem_object *peer = hcclt_copy_peer(c);
 	struct hcclt_pages src, dst;
 	struct page *sp, *dp;
 	bool reduce = hcclt_op_reduces(c->op);
@@ -338,6 +361,12 @@ static int hcclt_copy_chunk(struct hcclt_copy *c)
 	void *sv, *dv;
 	int ret = 0;
 
+	/* The peer's buffer stays unrevoked until the chunk ends. */
+	if (peer) {
+		ret = hcclt_mem_peer_begin(peer);
+		if (ret)
+			return ret;
+	}
 	hcclt_pages_init(&src, c->src);
 	hcclt_pages_init(&dst, c->dst);
 	while (done < end) {
@@ -389,6 +418,8 @@ static int hcclt_copy_chunk(struct hcclt_copy *c)
 	}
 	hcclt_pages_fini(&src);
 	hcclt_pages_fini(&dst);
+	if (peer)
+		hcclt_mem_peer_end(peer);
 	c->done = done;
 	return ret;
 }

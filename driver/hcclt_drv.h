@@ -19,6 +19,11 @@
  *   mutexes of hcclt_channel.c and hcclt_group.c: the channel offers and
  *   link state, the groups and every file's pending groups; each held for
  *   work on one group, one offer or one communicator's own)
+ *   file->lock -> mem->peer_lock -> i_mmap_rwsem; mmap_lock ->
+ *   mem->peer_lock -> the object's dma_resv lock (a memory object's
+ *   rw_semaphore of hcclt_mem.c: its revocation against its peers'
+ *   faults and copy engine chunks, which hold it for reading with no
+ *   driver lock)
  * The accounts of hcclt_limits.c take no lock (atomic counters; their
  * rhashtables' bucket locks, like those of the group and offer tables,
  * are leaves).
@@ -1175,6 +1180,9 @@ bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts,
 			    int *err);
 struct dma_buf;
 struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj);
+void hcclt_mem_revoke(struct drm_gem_object *obj);
+int hcclt_mem_peer_begin(struct drm_gem_object *obj);
+void hcclt_mem_peer_end(struct drm_gem_object *obj);
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 					     u64 size);
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used);

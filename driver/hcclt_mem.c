@@ -31,6 +31,25 @@
  * an object like the others, on first use; struct hcclt_comm holds it
  * (comm->buf) until the communicator is torn down.
  *
+ * Revocation: a channel's peer reaches a communicator's buffer through
+ * dma-bufs of hcclt_mem_export() (DRM_IOCTL_HCCLT_CHANNEL_BUFFER), which
+ * it maps, and through its data tasks (HCCLT_TASK_WRITE, _READ and their
+ * reduces, whose copies hold the object). When the communicator is torn
+ * down (COMM_DESTROY, its file closed, its process dead),
+ * hcclt_comm_buffer_drop() revokes that access (hcclt_mem_revoke()), as
+ * device memory freed under a peer's mapping would on real hardware: the
+ * PTEs of every mapping of those dma-bufs are zapped and their faults
+ * answer VM_FAULT_SIGBUS from then on, a new mmap() of one fails with
+ * -ECONNRESET, and the copy engine fails every copy that reaches the
+ * object as a peer's buffer with -ECONNRESET (hcclt_mem_peer_begin()), the
+ * error a wait on the gone peer gets. Only the peers lose access: the
+ * owner's handles and its mappings through the device file are its own
+ * memory, charged to it, and follow the object's ordinary lifetime (a rank
+ * may read its results after it destroyed its communicator). The object's
+ * @peer_lock orders revocation against every access of a peer: once
+ * hcclt_mem_revoke() returns, no fault of a peer's mapping and no chunk of
+ * a peer's copy touches the pages any more.
+ *
  * fdinfo: hcclt_mem_show_fdinfo() prints drm-total-memory and
  * drm-resident-memory of the objects a file has handles to, on every
  * kernel (Documentation/uapi.rst says why those two and why "memory").
@@ -43,6 +62,7 @@
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/rwsem.h>
 #include <linux/build_bug.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -85,12 +105,37 @@ MODULE_PARM_DESC(sim_memory_mb,
  * @memcg: the memory cgroup of the process that created it (reference
  *	held; NULL without memory cgroups), which the copy engine charges
  *	the pages it allocates to; immutable once published.
+ * @peer_lock: protects @revoked (written under it held for writing) and
+ *	@peers. Held for reading by the faults of the peers' mappings and by
+ *	the copy engine around each chunk of a peer's copy, for writing by
+ *	hcclt_mem_revoke() and while a dma-buf enters or leaves @peers.
+ *	Order: mmap_lock -> @peer_lock -> the object's dma_resv lock;
+ *	file->lock -> @peer_lock -> i_mmap_rwsem (hcclt_drv.h).
+ * @peers: the dma-bufs of hcclt_mem_export() of the object
+ *	(struct hcclt_mem_peer), until each is released.
+ * @revoked: the communicator whose HCCL buffer it is was torn down: its
+ *	peers lose access (see above). Set once.
  */
 struct hcclt_mem {
 	struct drm_gem_shmem_object shmem;
 	u64 charged;
 	struct hcclt_acct *acct;
 	struct mem_cgroup *memcg;
+	struct rw_semaphore peer_lock;
+	struct list_head peers;
+	bool revoked;
+};
+
+/**
+ * struct hcclt_mem_peer - a dma-buf of hcclt_mem_export(), its priv.
+ * @node: entry in the object's @peers; its @peer_lock.
+ * @buf: the dma-buf; valid while on @peers.
+ * @obj: the object (reference held until the dma-buf is released).
+ */
+struct hcclt_mem_peer {
+	struct list_head node;
+	struct dma_buf *buf;
+	struct drm_gem_object *obj;
 };
 
 /* drm_gem_shmem_free() and the helper's error paths kfree() the shmem. */
@@ -193,6 +238,43 @@ static const struct drm_gem_object_funcs hcclt_mem_funcs = {
 };
 
 /*
+ * The faults of a peer's mapping: SIGBUS once the object is revoked,
+ * otherwise the shmem helper's. Under @peer_lock, so that no fault
+ * inserts a PTE after hcclt_mem_revoke() zapped them.
+ */
+static vm_fault_t hcclt_peer_fault(struct vm_fault *vmf)
+{
+	struct hcclt_mem *mem = to_hcclt_mem(vmf->vma->vm_private_data);
+	vm_fault_t ret;
+
+	down_read(&mem->peer_lock);
+	if (mem->revoked)
+		ret = VM_FAULT_SIGBUS;
+	else
+		ret = drm_gem_shmem_vm_ops.fault(vmf);
+	up_read(&mem->peer_lock);
+	return ret;
+}
+
+/* The helper's: page pin and object reference of each copy of the VMA. */
+static void hcclt_peer_vm_open(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_vm_ops.open(vma);
+}
+
+static void hcclt_peer_vm_close(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_vm_ops.close(vma);
+}
+
+/* The mappings of the dma-bufs of hcclt_mem_export(). */
+static const struct vm_operations_struct hcclt_peer_vm_ops = {
+	.fault = hcclt_peer_fault,
+	.open = hcclt_peer_vm_open,
+	.close = hcclt_peer_vm_close,
+};
+
+/*
  * The dma-bufs of hcclt_mem_export() may be mapped by a process and by
  * nothing else: a device driver importing one would need the pages pinned
  * and an sg table, which the simulated NPU never needs, so attaching is
@@ -218,34 +300,152 @@ static void hcclt_dmabuf_unmap(struct dma_buf_attachment *attach,
 	WARN_ON_ONCE(1);
 }
 
+/*
+ * mmap() of a peer's dma-buf: the GEM PRIME path (the shmem helper's
+ * mmap, which pins the pages), with the peers' vm_ops. The VMA is in the
+ * dma-buf file's own mapping, which hcclt_mem_revoke() zaps. A revoked
+ * object is not mapped any more; one revoked after this check faults
+ * SIGBUS (hcclt_peer_fault()).
+ */
+static int hcclt_dmabuf_mmap(struct dma_buf *buf, struct vm_area_struct *vma)
+{
+	struct hcclt_mem_peer *peer = buf->priv;
+	int ret;
+
+	if (READ_ONCE(to_hcclt_mem(peer->obj)->revoked))
+		return -ECONNRESET;
+	ret = drm_gem_prime_mmap(peer->obj, vma);
+	if (!ret)
+		vma->vm_ops = &hcclt_peer_vm_ops;
+	return ret;
+}
+
+/* The last reference of the dma-buf went (no mapping is left either). */
+static void hcclt_dmabuf_release(struct dma_buf *buf)
+{
+	struct hcclt_mem_peer *peer = buf->priv;
+	struct drm_gem_object *obj = peer->obj;
+	struct hcclt_mem *mem = to_hcclt_mem(obj);
+	struct drm_device *drm = obj->dev;
+
+	down_write(&mem->peer_lock);
+	list_del(&peer->node);
+	up_write(&mem->peer_lock);
+	kfree(peer);
+	drm_gem_object_put(obj);
+	drm_dev_put(drm);
+}
+
 static const struct dma_buf_ops hcclt_dmabuf_ops = {
 	.attach = hcclt_dmabuf_attach,
 	.map_dma_buf = hcclt_dmabuf_map,
 	.unmap_dma_buf = hcclt_dmabuf_unmap,
-	.release = drm_gem_dmabuf_release,
-	.mmap = drm_gem_dmabuf_mmap,
+	.release = hcclt_dmabuf_release,
+	.mmap = hcclt_dmabuf_mmap,
 };
 
 /**
- * hcclt_mem_export - a dma-buf of a memory object, for mmap() only.
- * @obj: the object; the dma-buf takes its own reference.
+ * hcclt_mem_export - a dma-buf of a communicator's HCCL buffer for a
+ * channel's peer, for mmap() only.
+ * @obj: the object; the dma-buf takes its own reference, and one of its
+ *	DRM device.
  *
  * The dma-buf's owner is this module: the dma-buf core holds a module
  * reference until the buffer is released (after its last mapping goes),
- * so the module cannot be unloaded under it.
+ * so the module cannot be unloaded under it. Unlike
+ * drm_gem_dmabuf_export(), the dma-buf file keeps its own address space
+ * (the peers' mappings are not the device file's), which
+ * hcclt_mem_revoke() zaps.
  *
- * Return: the dma-buf or an ERR_PTR().
+ * Return: the dma-buf, ERR_PTR(-ECONNRESET) when @obj is revoked, or
+ * another ERR_PTR().
  */
 struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj)
 {
 	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct hcclt_mem *mem = to_hcclt_mem(obj);
+	struct hcclt_mem_peer *peer;
+	struct dma_buf *buf;
 
+	peer = kzalloc(sizeof(*peer), GFP_KERNEL_ACCOUNT);
+	if (!peer)
+		return ERR_PTR(-ENOMEM);
 	info.ops = &hcclt_dmabuf_ops;
 	info.size = obj->size;
 	info.flags = O_RDWR;
-	info.priv = obj;
+	info.priv = peer;
 	info.resv = obj->resv;
-	return drm_gem_dmabuf_export(obj->dev, &info);
+
+	down_write(&mem->peer_lock);
+	if (mem->revoked) {
+		buf = ERR_PTR(-ECONNRESET);
+	} else {
+		buf = dma_buf_export(&info);
+		if (!IS_ERR(buf)) {
+			drm_dev_get(obj->dev);
+			drm_gem_object_get(obj);
+			peer->obj = obj;
+			peer->buf = buf;
+			list_add_tail(&peer->node, &mem->peers);
+			peer = NULL;
+		}
+	}
+	up_write(&mem->peer_lock);
+	kfree(peer);
+	return buf;
+}
+
+/**
+ * hcclt_mem_revoke - the communicator whose HCCL buffer @obj is was torn
+ * down: its channels' peers lose access to it.
+ * @obj: the object, reference held.
+ *
+ * Zaps the PTEs of every mapping of its dma-bufs (their next access
+ * faults SIGBUS), and waits for the faults and the copy engine's chunks
+ * that reach it as a peer's buffer: none touches its pages after this
+ * returns. The owner's handles and mappings are not affected.
+ */
+void hcclt_mem_revoke(struct drm_gem_object *obj)
+{
+	struct hcclt_mem *mem = to_hcclt_mem(obj);
+	struct hcclt_mem_peer *peer;
+
+	down_write(&mem->peer_lock);
+	WRITE_ONCE(mem->revoked, true);
+	list_for_each_entry(peer, &mem->peers, node)
+		unmap_mapping_range(peer->buf->file->f_mapping, 0, 0, 1);
+	up_write(&mem->peer_lock);
+}
+
+/**
+ * hcclt_mem_peer_begin - the copy engine is about to touch @obj as a
+ * channel peer's HCCL buffer.
+ * @obj: the object, reference held.
+ *
+ * On success, @obj cannot be revoked until hcclt_mem_peer_end(); the
+ * caller may sleep and allocate meanwhile, but must take no lock of the
+ * driver.
+ *
+ * Return: 0, or -ECONNRESET (revoked: its owner's communicator is gone).
+ */
+int hcclt_mem_peer_begin(struct drm_gem_object *obj)
+{
+	struct hcclt_mem *mem = to_hcclt_mem(obj);
+
+	down_read(&mem->peer_lock);
+	if (!mem->revoked)
+		return 0;
+	up_read(&mem->peer_lock);
+	return -ECONNRESET;
+}
+
+/**
+ * hcclt_mem_peer_end - end of a hcclt_mem_peer_begin() that succeeded.
+ * @obj: the object.
+ */
+void hcclt_mem_peer_end(struct drm_gem_object *obj)
+{
+	up_read(&to_hcclt_mem(obj)->peer_lock);
 }
 
 /* drm_driver.gem_create_object: every GEM object of the driver is ours. */
@@ -258,6 +458,8 @@ struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
 	mem->shmem.base.funcs = &hcclt_mem_funcs;
+	init_rwsem(&mem->peer_lock);
+	INIT_LIST_HEAD(&mem->peers);
 	return &mem->shmem.base;
 }
 
@@ -452,10 +654,11 @@ int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 
 /**
  * hcclt_comm_buffer_drop - a communicator is being destroyed: it no longer
- * holds its buffer.
+ * holds its buffer, and its channels' peers lose access to it.
  * @comm: the communicator, already marked dead (no buffer is made after).
  *
- * The buffer goes when its handles and mappings, if any, have gone too.
+ * The buffer is revoked (hcclt_mem_revoke()) and goes when its handles and
+ * mappings, if any, have gone too.
  */
 void hcclt_comm_buffer_drop(struct hcclt_comm *comm)
 {
@@ -465,8 +668,10 @@ void hcclt_comm_buffer_drop(struct hcclt_comm *comm)
 	obj = comm->buf;
 	comm->buf = NULL;
 	mutex_unlock(&comm->lock);
-	if (obj)
+	if (obj) {
+		hcclt_mem_revoke(obj);
 		drm_gem_object_put(obj);
+	}
 }
 
 void hcclt_mem_query(struct hcclt_device *hdev, u64 *total, u64 *used)

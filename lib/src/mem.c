@@ -20,7 +20,10 @@
  * A channel peer's buffer (HcclChannelGetHcclBuffer) is a dma-buf of the
  * peer's object (DRM_IOCTL_HCCLT_CHANNEL_BUFFER), mapped once per
  * (communicator, channel) and entered like the others, with no handle;
- * data tasks name it by the channel (hcclt_mem_resolve()).
+ * data tasks name it by the channel (hcclt_mem_resolve()). The kernel
+ * revokes it when the peer's communicator goes: the mapping then faults
+ * SIGBUS and data tasks on it fail (-ECONNRESET); the entry stays until
+ * this communicator is destroyed.
  */
 #include <errno.h>
 #include <pthread.h>

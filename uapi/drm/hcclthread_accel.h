@@ -495,7 +495,11 @@ struct drm_hcclt_thread_export {
  *	channel @dst_thread; @dst_handle must be zero.
  * @HCCLT_TASK_READ: (uAPI 1.4) copy @len bytes from @src_offset of the
  *	channel @dst_thread's peer's HCCL buffer to @dst_offset of
- *	@dst_handle; @src_handle must be zero.
+ *	@dst_handle; @src_handle must be zero. A write or read (or their
+ *	reduces) that reaches the peer's buffer after the peer's
+ *	communicator is torn down, queued or running, fails with
+ *	-ECONNRESET: the tasks queued after it are dropped and the next
+ *	DRM_IOCTL_HCCLT_STREAM_SYNC returns -ECONNRESET, once.
  * @HCCLT_TASK_KERNEL_LAUNCH: (uAPI 1.4) run a kernel on the simulated AI
  *	CPU: when the stream reaches the task, a struct
  *	drm_hcclt_event_launch with @dst_thread as its cookie (any value;
@@ -1540,12 +1544,15 @@ struct drm_hcclt_comm_buffer {
  * peer's process maps, so that stores through either mapping are seen
  * through the other. This is the only way to reach another rank's memory:
  * the channel's peer buffer, nothing else of the peer. The fd holds the
- * buffer (the memory stays until the fd and its mappings are gone, also
- * after the peer went). Whoever makes a rank's buffer first decides its
- * size: the peer's own DRM_IOCTL_HCCLT_COMM_BUFFER then returns the
- * existing buffer and its size, whatever it asks for. The fd can only be
- * mapped: another driver importing it is refused (-EOPNOTSUPP when it
- * attaches).
+ * buffer object until the fd and its mappings are gone, but the access
+ * ends with the peer: once the peer's communicator is torn down
+ * (destroyed, its file closed, its process dead), every mapping of the fd
+ * faults SIGBUS, as device memory freed under a mapping would, and mmap()
+ * of it fails with -ECONNRESET. Whoever makes a rank's buffer first
+ * decides its size: the peer's own DRM_IOCTL_HCCLT_COMM_BUFFER then
+ * returns the existing buffer and its size, whatever it asks for. The fd
+ * can only be mapped: another driver importing it is refused (-EOPNOTSUPP
+ * when it attaches).
  *
  * Checks, in this order:
  *

@@ -11,8 +11,12 @@
  * at its start after every test and after a process dies. The copy
  * engine: pages it allocates charged to the objects' memory cgroup, work
  * stopped within a chunk by a flush or the owner's death, clients served
- * in turn.
+ * in turn. Revocation: a rank's communicator torn down, its peers'
+ * mappings of its HCCL buffer fault SIGBUS and their data tasks on it,
+ * queued or running, fail with -ECONNRESET and touch it no more; its own
+ * mappings keep working.
  */
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -555,8 +559,8 @@ TEST_F(data, channel_buffer)
 	EXPECT_EQ(-ECONNRESET, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 0, 0, NULL));
 	t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0, 0, 8);
 	EXPECT_EQ(-ECONNRESET, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
-	/* The mapping still holds the peer's memory. */
-	EXPECT_EQ(0x5a, p.peer[0].p[12345]);
+	/* The owner's mapping still holds its memory (peer_gone_revokes_*). */
+	EXPECT_EQ(0x5a, p.buf[1].p[12345]);
 	pair2_free(&p);
 }
 
@@ -1211,6 +1215,247 @@ TEST(queued_write_outlives_peer_device)
 		usleep(10000);
 	ASSERT_LE(0, fd);
 	close(fd);
+}
+
+/* ---- revocation: the peer's communicator torn down ---- */
+
+static sigjmp_buf probe_env;
+
+static void probe_sigbus(int sig)
+{
+	siglongjmp(probe_env, 1);
+}
+
+/*
+ * SIGBUS if a load (@store: a store) at @p faults so, else 0. Atomic
+ * accesses: the compiler keeps them.
+ */
+static int probe(__u8 *p, int store)
+{
+	struct sigaction sa, old;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = probe_sigbus;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &old))
+		return -errno;
+	if (sigsetjmp(probe_env, 1)) {
+		ret = SIGBUS;
+	} else {
+		if (store)
+			__atomic_store_n(p, 0x33, __ATOMIC_RELAXED);
+		else
+			(void)__atomic_load_n(p, __ATOMIC_RELAXED);
+		ret = 0;
+	}
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
+/*
+ * Rank 1 destroys its communicator: rank 0's mapping of its HCCL buffer
+ * faults SIGBUS, on a page it had touched (its PTE zapped) and on one it
+ * had not (the fault refused), loads and stores alike, also in a child
+ * that inherited the mapping; a dma-buf fd got before cannot be mapped
+ * any more. Rank 1's own mapping keeps the memory, and rank 1's mapping
+ * of rank 0's buffer, whose communicator lives, keeps working.
+ */
+TEST_F(data, peer_gone_revokes_mapping)
+{
+	struct drm_hcclt_channel_buffer cb;
+	struct pair2 p;
+	pid_t pid;
+	int st;
+	__u8 *m;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	p.buf[1].p[12345] = 0x5a;
+	ASSERT_EQ(0x5a, p.peer[0].p[12345]);
+	ASSERT_EQ(0, probe(p.peer[0].p + 4096, 1));
+	ASSERT_EQ(0, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 0, 0, &cb));
+
+	ASSERT_EQ(0, hcclt_comm_destroy(p.r[1].fd, p.r[1].comm));
+	EXPECT_EQ(SIGBUS, probe(p.peer[0].p + 12345, 0));
+	EXPECT_EQ(SIGBUS, probe(p.peer[0].p + 4096, 1));
+	EXPECT_EQ(SIGBUS, probe(p.peer[0].p + MIB, 0));
+	EXPECT_EQ(SIGBUS, probe(p.peer[0].p + p.peer[0].size - 1, 1));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(probe(p.peer[0].p + 12345, 0) == SIGBUS ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
+	m = mmap(NULL, cb.size, PROT_READ, MAP_SHARED, cb.fd, 0);
+	EXPECT_EQ(MAP_FAILED, m);
+	EXPECT_EQ(ECONNRESET, errno);
+	if (m != MAP_FAILED)
+		munmap(m, cb.size);
+	close(cb.fd);
+
+	/* The owner's memory, and the other direction, are untouched. */
+	EXPECT_EQ(0x5a, p.buf[1].p[12345]);
+	EXPECT_EQ(0x33, p.buf[1].p[4096]);
+	p.buf[1].p[MIB] = 0x11;
+	EXPECT_EQ(0x11, p.buf[1].p[MIB]);
+	p.buf[0].p[777] = 0x66;
+	EXPECT_EQ(0x66, p.peer[1].p[777]);
+	pair2_free(&p);
+}
+
+/*
+ * Rank 1's process dies (SIGKILL): rank 0's mapping of its HCCL buffer
+ * faults SIGBUS once the dead process's file is released (bounded wait).
+ */
+TEST_F_TIMEOUT(data, peer_death_revokes_mapping, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct rank r = { .dev = 0, .rank = 0, .nranks = 2 };
+	struct obj peer = {0};
+	int sync[2], st, ret;
+	long long end;
+	__u64 ch;
+	pid_t pid;
+	char c;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rank r1 = { .key = g.key, .dev = 1, .rank = 1,
+				   .nranks = 2 };
+		struct obj buf = {0};
+
+		close(sync[0]);
+		if (rank_join(&r1) ||
+		    chan_acquire1(r1.fd, r1.comm, HCCLT_ENGINE_CPU, 0, 1,
+				  now_ns() + 20000000000LL, &ch) ||
+		    comm_buf(r1.fd, r1.comm, MIB, &buf))
+			_exit(1);
+		fill(buf.p, MIB, 3);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	r.key = g.key;
+	ret = rank_join(&r);
+	if (!ret)
+		ret = chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, 1, 1,
+				    now_ns() + 20000000000LL, &ch);
+	if (!ret)
+		ret = read(sync[0], &c, 1) == 1 ? 0 : -EPIPE;
+	if (!ret)
+		ret = chan_buf(r.fd, r.comm, ch, &peer);
+	EXPECT_EQ(0, ret);
+	if (!ret)
+		EXPECT_EQ(-1, check(peer.p, MIB, 3));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	close(sync[0]);
+	ASSERT_EQ(0, ret);
+
+	end = hcclt_wait_end(10000);
+	while (!probe(peer.p + 4096, 0) && hcclt_now_ms() < end)
+		hcclt_msleep(5);
+	EXPECT_EQ(SIGBUS, probe(peer.p + 4096, 0));
+	EXPECT_EQ(SIGBUS, probe(peer.p + MIB - 1, 1));
+	munmap(peer.p, peer.size);
+	close(r.fd);
+}
+
+/*
+ * A write into and a read from rank 1's HCCL buffer, queued by rank 0
+ * behind waits when rank 1 destroys its communicator, fail with the
+ * peer's error when released, and never run: rank 1's buffer (through
+ * its own mapping) and rank 0's read destination keep their bytes.
+ */
+TEST_F(data, peer_gone_fails_queued_tasks)
+{
+	struct drm_hcclt_task t[2];
+	struct pair2 p;
+	__u64 th[2];
+	int i;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	fill(p.loc[0].p, MIB, 7);
+	fill(p.loc[0].p + MIB, MIB, 9);
+	fill(p.buf[1].p, 2 * MIB, 8);
+	ASSERT_EQ(0, hcclt_acquire(p.r[0].fd, p.r[0].comm, HCCLT_ENGINE_CPU,
+				   2, 1, th));
+	t[0] = hcclt_wait(0, 0);
+	t[1] = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, 0, 0, MIB);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, th[0], t, 2));
+	t[1] = dtask(HCCLT_TASK_READ, p.c[0], 0, 0, p.loc[0].handle, MIB, MIB);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, th[1], t, 2));
+
+	ASSERT_EQ(0, hcclt_comm_destroy(p.r[1].fd, p.r[1].comm));
+	for (i = 0; i < 2; i++) {
+		t[0] = hcclt_rec(th[i], 0);
+		ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, 1));
+		EXPECT_EQ(-ECONNRESET, hcclt_sync(p.r[0].fd, th[i], 30000))
+			TH_LOG("thread %d", i);
+	}
+	EXPECT_EQ(-1, check(p.buf[1].p, 2 * MIB, 8));
+	EXPECT_EQ(-1, check(p.loc[0].p + MIB, MIB, 9));
+	pair2_free(&p);
+}
+
+#define RBUF	(16 * MIB)
+#define NRW	32
+
+/*
+ * Writes into rank 1's HCCL buffer running when rank 1 destroys its
+ * communicator: the one running stops within a chunk and the queued ones
+ * never start (-ECONNRESET), and nothing reaches the buffer after the
+ * destroy returned. The writes alternate two sources, so a chunk that
+ * ran afterwards would change bytes.
+ */
+TEST_F_TIMEOUT(data, peer_gone_stops_running_write, 300)
+{
+	struct drm_hcclt_task t[NRW];
+	struct obj alt = {0};
+	struct pair2 p;
+	long long c0, c1;
+	__u8 *snap;
+	int i;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ENGINE_CHUNKS(c0);
+	snap = malloc(RBUF);
+	ASSERT_NE(NULL, snap);
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, RBUF));
+	ASSERT_EQ(0, obj_new(p.r[0].fd, RBUF, &alt));
+	fill(p.loc[0].p, RBUF, 1);
+	fill(alt.p, RBUF, 2);
+	for (i = 0; i < NRW; i++)
+		t[i] = dtask(HCCLT_TASK_WRITE, p.c[0],
+			     i % 2 ? alt.handle : p.loc[0].handle, 0, 0, 0,
+			     RBUF);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, NRW));
+	ASSERT_LT(c0, engine_wait_started(c0));
+
+	ASSERT_EQ(0, hcclt_comm_destroy(p.r[1].fd, p.r[1].comm));
+	memcpy(snap, p.buf[1].p, RBUF);
+	EXPECT_EQ(-ECONNRESET, hcclt_sync(p.r[0].fd, p.r[0].thread, 120000));
+	c1 = engine_wait_idle();
+	ASSERT_LE(c0, c1);
+	TH_LOG("%lld of %d chunks ran", c1 - c0, NRW * (int)(RBUF / MIB));
+	EXPECT_EQ(0, memcmp(snap, p.buf[1].p, RBUF));
+	obj_free(p.r[0].fd, &alt);
+	pair2_free(&p);
+	free(snap);
 }
 
 /*

@@ -13,8 +13,10 @@
  *   hcclt_pools_helper --fence-outlives           see fence_outlives()
  *   hcclt_pools_helper --dmabuf-outlives          see dmabuf_outlives()
  */
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <linux/sync_file.h>
 
 #include "hcclt_ranks.h"
@@ -212,8 +214,9 @@ static int fence_outlives(void)
 /*
  * --dmabuf-outlives: the same for a mapped dma-buf of CHANNEL_BUFFER (its
  * release runs module code): with every DRM file closed, rmmod is refused
- * while the dma-buf fd or its mapping exists, the mapping still reaches
- * the peer's memory, and rmmod works once both are gone.
+ * while the dma-buf fd or its mapping exists, the mapping (revoked: the
+ * peer's communicator went with its file) faults SIGBUS, and rmmod works
+ * once both are gone.
  */
 static int dmabuf_outlives(void)
 {
@@ -221,7 +224,8 @@ static int dmabuf_outlives(void)
 	struct drm_hcclt_group_create g;
 	struct rank r[2];
 	__u64 c0, c1;
-	int fd, e1, ret, i;
+	int fd, e1, ret, i, st;
+	pid_t pid;
 	__u8 *m;
 
 	fd = find_devices() >= 2 ? open_dev(0) : -1;
@@ -255,8 +259,15 @@ static int dmabuf_outlives(void)
 	       ret ? "" : "not ");
 	if (!ret)
 		return 1;
-	printf("%sok 3 - the mapping still holds the buffer\n",
-	       m[100] == 0x31 ? "" : "not ");
+	/* A child touches it: the fault runs module code too. */
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(m[100] == 0x31 ? 0 : 1);
+	ret = pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+	      WTERMSIG(st) == SIGBUS;
+	printf("%sok 3 - the revoked mapping faults SIGBUS\n",
+	       ret ? "" : "not ");
 	munmap(m, cb.size);
 	for (i = 0; i < HCCLT_SLOW_MS / 100; i++) {
 		ret = system("rmmod hcclthread 2>/dev/null");
