@@ -40,9 +40,8 @@
  * its own run made itself, after dropping A's sched_lock
  * (hcclt_xrec_kick()), and so does that application for the hand-offs it
  * makes in turn, a few hops deep: a record reaches the peer's wait without
- * a worker's wake-up (hcclt-bench row 7, a cross-process channel
- * ping-pong, TCG guest: 133 us -> 13 us a round trip with the processes
- * on two CPUs, 258 us -> 156 us on one). The hand-off holds a reference on
+ * a worker's wake-up in between (Documentation/performance.rst, "The
+ * channel ping-pong across processes"). The hand-off holds a reference on
  * the notify until B has set it; a notify holds its device, which lives
  * until the module is unloaded (no file, hence no task, is left then).
  */
