@@ -12,24 +12,97 @@
  *          +- streams (id -> hcclt_stream, created and thread-owned ones)
  *          +- threads (id -> hcclt_thread, primaries and views)
  *
- * Lock order (outer to inner):
- *   hdev->files_lock -> file->lock -> comm->lock -> hdev->pool_lock
- *   comm->lock -> hdev->sched_lock -> fence lock
- *   file->lock -> hcclt_chan_lock -> hcclt_groups_lock (module-wide
- *   mutexes of hcclt_channel.c and hcclt_group.c: the channel offers and
- *   link state, the groups and every file's pending groups; each held for
- *   work on one group, one offer or one communicator's own)
- * The accounts of hcclt_limits.c take no lock (atomic counters; their
- * rhashtables' bucket locks, like those of the group and offer tables,
- * are leaves).
- * hdev->sched_lock is taken with spin_lock_bh() (the wait-timeout timer
- * takes it in softirq context). Nothing sleeps under it. It also protects
- * the copy engine's queues (hcclt_copy.c), whose chunks run with no lock.
+ * Locks, outer to inner, with what each protects and its context. They
+ * nest only as the list after them says, never the other way round.
+ *
+ *   hdev->files_lock (mutex): hdev->files and hdev->file_serial. Held
+ *	only to add, remove or find one file (hcclt_file_next()); no other
+ *	lock of the driver is taken under it, nor is it taken under one.
+ *   file->lock (mutex): publication of the file's communicators
+ *	(comm->live) and the destruction of its communicators, streams and
+ *	channels, against the INFO and debugfs walks of the file and
+ *	postclose.
+ *   comm->lock (mutex): the communicator's threads, quota counters, @dead,
+ *	HCCL buffer, and the views[] and notify growth of its threads.
+ *   hcclt_chan_lock (module mutex, hcclt_channel.c): the channel offer
+ *	table, every channel's state, peer, broken flag and waitqueue, and
+ *	every communicator's chan_seq and chan_gone.
+ *   hcclt_groups_lock (module mutex, hcclt_group.c): the group registry
+ *	(list, key table, serial), every group's fields, and every file's
+ *	groups and groups_pending.
+ *   stream->fence_lock (mutex): held by a SUBMIT that makes an out-fence
+ *	from taking its sequence number to queueing it (fences of a stream
+ *	queue and signal in order).
+ *   hdev->sched_lock (spinlock_t, spin_lock_bh(); plain spin_lock() in the
+ *	stream timers, which run in softirq context): every stream's task
+ *	queue and the state marked "sched_lock" in struct hcclt_stream,
+ *	every notify's @set, @dead and waiters, every event's state, every
+ *	thread's @dead, the runlist, hdev->streams, @unplugged and the copy
+ *	engine's queues. Nothing sleeps under it; what one holder does is
+ *	bounded (hcclt_sched.c).
+ *   hdev->xrec_lock (spinlock_t; plain spin_lock() under a sched_lock,
+ *	spin_lock_bh() otherwise): @xrecs, @xrec_stopped and every notify's
+ *	xnode and xcount (cross-device records handed over, hcclt_sched.c).
+ *   hdev->pool_lock (spinlock_t, process context): the device pools'
+ *	streams_used, notifies_used, events_used and mem_used.
+ *   sim slot locks (spinlock_t, one per slot kind, process context;
+ *	hcclt_sim.c): the backend's slot bitmaps.
+ *   fence locks (spinlock_t): an out-fence's own lock (struct hcclt_fence,
+ *	the dma_fence core's state); an in-fence's lock is its driver's.
+ *	The gate of a batch's in-fences (hcclt_syncobj.c) has no lock of its
+ *	own: its state is under sched_lock, and its fence callback, which
+ *	runs under the in-fence's lock, only queues the gate's work.
+ *   xa_lock of an xarray (plain xa_lock(), process context): of a file's
+ *	id tables also @seq (hcclt_ids.c); of file->events also
+ *	file->event_next; of comm->channels, file->acl_notifies and
+ *	file->events, the lookups that take a reference.
+ *   rhashtable bucket locks (the channel offers, the groups, the
+ *	accounts of hcclt_limits.c): taken inside the rhashtable calls only.
+ *
+ * Nestings the driver does (each chain read outer -> inner):
+ *   file->lock -> comm->lock -> sched_lock (thread and stream teardown,
+ *	the INFO and debugfs walks)
+ *   file->lock -> hcclt_chan_lock (a communicator's teardown,
+ *	hcclt_channel_comm_gone()) -> hcclt_groups_lock (an offer checks
+ *	that its peer's rank is alive, hcclt_group_rank_alive())
+ *   file->lock -> hcclt_groups_lock (hcclt_group_comm_gone())
+ *   file->lock -> sched_lock (hcclt_file_destroy_streams())
+ *   comm->lock -> pool_lock, comm->lock -> sim slot lock (THREAD_ACQUIRE
+ *	and its undo, the HCCL buffer)
+ *   hcclt_chan_lock -> sched_lock of one device at a time -> that
+ *	device's xrec_lock (a channel's notifies killed,
+ *	hcclt_sched_notify_kill())
+ *   stream->fence_lock -> sched_lock of its device, and then, with that
+ *	dropped, of the devices it handed records to (hcclt_xrec_kick())
+ *   sched_lock -> xrec_lock of its own device or of another
+ *	(hcclt_xrecord(): device A's sched_lock -> device B's xrec_lock).
+ *	Two devices' sched_locks are never nested.
+ *   sched_lock -> fence lock (out-fences signalled; in-fence callbacks
+ *	added and removed by the gate)
+ *   sched_lock -> the DRM device's event_lock (drm_send_event() of a
+ *	kernel launch, hcclt_kernel.c)
+ *   any of the above -> an xa_lock (ids made and removed under
+ *	comm->lock and file->lock, channels entered under hcclt_chan_lock)
+ *	or an rhashtable bucket
+ *	lock; both are leaves, as are pool_lock, the sim slot locks,
+ *	xrec_lock and files_lock. The accounts of hcclt_limits.c take no
+ *	lock (atomic counters).
+ *   DRM's file->table_lock is taken alone, for the fdinfo memory keys
+ *	(hcclt_mem_show_fdinfo()).
+ *
+ * RCU: the file's id tables are read under rcu_read_lock() (lookups,
+ * hcclt_thread_get()), communicators, threads and streams are freed after
+ * a grace period (hcclt_obj_free()); the per-process and per-user
+ * entries of hcclt_limits.c are looked up under RCU and freed with
+ * kfree_rcu(); out-fences are freed
+ * with call_rcu() (dma_fence readers). drm_dev_enter() (SRCU) brackets
+ * every backend call and every hand-off to another device.
+ *
  * Nothing runs in hard interrupt context: no hrtimer callback of the
  * driver's own (STREAM_SYNC's timeout is the core's hrtimer sleeper), no
  * raw_spinlock_t, no interrupts or preemption disabled around a lock, and
  * the sync busy-wait (hcclt_sync_spin()) runs preemptible. On PREEMPT_RT
- * the spinlocks become sleeping locks and the timer runs in the ktimers
+ * the spinlocks become sleeping locks and the timers run in the ktimers
  * thread, which is all right for every lock above (make check runs the
  * tests on Debian's 6.1 PREEMPT_RT kernel).
  *
