@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hcclthread: ids, the names of a file's communicators, threads and
- * streams (struct hcclt_ids; layout in hcclt_drv.h).
+ * streams (struct hcclt_ids; layout in hcclt_ids.h).
  */
 
 #include <linux/error-injection.h>
