@@ -38,8 +38,8 @@
  * communicators.
  * Lock order: file->lock -> hcclt_chan_lock -> hcclt_groups_lock, and
  * hcclt_chan_lock -> hdev->sched_lock (of one device at a time) ->
- * hdev->xrec_lock; hcclt_chan_lock -> hdev->pool_lock. A table's xa_lock
- * is a leaf.
+ * hdev->xrec_lock. Notifies are made and given back (hdev->pool_lock)
+ * with hcclt_chan_lock dropped. A table's xa_lock is a leaf.
  */
 
 #include <linux/dma-buf.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hcclthread: ids, the names of a file's communicators, threads and
- * streams (struct hcclt_ids; layout in hcclt_drv.h).
+ * streams (struct hcclt_ids; layout in hcclt_ids.h).
  */
 
 #include <linux/error-injection.h>
@@ -24,7 +24,7 @@
  * see HCCLT_ID_OWNED). The entry is the object from here on, but lookups and
  * walks skip the object until hcclt_obj_publish() marks it live: one
  * xarray store per object instead of a reservation and a second store,
- * which measured a third of an acquire (Documentation/performance.rst).
+ * which would make every acquire slower (Documentation/performance.rst).
  *
  * Return: 0, -ENOMEM, or -ENOSPC when the table is full (@ids->max).
  */

@@ -3,7 +3,9 @@
  * hcclthread: stream task queues, the notify state machine and the
  * software executor of the simulated NPU (SUBMIT: hcclt_submit.c,
  * STREAM_SYNC: hcclt_sync.c, out-fences: hcclt_fence.c, in-fences:
- * hcclt_syncobj.c).
+ * hcclt_syncobj.c; the executor's timers: hcclt_sched_timer.c,
+ * cross-device records applied: hcclt_sched_xrec.c, streams, threads and
+ * notifies coming and going, and unplug: hcclt_sched_life.c).
  *
  * Execution is event driven; there is no kernel thread per stream. A
  * stream with a runnable task at the head of its queue is on the device's
@@ -40,9 +42,8 @@
  * its own run made itself, after dropping A's sched_lock
  * (hcclt_xrec_kick()), and so does that application for the hand-offs it
  * makes in turn, a few hops deep: a record reaches the peer's wait without
- * a worker's wake-up (hcclt-bench row 7, a cross-process channel
- * ping-pong, TCG guest: 133 us -> 13 us a round trip with the processes
- * on two CPUs, 258 us -> 156 us on one). The hand-off holds a reference on
+ * a worker's wake-up in between (Documentation/performance.rst, "The
+ * channel ping-pong across processes"). The hand-off holds a reference on
  * the notify until B has set it; a notify holds its device, which lives
  * until the module is unloaded (no file, hence no task, is left then).
  */
@@ -64,14 +65,6 @@
 
 #define CREATE_TRACE_POINTS
 #include "hcclt_trace.h"
-
-/*
- * Tasks run by one pass of a work item (run_work, xrec_work) under
- * sched_lock before it requeues itself, as many as a SUBMIT runs inline:
- * other work of the device's queue, and other devices' hand-offs, get
- * their turn between passes.
- */
-#define HCCLT_WORK_BUDGET	HCCLT_INLINE_BUDGET
 
 /* ---- batches ---- */
 
@@ -182,12 +175,6 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		hcclt_batch_put(s, task->batch);
 	if (!list_empty(&s->fences))
 		hcclt_signal_fences(s);
-}
-
-static void hcclt_stream_wake(struct hcclt_stream *s)
-{
-	if (wq_has_sleeper(&s->wq))
-		wake_up_all(&s->wq);
 }
 
 static inline void hcclt_stream_unpark(struct hcclt_stream *s)
@@ -302,7 +289,7 @@ static void hcclt_notify_lose(struct hcclt_stream *s, struct hcclt_notify *n,
  * flush is O(queue depth + streams parked on those events), at most
  * HCCLT_MAX_QUEUE_DEPTH plus the device's streams.
  */
-static void hcclt_stream_flush(struct hcclt_stream *s, int err)
+void hcclt_stream_flush(struct hcclt_stream *s, int err)
 {
 	struct hcclt_event *ev, *etmp;
 	struct hcclt_task *task;
@@ -356,8 +343,7 @@ static void hcclt_stream_flush(struct hcclt_stream *s, int err)
  * stream is made runnable; else the notify is set. A second record before
  * the waiter's stream ran is thus never folded into the first.
  */
-static void hcclt_notify_record(struct hcclt_device *hdev,
-				struct hcclt_notify *n)
+void hcclt_notify_record(struct hcclt_device *hdev, struct hcclt_notify *n)
 {
 	struct hcclt_stream *waiter;
 
@@ -379,8 +365,8 @@ static void hcclt_notify_record(struct hcclt_device *hdev,
  * @n went dead: every stream parked on it runs again, to find it dead and
  * fail its wait (hcclt_stream_exec()).
  */
-static void hcclt_notify_release_all(struct hcclt_device *hdev,
-				     struct hcclt_notify *n)
+void hcclt_notify_release_all(struct hcclt_device *hdev,
+			      struct hcclt_notify *n)
 {
 	struct hcclt_stream *w, *tmp;
 
@@ -428,8 +414,8 @@ static void hcclt_xrecord(struct hcclt_device *a, struct hcclt_notify *n)
  * One rate-limited line for a channel wait that failed: the stream, the
  * notify and the rank that should have recorded it.
  */
-static void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
-				const char *why)
+void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
+			 const char *why)
 {
 	pr_info_ratelimited("hcclthread: group %s rank %u (device %u) stream 0x%llx: wait on channel 0x%llx notify %u from rank %u (device %u, pid %d) %s\n",
 			    n->group ?: "?", n->rank, s->hdev->index, s->id,
@@ -650,7 +636,7 @@ void hcclt_run_kick_locked(struct hcclt_device *hdev, int budget)
 		queue_work(hdev->wq, &hdev->run_work);
 }
 
-static void hcclt_run_work(struct work_struct *work)
+void hcclt_run_work(struct work_struct *work)
 {
 	struct hcclt_device *hdev = container_of(work, struct hcclt_device,
 						 run_work);
@@ -660,162 +646,7 @@ static void hcclt_run_work(struct work_struct *work)
 	spin_unlock_bh(&hdev->sched_lock);
 }
 
-/* Set the notifies other devices recorded into this one. */
-/*
- * Set the notifies of @hdev other devices recorded into, and run what they
- * release within @budget. @direct: the records this makes in turn go to
- * @hdev->xkick for the caller's hcclt_xrec_kick(). No sched_lock held.
- */
-static void hcclt_xrec_apply(struct hcclt_device *hdev, int budget,
-			     bool direct)
-{
-	struct hcclt_notify *n, *tmp;
-	LIST_HEAD(list);
-	u32 count;
-
-	spin_lock_bh(&hdev->sched_lock);
-	spin_lock(&hdev->xrec_lock);
-	list_splice_init(&hdev->xrecs, &list);
-	spin_unlock(&hdev->xrec_lock);
-	list_for_each_entry_safe(n, tmp, &list, xnode) {
-		/* From here on a new record queues it again. */
-		spin_lock(&hdev->xrec_lock);
-		list_del_init(&n->xnode);
-		count = n->xcount;
-		n->xcount = 0;
-		spin_unlock(&hdev->xrec_lock);
-		/*
-		 * Back to back, two records are all that count: the first
-		 * may be consumed by a parked wait, the second sets the flag,
-		 * any more find it set.
-		 */
-		trace_hcclt_channel_record(hdev->index, n->owner_id, n->idx,
-					   n->rank, n->peer, count);
-		hcclt_notify_record(hdev, n);
-		if (count > 1)
-			hcclt_notify_record(hdev, n);
-		/* The hand-off's reference. */
-		hcclt_notify_put(n);
-	}
-	hdev->xdirect = direct;
-	hcclt_run_kick_locked(hdev, budget);
-	hdev->xdirect = false;
-	spin_unlock_bh(&hdev->sched_lock);
-}
-
-static void hcclt_xrec_work(struct work_struct *work)
-{
-	hcclt_xrec_apply(container_of(work, struct hcclt_device, xrec_work),
-			 HCCLT_WORK_BUDGET, false);
-}
-
-/* Hand-offs a direct context follows itself before it queues the rest. */
-#define HCCLT_XREC_HOPS		4
-
-/*
- * Apply the hand-offs a direct run of @a made (and those the application
- * makes in turn, HCCLT_XREC_HOPS deep; the rest go to the devices'
- * workers). Process context, no sched_lock held, inside drm_dev_enter()
- * of @a: each other device is entered too, so that its unplug (which
- * drains its hand-offs) waits for this.
- */
-void hcclt_xrec_kick(struct hcclt_device *a)
-{
-	struct hcclt_device *devs[HCCLT_MAX_DEVICES], *b;
-	unsigned long pending = 0, more;
-	int hops = 0, i, idx;
-
-	/* Fully ordered: a bit seen here has its xkick_dev[] entry set. */
-	more = xchg(&a->xkick, 0);
-	for_each_set_bit(i, &more, HCCLT_MAX_DEVICES)
-		devs[i] = READ_ONCE(a->xkick_dev[i]);
-	pending = more;
-	while (pending) {
-		i = __ffs(pending);
-		pending &= ~BIT(i);
-		b = devs[i];
-		/* @a is entered already: a record back to it needs no more. */
-		if (b != a && !drm_dev_enter(&b->drm, &idx))
-			continue;	/* unplugged: it drains them */
-		if (hops++ < HCCLT_XREC_HOPS) {
-			hcclt_xrec_apply(b, HCCLT_INLINE_BUDGET, true);
-			more = xchg(&b->xkick, 0);
-			for_each_set_bit(i, &more, HCCLT_MAX_DEVICES)
-				devs[i] = READ_ONCE(b->xkick_dev[i]);
-			pending |= more;
-		} else {
-			queue_work(b->wq, &b->xrec_work);
-		}
-		if (b != a)
-			drm_dev_exit(idx);
-	}
-}
-
-static void hcclt_stream_timeout(struct timer_list *timer)
-{
-	struct hcclt_stream *s = timer_container_of(s, timer, timer);
-	struct hcclt_device *hdev = s->hdev;
-	struct hcclt_task *task;
-	struct hcclt_notify *n;
-
-	spin_lock(&hdev->sched_lock);
-	if (s->launching && s->timed && time_after_eq(jiffies, s->deadline)) {
-		task = list_first_entry(&s->tasks, struct hcclt_task, node);
-		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
-					 task->seqno, task->op, 0, 0, 0,
-					 hdev->index, -ETIME);
-		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: kernel launch %llu did not return within %u s\n",
-				    hdev->index, s->id, task->seqno,
-				    task->timeout_s);
-		WRITE_ONCE(s->error, -ETIME);
-		hcclt_stream_flush(s, -ETIME);
-		hcclt_stream_wake(s);
-	} else if (s->parked && s->timed &&
-		   time_after_eq(jiffies, s->deadline)) {
-		task = list_first_entry(&s->tasks, struct hcclt_task, node);
-		n = task->notify;
-		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
-					 task->seqno, task->op, n->owner_id,
-					 n->idx, n->slot, n->hdev->index, -ETIME);
-		if (task->op == HCCLT_TASK_CHANNEL_WAIT)
-			hcclt_chan_wait_log(s, n, "timed out");
-		WRITE_ONCE(s->error, -ETIME);
-		hcclt_stream_flush(s, -ETIME);
-		hcclt_stream_wake(s);
-	} else if ((s->parked || s->launching) && s->timed) {
-		/* The timer wheel capped a very long timeout: re-arm. */
-		mod_timer(&s->timer, s->deadline);
-	}
-	spin_unlock(&hdev->sched_lock);
-}
-
-/*
- * The fence timer: the oldest pending out-fence of @s has not signalled by
- * its deadline (hcclt_fence.c). The stream fails as on a wait timeout:
- * every queued task is dropped (a launch the worker has not started never
- * starts, hcclt_sched_launch_start()), the fences signal with -ETIME and
- * the next STREAM_SYNC reports it.
- */
-static void hcclt_fence_expire(struct timer_list *timer)
-{
-	struct hcclt_stream *s = timer_container_of(s, timer, fence_timer);
-	struct hcclt_device *hdev = s->hdev;
-	struct hcclt_fence *f;
-
-	spin_lock(&hdev->sched_lock);
-	f = list_first_entry_or_null(&s->fences, struct hcclt_fence, node);
-	if (f && time_after_eq(jiffies, f->deadline)) {
-		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: out-fence %llu not signalled by its deadline (fence_timeout_ms), the stream fails\n",
-				    hdev->index, s->id, f->base.seqno);
-		WRITE_ONCE(s->error, -ETIME);
-		hcclt_stream_flush(s, -ETIME);
-		hcclt_stream_wake(s);
-	} else if (f) {
-		/* The timer wheel fired early (its granularity): re-arm. */
-		mod_timer(&s->fence_timer, f->deadline);
-	}
-	spin_unlock(&hdev->sched_lock);
-}
+/* ---- completion of a task the copy engine or the AI CPU had ---- */
 
 /* Is task @seqno the head of @s? sched_lock held. */
 static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
@@ -915,330 +746,3 @@ int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno)
 	return ret;
 }
 
-/* ---- stream and thread lifetime ---- */
-
-void hcclt_sched_stream_init(struct hcclt_stream *s)
-{
-	struct hcclt_device *hdev = s->hdev;
-
-	INIT_LIST_HEAD(&s->tasks);
-	INIT_LIST_HEAD(&s->run_node);
-	INIT_LIST_HEAD(&s->park_node);
-	INIT_LIST_HEAD(&s->fences);
-	init_waitqueue_head(&s->wq);
-	timer_setup(&s->timer, hcclt_stream_timeout, 0);
-	timer_setup(&s->fence_timer, hcclt_fence_expire, 0);
-	mutex_init(&s->fence_lock);
-
-	spin_lock_bh(&hdev->sched_lock);
-	list_add_tail(&s->dev_node, &hdev->streams);
-	if (hdev->unplugged)
-		WRITE_ONCE(s->dead, true);
-	spin_unlock_bh(&hdev->sched_lock);
-}
-
-/* Last reference gone: nothing can queue on @s any more. */
-void hcclt_sched_stream_fini(struct hcclt_stream *s)
-{
-	struct hcclt_device *hdev = s->hdev;
-
-	spin_lock_bh(&hdev->sched_lock);
-	WRITE_ONCE(s->dead, true);
-	hcclt_stream_flush(s, -ECANCELED);
-	list_del(&s->dev_node);
-	spin_unlock_bh(&hdev->sched_lock);
-	/* The flush above may have kept a batch. */
-	kfree(s->spare);
-	s->spare = NULL;
-	/* The timers cannot be re-armed now; wait for a running callback. */
-	timer_delete_sync(&s->timer);
-	timer_delete_sync(&s->fence_timer);
-	WARN_ON(!list_empty(&s->fences));
-	mutex_destroy(&s->fence_lock);
-}
-
-/**
- * hcclt_sched_stream_cancel - cancel the work queued on a stream.
- * @s: the stream.
- * @kill: also mark it dead (no more tasks; sync returns at once).
- *
- * Queued tasks are dropped with -ECANCELED, a parked wait is released,
- * out-fences signal with -ECANCELED, and the next sync (or a sync already
- * waiting) reports -ECANCELED. Never blocks.
- */
-void hcclt_sched_stream_cancel(struct hcclt_stream *s, bool kill)
-{
-	struct hcclt_device *hdev = s->hdev;
-
-	spin_lock_bh(&hdev->sched_lock);
-	if (kill)
-		WRITE_ONCE(s->dead, true);
-	if (!list_empty(&s->tasks)) {
-		WRITE_ONCE(s->error, -ECANCELED);
-		hcclt_stream_flush(s, -ECANCELED);
-	}
-	spin_unlock_bh(&hdev->sched_lock);
-	wake_up_all(&s->wq);
-}
-
-/**
- * hcclt_sched_thread_kill - a thread and its views die with their
- * communicator.
- * @p: the primary thread.
- *
- * Its notifies go dead (later records into them are no-ops), its stream is
- * killed if it owns it, and the work queued on its stream is cancelled
- * either way. Caller holds the communicator's lock.
- */
-void hcclt_sched_thread_kill(struct hcclt_thread *p)
-{
-	struct hcclt_stream *s = p->stream;
-	struct hcclt_device *hdev = s->hdev;
-	struct hcclt_notify *n;
-	int e;
-	u32 i;
-
-	lockdep_assert_held(&p->comm->lock);
-	spin_lock_bh(&hdev->sched_lock);
-	p->dead = true;
-	for (e = 0; e < HCCLT_ENGINE_COUNT; e++)
-		if (p->views[e])
-			p->views[e]->dead = true;
-	for (i = 0; i < p->notify_num; i++) {
-		n = p->notifies[i];
-		n->dead = true;
-		n->set = false;
-		hcclt_notify_release_all(hdev, n);
-	}
-	if (!s->created)
-		WRITE_ONCE(s->dead, true);
-	if (!list_empty(&s->tasks)) {
-		WRITE_ONCE(s->error, -ECANCELED);
-		hcclt_stream_flush(s, -ECANCELED);
-	}
-	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
-	spin_unlock_bh(&hdev->sched_lock);
-	wake_up_all(&s->wq);
-}
-
-/**
- * hcclt_sched_gate_wake - a gate's callback fired, or it was disarmed.
- * @s: the stream it was armed for.
- * @g: the gate.
- *
- * If @s is still parked on @g, it goes back on the runlist, where the
- * gate task looks at the fences again. Called by the gate's work
- * (hcclt_syncobj.c), which then drops the armed references.
- */
-void hcclt_sched_gate_wake(struct hcclt_stream *s, struct hcclt_gate *g)
-{
-	struct hcclt_device *hdev = s->hdev;
-
-	spin_lock_bh(&hdev->sched_lock);
-	hcclt_gate_unarmed(g);
-	if (s->parked_gate == g) {
-		s->parked_gate = NULL;
-		hcclt_make_runnable(hdev, s);
-		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
-	}
-	spin_unlock_bh(&hdev->sched_lock);
-}
-
-/**
- * hcclt_sched_notify_kill - a channel notify goes dead.
- * @n: the notify.
- * @err: what waits on it fail with: -ECONNRESET (the channel's peer is
- *	gone: a record it made before stays and is consumed by one wait) or
- *	-ECANCELED (its own side is gone: the flag is cleared).
- *
- * A wait parked on it fails at once; later records into it are no-ops.
- * Takes the notify's device's sched_lock (no other sched_lock held).
- */
-void hcclt_sched_notify_kill(struct hcclt_notify *n, int err)
-{
-	struct hcclt_device *hdev = n->hdev;
-	u32 count = 0;
-
-	spin_lock_bh(&hdev->sched_lock);
-	if (err == -ECONNRESET) {
-		/*
-		 * Records the peer made before it went, still on their way
-		 * (hcclt_xrecord()), land first. The xrec_work may have taken
-		 * the notify off xrecs already; it looks at it only under
-		 * sched_lock, after this.
-		 */
-		spin_lock(&hdev->xrec_lock);
-		count = n->xcount;
-		n->xcount = 0;
-		if (count)
-			list_del_init(&n->xnode);
-		spin_unlock(&hdev->xrec_lock);
-		if (count)
-			hcclt_notify_record(hdev, n);
-		if (count > 1)
-			hcclt_notify_record(hdev, n);
-	}
-	n->dead = true;
-	n->err = err;
-	if (err != -ECONNRESET)
-		n->set = false;
-	hcclt_notify_release_all(hdev, n);
-	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
-	spin_unlock_bh(&hdev->sched_lock);
-	/* The hand-off's reference; the caller holds one more. */
-	if (count)
-		hcclt_notify_put(n);
-}
-
-/**
- * hcclt_sched_notify_pending - may a wait on @n still succeed?
- * @n: a channel notify of this side.
- *
- * Takes the notify's device's sched_lock.
- *
- * Return: false once @n is dead and holds no record (the peer went with
- * nothing recorded, or a wait consumed what it recorded), else true.
- */
-bool hcclt_sched_notify_pending(struct hcclt_notify *n)
-{
-	bool pending;
-
-	spin_lock_bh(&n->hdev->sched_lock);
-	pending = !n->dead || n->set;
-	spin_unlock_bh(&n->hdev->sched_lock);
-	return pending;
-}
-
-/**
- * hcclt_sched_stream_state - what a stream is doing, for INFO and debugfs.
- * @s: the stream.
- * @wait_notify: set to the index of the notify it is parked on (else 0).
- * @depth: set to the number of tasks pending.
- * @wi: if not NULL, filled in with the parked wait (zeroed if none); pids
- *	as the calling process sees them.
- *
- * Return: enum drm_hcclt_thread_state.
- */
-u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
-			     u32 *depth, struct drm_hcclt_wait_info *wi)
-{
-	struct hcclt_notify *n;
-	u32 state;
-
-	if (wi)
-		memset(wi, 0, sizeof(*wi));
-	spin_lock_bh(&s->hdev->sched_lock);
-	*depth = s->depth;
-	*wait_notify = 0;
-	n = s->parked;
-	if (s->parked_gate) {
-		state = HCCLT_STATE_PARKED;
-		if (wi) {
-			wi->since_ns = s->park_ns;
-			wi->kind = HCCLT_WAIT_FENCES;
-		}
-	} else if (s->parked_ev) {
-		state = HCCLT_STATE_PARKED;
-		if (wi) {
-			wi->since_ns = s->park_ns;
-			wi->owner_id = s->parked_ev->id;
-			wi->kind = HCCLT_WAIT_EVENT;
-		}
-	} else if (n) {
-		state = HCCLT_STATE_PARKED;
-		*wait_notify = n->idx;
-		if (wi) {
-			wi->since_ns = s->park_ns;
-			wi->owner_id = n->owner_id;
-			wi->notify_idx = n->idx;
-			wi->timeout_s = s->park_timeout;
-			wi->kind = n->chan ? HCCLT_WAIT_CHANNEL :
-				   n->acl ? HCCLT_WAIT_ACL_NOTIFY :
-					    HCCLT_WAIT_THREAD;
-			if (atomic_read(&n->records))
-				wi->flags |= HCCLT_WAIT_RECORD_QUEUED;
-			if (n->chan) {
-				wi->rank = n->rank;
-				wi->peer_rank = n->peer;
-				wi->peer_device = n->peer_dev;
-				wi->peer_pid = n->peer_pid ?
-					       pid_vnr(n->peer_pid) : 0;
-			}
-		}
-	} else if (s->error) {
-		state = HCCLT_STATE_ERROR;
-	} else if (s->depth) {
-		state = HCCLT_STATE_RUNNING;
-	} else {
-		state = HCCLT_STATE_IDLE;
-	}
-	spin_unlock_bh(&s->hdev->sched_lock);
-	return state;
-}
-
-/* ---- device ---- */
-
-int hcclt_sched_init(struct hcclt_device *hdev)
-{
-	spin_lock_init(&hdev->sched_lock);
-	INIT_LIST_HEAD(&hdev->runlist);
-	INIT_LIST_HEAD(&hdev->streams);
-	INIT_WORK(&hdev->run_work, hcclt_run_work);
-	spin_lock_init(&hdev->xrec_lock);
-	INIT_LIST_HEAD(&hdev->xrecs);
-	INIT_WORK(&hdev->xrec_work, hcclt_xrec_work);
-	hcclt_copy_dev_init(hdev);
-	/*
-	 * Normal priority: the work done here (copies above all) is the
-	 * users', and competes with their processes as theirs would.
-	 */
-	hdev->wq = alloc_workqueue("hcclt%u", WQ_UNBOUND, 0, hdev->index);
-	return hdev->wq ? 0 : -ENOMEM;
-}
-
-/**
- * hcclt_sched_unplug - the device is gone.
- * @hdev: the device.
- *
- * Kills every stream (sync waiters return -ENODEV), stops the timers'
- * effects and the workqueue. Called after drm_dev_unplug(), so no ioctl
- * can queue anything any more.
- */
-void hcclt_sched_unplug(struct hcclt_device *hdev)
-{
-	struct hcclt_notify *n;
-	struct hcclt_stream *s;
-
-	spin_lock_bh(&hdev->sched_lock);
-	hdev->unplugged = true;
-	list_for_each_entry(s, &hdev->streams, dev_node) {
-		WRITE_ONCE(s->dead, true);
-		hcclt_stream_flush(s, -ENODEV);
-		wake_up_all(&s->wq);
-	}
-	spin_unlock_bh(&hdev->sched_lock);
-
-	spin_lock_bh(&hdev->xrec_lock);
-	hdev->xrec_stopped = true;
-	spin_unlock_bh(&hdev->xrec_lock);
-	cancel_work_sync(&hdev->xrec_work);
-	/*
-	 * Records never handed over: drop their references. Under
-	 * xrec_lock, one at a time: a peer's teardown may take one off the
-	 * list meanwhile (hcclt_sched_notify_kill()), and the put may free
-	 * the notify, which takes no lock of this device.
-	 */
-	spin_lock_bh(&hdev->xrec_lock);
-	while ((n = list_first_entry_or_null(&hdev->xrecs, struct hcclt_notify,
-					     xnode))) {
-		list_del_init(&n->xnode);
-		n->xcount = 0;
-		spin_unlock_bh(&hdev->xrec_lock);
-		hcclt_notify_put(n);
-		spin_lock_bh(&hdev->xrec_lock);
-	}
-	spin_unlock_bh(&hdev->xrec_lock);
-	cancel_work_sync(&hdev->run_work);
-	destroy_workqueue(hdev->wq);
-	hdev->wq = NULL;
-}

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * hcclthread: what the executor (hcclt_sched.c), SUBMIT (hcclt_submit.c)
- * and the out-fences (hcclt_fence.c) share. Private to those files; the
- * rest of the driver uses hcclt_drv.h.
+ * hcclthread: what the executor (hcclt_sched.c, with its timers in
+ * hcclt_sched_timer.c, the cross-device records it hands over in
+ * hcclt_sched_xrec.c and the objects' lifetimes and unplug in
+ * hcclt_sched_life.c), SUBMIT (hcclt_submit.c) and the out-fences
+ * (hcclt_fence.c) share. Private to those files; the rest of the driver
+ * uses hcclt_drv.h.
  */
 #ifndef _HCCLT_SCHED_H_
 #define _HCCLT_SCHED_H_
 
 #include <linux/dma-fence.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "hcclt_drv.h"
 
@@ -57,6 +63,34 @@ static inline void hcclt_make_runnable(struct hcclt_device *hdev,
 		return;
 	list_add_tail(&s->run_node, &hdev->runlist);
 	s->on_runlist = true;
+}
+
+/*
+ * Tasks run by one pass of a work item (run_work, xrec_work) under
+ * sched_lock before it requeues itself, as many as a SUBMIT runs inline:
+ * other work of the device's queue, and other devices' hand-offs, get
+ * their turn between passes.
+ */
+#define HCCLT_WORK_BUDGET	HCCLT_INLINE_BUDGET
+
+/* What hcclt_sched.c shares with hcclt_sched_*.c; sched_lock held. */
+void hcclt_stream_flush(struct hcclt_stream *s, int err);
+void hcclt_notify_record(struct hcclt_device *hdev, struct hcclt_notify *n);
+void hcclt_notify_release_all(struct hcclt_device *hdev,
+			      struct hcclt_notify *n);
+void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
+			 const char *why);
+
+/* Work items (hcclt_sched.c, hcclt_sched_xrec.c), timers (_timer.c). */
+void hcclt_run_work(struct work_struct *work);
+void hcclt_xrec_work(struct work_struct *work);
+void hcclt_stream_timeout(struct timer_list *timer);
+void hcclt_fence_expire(struct timer_list *timer);
+
+static inline void hcclt_stream_wake(struct hcclt_stream *s)
+{
+	if (wq_has_sleeper(&s->wq))
+		wake_up_all(&s->wq);
 }
 
 /* hcclt_fence.c */

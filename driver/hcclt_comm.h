@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: communicators (hcclt_comm.c).
+ */
+#ifndef _HCCLT_COMM_H_
+#define _HCCLT_COMM_H_
+
+#include <linux/errno.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "hcclthread_accel.h"
+
+struct drm_device;
+struct drm_file;
+struct drm_gem_object;
+struct hcclt_file;
+struct hcclt_group;
+
+/**
+ * struct hcclt_comm - a communicator.
+ * @ref: held by the file's id table, by its threads and by lookups.
+ * @rcu: frees it after a grace period (lookups read it under RCU).
+ * @id: id in file->comms.
+ * @live: published, see hcclt_obj_publish().
+ * @file: the file; immutable, valid while the communicator is alive.
+ * @lock: protects @threads, @threads_used, @notifies_used, @thread_count,
+ *	@dead, @buf, and the views[] and notify growth of its threads. Held across
+ *	quota check, creation and commit, which makes acquire all-or-nothing
+ *	under concurrency.
+ * @threads: primaries, acquired and wrapping.
+ * @threads_used: threads counted against HCCLT_MAX_THREADS_PER_COMM.
+ * @notifies_used: notifies counted against HCCLT_MAX_NOTIFIES_PER_COMM.
+ * @thread_count: primaries, wrapping ones included.
+ * @dead: destroyed; every call on it fails with -ENOENT.
+ * @group: the group the communicator is a rank of (hcclt_group.c), or
+ *	NULL for one made by COMM_CREATE; set before publication, immutable.
+ * @rank: its rank in @group; immutable.
+ * @channels: channel index -> struct hcclt_channel (hcclt_channel.c),
+ *	established channels only; entries are added under hcclt_chan_lock
+ *	while @chan_gone is clear.
+ * @chan_seq: sequence number of the next channel id; hcclt_chan_lock.
+ * @chan_gone: torn down: no channel is added any more; hcclt_chan_lock.
+ * @buf: its HCCL buffer (a memory object, reference held), made on first
+ *	use by DRM_IOCTL_HCCLT_COMM_BUFFER, NULL before and once torn down;
+ *	protected by @lock.
+ */
+struct hcclt_comm {
+	struct kref ref;
+	struct rcu_head rcu;
+	u64 id;
+	bool live;
+	struct hcclt_file *file;
+	/* protects threads, quota counters, dead, buf, views[], notify growth */
+	struct mutex lock;
+	struct list_head threads;
+	u32 threads_used;
+	u32 notifies_used;
+	u32 thread_count;
+	bool dead;
+	struct hcclt_group *group;
+	u32 rank;
+	struct xarray channels;
+	u32 chan_seq;
+	bool chan_gone;
+	struct drm_gem_object *buf;
+};
+
+/**
+ * hcclt_quota_check - may a communicator acquire @n threads with @npt
+ * notifies each?
+ * @threads_used: threads it holds.
+ * @notifies_used: notifies it holds.
+ * @n: threads wanted (non-zero).
+ * @npt: notifies per thread wanted.
+ *
+ * @n is checked first, so @n * @npt <= 40 * 64 cannot overflow.
+ * Return: 0 or -EDQUOT.
+ */
+static inline int hcclt_quota_check(u32 threads_used, u32 notifies_used,
+				    u32 n, u32 npt)
+{
+	if (n > HCCLT_MAX_THREADS_PER_COMM - threads_used ||
+	    npt > HCCLT_MAX_NOTIFIES_PER_COMM ||
+	    n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - notifies_used)
+		return -EDQUOT;
+	return 0;
+}
+
+/* hcclt_comm.c */
+struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);
+void hcclt_comm_put(struct hcclt_comm *comm);
+void hcclt_file_destroy_comms(struct hcclt_file *file);
+struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file);
+void hcclt_comm_discard(struct hcclt_comm *comm);
+void hcclt_comm_publish(struct hcclt_comm *comm);
+
+int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df);
+int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df);
+
+#endif /* _HCCLT_COMM_H_ */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: the state of one open file (hcclt_drv.c).
+ */
+#ifndef _HCCLT_FILE_H_
+#define _HCCLT_FILE_H_
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/xarray.h>
+
+#include "hcclt_ids.h"
+
+struct hcclt_acct;
+struct hcclt_device;
+struct hcclt_usage;
+struct pid;
+
+/**
+ * struct hcclt_file - per open file state (drm_file.driver_priv).
+ * @hdev: the device.
+ * @pid: process that opened the file (reference held).
+ * @euid: effective uid of the opener (INFO with HCCLT_INFO_SCOPE_USER).
+ * @ref: held by the DRM file (until postclose) and by INFO and debugfs
+ *	walks between their steps (hcclt_file_next()); the last put frees it.
+ * @serial: its place in hdev->files: 1 for the device's first open, one
+ *	more for each; immutable. INFO cursors name files by it.
+ * @node: entry in hdev->files, protected by hdev->files_lock.
+ * @lock: serialises communicator publication (comm->live) and
+ *	communicator and stream destruction with the INFO and debugfs walks
+ *	over this file and with postclose.
+ * @comms: communicator ids.
+ * @streams: stream ids (created streams and streams owned by threads).
+ * @threads: thread ids (threads and exported views).
+ * @usage: fdinfo statistics (hcclt_fdinfo.c); reference held.
+ * @ncomms: its live communicators (QUERY without CAP_SYS_ADMIN).
+ * @events: events by id (hcclt_event.c; the xarray's lock).
+ * @event_next: the next event id to try (xa_alloc_cyclic(), under the
+ *	events xarray's lock).
+ * @acl_notifies: ACL notifies by id, their pool slot (the xarray's lock).
+ * @acct: what the file, its process and its user hold of the device's
+ *	pools (hcclt_limits.c); reference held; immutable.
+ * @groups: the pending groups it created (hcclt_group.c), oldest first;
+ *	hcclt_groups_lock.
+ * @groups_pending: entries of @groups; hcclt_groups_lock.
+ */
+struct hcclt_file {
+	struct hcclt_device *hdev;
+	struct pid *pid;
+	kuid_t euid;
+	struct kref ref;
+	u64 serial;
+	struct list_head node;
+	/* serialises destruction with the INFO/debugfs walks and postclose */
+	struct mutex lock;
+	struct hcclt_ids comms;
+	struct hcclt_ids streams;
+	struct hcclt_ids threads;
+	struct hcclt_usage *usage;
+	atomic_t ncomms;
+	struct xarray events;
+	u32 event_next;
+	struct xarray acl_notifies;
+	struct hcclt_acct *acct;
+	struct list_head groups;
+	u32 groups_pending;
+};
+
+/* hcclt_drv.c */
+struct hcclt_file *hcclt_file_next(struct hcclt_device *hdev, u64 serial);
+void hcclt_file_put(struct hcclt_file *file);
+
+#endif /* _HCCLT_FILE_H_ */
