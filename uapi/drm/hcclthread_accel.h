@@ -731,9 +731,6 @@ struct drm_hcclt_sync {
  *   HCCLT_MAX_BATCH or zero without HCCLT_SUBMIT_FENCE_OUT, @task_size
  *   neither sizeof(struct drm_hcclt_task) nor HCCLT_TASK_SIZE_V1, non-zero
  *   @pad.
- *
- * The struct grew in uAPI 1.1 (@stream_id, @status, @pad); callers built
- * against 1.0 keep working, without those fields.
  * - -ENOENT: unknown @handle, unknown @dst_thread of a record.
  * - -EINVAL: a task with an unknown op, non-zero pad, a record with a
  *   non-zero timeout, a wait with a non-zero @dst_thread, a wait on a
@@ -775,6 +772,9 @@ struct drm_hcclt_sync {
  *   fence.
  * - -ENOENT (1.5): an unknown syncobj handle.
  * - -EFAULT, -ENOMEM; -EMFILE (no free fd for the fence).
+ *
+ * The struct grew in uAPI 1.1 (@stream_id, @status, @pad); callers built
+ * against 1.0 keep working, without those fields.
  */
 struct drm_hcclt_submit {
 	/** @handle: in, thread id or stream id. */
