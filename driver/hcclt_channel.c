@@ -796,8 +796,9 @@ struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
  * @df: the calling file.
  *
  * Exports the peer's HCCL buffer, made with @size on its device if it has
- * none yet, as a dma-buf (the GEM PRIME helper; the dma-buf holds the
- * object and its device), whose mmap() maps the buffer's pages. Memory
+ * none yet, as a dma-buf (hcclt_mem_export(); the dma-buf holds the
+ * object and its device), whose mmap() maps the buffer's pages until the
+ * peer's communicator is torn down (hcclt_mem_revoke()). Memory
  * objects are shmem: no backend access, no drm_dev_enter() needed.
  *
  * Return: 0 or a negative errno (see the uAPI header).

@@ -476,11 +476,10 @@ void hcclt_file_destroy_comms(struct hcclt_file *file)
 /*
  * THREAD_ACQUIRE and THREAD_EXPORT write the new ids to userspace with no
  * lock held and outside drm_dev_enter(): a fault that userspace can stall
- * (a FUSE mapping, userfaultfd) must hold neither comm->lock, which INFO
- * and debugfs wait for while holding files_lock, which open and close
- * take, nor drm_dev_unplug(). The write is an ordinary copy_to_user(): a
- * valid buffer whose pages are gone (reclaim, COW, MADV_DONTNEED) is
- * faulted in and the call succeeds.
+ * (a FUSE mapping, userfaultfd) must hold neither comm->lock, which INFO,
+ * debugfs and the file's close wait for, nor drm_dev_unplug(). The write
+ * is an ordinary copy_to_user(): a valid buffer whose pages are gone
+ * (reclaim, COW, MADV_DONTNEED) is faulted in and the call succeeds.
  *
  * ACQUIRE runs in three steps: under comm->lock it checks, counts the
  * quota and creates its threads unpublished (invisible to lookups); with

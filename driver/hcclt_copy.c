@@ -16,12 +16,14 @@
  * clients with copies round robin, one chunk (HCCLT_COPY_CHUNK bytes) per
  * turn, and within a client its streams' copies the same way, so that a
  * client with many or long copies delays another's by at most one chunk
- * per turn. A chunk is copied without any lock; between chunks the engine
- * takes sched_lock and looks at the copy again: a stream flushed
+ * per turn. A chunk is copied with no lock of the driver but a peer's
+ * buffer's peer_lock, held for reading (see below); between chunks the
+ * engine takes sched_lock and looks at the copy again: a stream flushed
  * meanwhile (cancelled, its thread or file gone, its process killed, the
  * device unplugged) has cancelled the copy (hcclt_copy_cancel()): a
  * queued copy is dropped, and the chunk running, if any, stops at its
- * next page; the copy's references go with it. A finished copy completes its task under sched_lock.
+ * next page; the copy's references go with it. A finished copy completes
+ * its task under sched_lock.
  * Nothing here nests two devices' locks: the copy engine of the
  * submitting stream's device does the whole copy, also when one object
  * (a channel peer's HCCL buffer) belongs to another device.

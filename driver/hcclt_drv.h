@@ -27,6 +27,13 @@
  *	postclose.
  *   comm->lock (mutex): the communicator's threads, quota counters, @dead,
  *	HCCL buffer, and the views[] and notify growth of its threads.
+ *   mem->peer_lock (rw_semaphore, one per memory object; hcclt_mem.c):
+ *	the object's revoked flag and its list of peer dma-bufs. Held for
+ *	reading by the faults of the peers' mappings and by the copy engine
+ *	around each chunk of a peer's copy (with no driver lock), for
+ *	writing by the revocation and while a dma-buf enters or leaves the
+ *	list. Sleeps and allocates under it; never taken under a spinlock
+ *	or by memory reclaim (the driver has no shrinker).
  *   hcclt_chan_lock (module mutex, hcclt_channel.c): the channel offer
  *	table, every channel's state, peer, broken flag and waitqueue, and
  *	every communicator's chan_seq and chan_gone.
@@ -43,12 +50,6 @@
  *	thread's @dead, the runlist, hdev->streams, @unplugged and the copy
  *	engine's queues. Nothing sleeps under it; what one holder does is
  *	bounded (hcclt_sched.c).
- *   mem->peer_lock (rw_semaphore, one per memory object; hcclt_mem.c):
- *	the object's revoked flag and its list of peer dma-bufs. Held for
- *	reading by the faults of the peers' mappings and by the copy engine
- *	around each chunk of a peer's copy (with no driver lock), for
- *	writing by the revocation and while a dma-buf enters or leaves the
- *	list.
  *   hdev->xrec_lock (spinlock_t; plain spin_lock() under a sched_lock,
  *	spin_lock_bh() otherwise): @xrecs, @xrec_stopped and every notify's
  *	xnode and xcount (cross-device records handed over, hcclt_sched.c).
@@ -98,8 +99,9 @@
  *	lock (atomic counters).
  *   file->lock -> mem->peer_lock -> i_mmap_rwsem (a communicator's
  *	teardown revokes its HCCL buffer, hcclt_mem_revoke());
- *	mmap_lock -> mem->peer_lock -> the object's dma_resv lock (a fault
- *	of a peer's mapping, hcclt_peer_fault())
+ *	mmap_lock -> mem->peer_lock -> the shmem helper's lock, the
+ *	object's dma_resv lock (its pages_lock before 6.2) (a fault of a
+ *	peer's mapping, hcclt_peer_fault())
  *   DRM's file->table_lock is taken alone, for the fdinfo memory keys
  *	(hcclt_mem_show_fdinfo()).
  *

@@ -57,6 +57,7 @@
 
 #include <linux/dma-buf.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/math64.h>
 #include <linux/memcontrol.h>
@@ -109,8 +110,10 @@ MODULE_PARM_DESC(sim_memory_mb,
  *	@peers. Held for reading by the faults of the peers' mappings and by
  *	the copy engine around each chunk of a peer's copy, for writing by
  *	hcclt_mem_revoke() and while a dma-buf enters or leaves @peers.
- *	Order: mmap_lock -> @peer_lock -> the object's dma_resv lock;
- *	file->lock -> @peer_lock -> i_mmap_rwsem (hcclt_drv.h).
+ *	Order: mmap_lock -> @peer_lock -> the shmem helper's lock (the
+ *	object's dma_resv lock; its pages_lock before 6.2);
+ *	file->lock -> @peer_lock -> i_mmap_rwsem (hcclt_drv.h). Memory
+ *	reclaim never takes it (the driver has no shrinker).
  * @peers: the dma-bufs of hcclt_mem_export() of the object
  *	(struct hcclt_mem_peer), until each is released.
  * @revoked: the communicator whose HCCL buffer it is was torn down: its
@@ -129,12 +132,14 @@ struct hcclt_mem {
 /**
  * struct hcclt_mem_peer - a dma-buf of hcclt_mem_export(), its priv.
  * @node: entry in the object's @peers; its @peer_lock.
- * @buf: the dma-buf; valid while on @peers.
+ * @inode: the dma-buf file's inode, whose address space holds the peers'
+ *	mappings (reference held: the dma-buf core drops its own before it
+ *	calls the release, which takes the entry off @peers).
  * @obj: the object (reference held until the dma-buf is released).
  */
 struct hcclt_mem_peer {
 	struct list_head node;
-	struct dma_buf *buf;
+	struct inode *inode;
 	struct drm_gem_object *obj;
 };
 
@@ -331,6 +336,7 @@ static void hcclt_dmabuf_release(struct dma_buf *buf)
 	down_write(&mem->peer_lock);
 	list_del(&peer->node);
 	up_write(&mem->peer_lock);
+	iput(peer->inode);
 	kfree(peer);
 	drm_gem_object_put(obj);
 	drm_dev_put(drm);
@@ -385,7 +391,8 @@ struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj)
 			drm_dev_get(obj->dev);
 			drm_gem_object_get(obj);
 			peer->obj = obj;
-			peer->buf = buf;
+			peer->inode = file_inode(buf->file);
+			ihold(peer->inode);
 			list_add_tail(&peer->node, &mem->peers);
 			peer = NULL;
 		}
@@ -413,7 +420,7 @@ void hcclt_mem_revoke(struct drm_gem_object *obj)
 	down_write(&mem->peer_lock);
 	WRITE_ONCE(mem->revoked, true);
 	list_for_each_entry(peer, &mem->peers, node)
-		unmap_mapping_range(peer->buf->file->f_mapping, 0, 0, 1);
+		unmap_mapping_range(peer->inode->i_mapping, 0, 0, 1);
 	up_write(&mem->peer_lock);
 }
 
