@@ -63,7 +63,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		5
+#define HCCLT_UAPI_MINOR		6
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -254,6 +254,13 @@ struct drm_hcclt_query {
  * are open on the node; out-fences have per-stream sequence numbers.
  */
 #define HCCLT_FEATURE_SYNCOBJ		0x1000ULL
+/*
+ * (uAPI 1.6) A channel peer's HCCL buffer is revoked when the peer's
+ * communicator is torn down: mappings of DRM_IOCTL_HCCLT_CHANNEL_BUFFER's
+ * fd fault SIGBUS and data tasks on it fail with -ECONNRESET. Without it
+ * they kept access to the buffer's pages.
+ */
+#define HCCLT_FEATURE_PEER_REVOKE	0x2000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -1545,7 +1552,8 @@ struct drm_hcclt_comm_buffer {
  * through the other. This is the only way to reach another rank's memory:
  * the channel's peer buffer, nothing else of the peer. The fd holds the
  * buffer object until the fd and its mappings are gone, but the access
- * ends with the peer: once the peer's communicator is torn down
+ * ends with the peer (uAPI 1.6, HCCLT_FEATURE_PEER_REVOKE): once the
+ * peer's communicator is torn down
  * (destroyed, its file closed, its process dead), every mapping of the fd
  * faults SIGBUS, as device memory freed under a mapping would, and mmap()
  * of it fails with -ECONNRESET. Whoever makes a rank's buffer first
