@@ -1,18 +1,40 @@
 /* SPDX-License-Identifier: MIT */
-/* Minimal TAP output for the library tests (single-threaded use). */
+/*
+ * Minimal TAP output for the library tests (single-threaded use). A result
+ * that comes TAP_SLOW_S or more after the one before it is preceded by a
+ * "# N.N s since the previous result" comment, so that make check's logs
+ * show where a slow kernel spends its time.
+ */
 #ifndef HCCLT_TAP_H_
 #define HCCLT_TAP_H_
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
+
+#define TAP_SLOW_S	2.0
 
 static int tap_n, tap_failed, tap_skipped;
+static double tap_last;
+
+static void tap_time(void)
+{
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec + ts.tv_nsec / 1e9;
+	if (tap_last > 0 && now - tap_last >= TAP_SLOW_S)
+		printf("# %.1f s since the previous result\n", now - tap_last);
+	tap_last = now;
+}
 
 __attribute__((format(printf, 2, 3)))
 static int tap_ok(int ok, const char *fmt, ...)
 {
 	va_list ap;
 
+	tap_time();
 	printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -29,6 +51,7 @@ static void tap_skip(const char *fmt, ...)
 {
 	va_list ap;
 
+	tap_time();
 	printf("ok %d - # SKIP ", ++tap_n);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
