@@ -622,6 +622,49 @@ static inline int hcclt_platform_name(int fd, char *name, size_t len)
 }
 
 /*
+ * Open the node of the hcclthread device whose platform device is @name
+ * (hcclt_platform_name()), waiting for it up to HCCLT_SLOW_MS: a device
+ * bound again may come back under another minor (its old one stays taken
+ * until the unbound device's last reference goes). The fd or -ENODEV.
+ */
+static inline int hcclt_open_named(const char *name)
+{
+	static const char *const dirs[] = { "/dev/accel", "/dev/dri" };
+	static const char *const pfx[] = { "accel", "renderD" };
+	long long end = hcclt_wait_end(0);
+	char p[300], got[64];
+	unsigned int d;
+
+	do {
+		for (d = 0; d < HCCLT_ARRAY_SIZE(dirs); d++) {
+			DIR *dir = opendir(dirs[d]);
+			struct dirent *de;
+			int fd;
+
+			while (dir && (de = readdir(dir))) {
+				if (strncmp(de->d_name, pfx[d], strlen(pfx[d])))
+					continue;
+				snprintf(p, sizeof(p), "%s/%s", dirs[d],
+					 de->d_name);
+				fd = open(p, O_RDWR | O_CLOEXEC);
+				if (fd < 0)
+					continue;
+				if (!hcclt_platform_name(fd, got, sizeof(got)) &&
+				    !strcmp(got, name)) {
+					closedir(dir);
+					return fd;
+				}
+				close(fd);
+			}
+			if (dir)
+				closedir(dir);
+		}
+		hcclt_msleep(10);
+	} while (hcclt_now_ms() < end);
+	return -ENODEV;
+}
+
+/*
  * A fixture's teardown: close @fd, the test's file, and wait (up to
  * HCCLT_SLOW_MS) for the pools to be back at @q0 (another open file's
  * QUERY). 0 or -errno.

@@ -1214,8 +1214,7 @@ TEST(queued_write_outlives_peer_device)
 	/* The last reference of the object goes with the file. */
 	pair2_free(&p);
 	ASSERT_EQ(0, hcclt_write_str(HCCLT_PDRV_DIR "/bind", name));
-	for (i = 0; i < 500 && (fd = open_dev(1)) < 0; i++)
-		usleep(10000);
+	fd = hcclt_open_named(name);
 	ASSERT_LE(0, fd);
 	close(fd);
 }
