@@ -102,7 +102,10 @@ struct hcclt_usage *hcclt_usage_new(struct hcclt_device *hdev)
 		return NULL;
 	kref_init(&u->ref);
 	u->hdev = hdev;
-	hcclt_copyq_init(&u->copyq);
+	if (hcclt_copyq_init(&u->copyq, hdev)) {
+		kfree(u);
+		return NULL;
+	}
 #ifndef HCCLT_DRM_SHOW_FDINFO
 	u->client_id = atomic64_inc_return(&hcclt_client_ids);
 #endif
@@ -121,6 +124,8 @@ static void hcclt_usage_release(struct kref *ref)
 
 	/* Every queued copy holds a stream, which holds @u. */
 	WARN_ON(!list_empty(&u->copyq.copies));
+	/* A file whose open failed: postclose did not destroy it. */
+	hcclt_copyq_fini(&u->copyq);
 	kfree(u);
 }
 

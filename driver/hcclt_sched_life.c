@@ -282,6 +282,8 @@ u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
 
 int hcclt_sched_init(struct hcclt_device *hdev)
 {
+	int ret;
+
 	spin_lock_init(&hdev->sched_lock);
 	INIT_LIST_HEAD(&hdev->runlist);
 	INIT_LIST_HEAD(&hdev->streams);
@@ -289,7 +291,9 @@ int hcclt_sched_init(struct hcclt_device *hdev)
 	spin_lock_init(&hdev->xrec_lock);
 	INIT_LIST_HEAD(&hdev->xrecs);
 	INIT_WORK(&hdev->xrec_work, hcclt_xrec_work);
-	hcclt_copy_dev_init(hdev);
+	ret = hcclt_copy_dev_init(hdev);
+	if (ret)
+		return ret;
 	/*
 	 * Normal priority: the work done here (copies above all) is the
 	 * users', and competes with their processes as theirs would.
