@@ -49,22 +49,6 @@
  * _end(), so a copy that reaches a revoked buffer, queued or running,
  * fails with -ECONNRESET at its next chunk, and none writes or reads the
  * buffer once the revocation has returned.
- *
- * Prototype (issue 29, item 3; built where the kernel has the DRM
- * scheduler's drm_sched_init_args, HCCLT_COPY_SCHED): with the copy_sched
- * parameter set when a data task is submitted, its copy is also a DRM
- * scheduler job. Each device has a drm_gpu_scheduler, each file an entity
- * (its struct hcclt_copyq). SUBMIT initialises the job; the executor, on
- * reaching the task, arms it and pushes it to the file's entity instead of
- * queueing the copy; the scheduler's run_job() (on its own ordered
- * workqueue) queues the copy in the engine above and returns the job's
- * fence, which the engine signals when the copy is done or dropped, as a
- * DMA engine's interrupt would. The engine still runs the copy in chunks,
- * so fairness between files and cancellation within a chunk are the
- * engine's as without the scheduler; the scheduler's credit limit is
- * high enough never to hold a job back. free_job() frees the copy.
- * A stream flushed while its copy's job is still in the entity marks the
- * copy cancelled, and run_job() signals its fence at once.
  */
 
 #include <linux/highmem.h>
@@ -79,12 +63,6 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <drm/drm_gem.h>
-#ifdef HCCLT_COPY_SCHED
-#include <linux/dma-fence.h>
-#include <linux/moduleparam.h>
-#include <linux/wait_bit.h>
-#include <drm/drm_managed.h>
-#endif
 
 #include "hcclt_drv.h"
 #include "hcclt_trace.h"
@@ -108,15 +86,9 @@
  * @op: HCCLT_TASK_LOCAL_COPY, _WRITE or _READ, or a reduce.
  * @dtype: of a reduce, HCCLT_DTYPE_*.
  * @rop: of a reduce, HCCLT_REDUCE_*.
- * @cancelled: its stream was flushed while the engine ran a chunk of it
- *	(or, a scheduler job, before run_job()); written under sched_lock,
- *	read by that chunk between pages without it (a page more at most).
- * @job: prototype (copy_sched): the copy's DRM scheduler job.
- * @hwf: prototype: the fence run_job() returns, signalled by the engine;
- *	allocated with the job, initialised by run_job().
- * @hwf_init: @hwf is initialised (a reference held by the copy).
- * @sched: the copy is a scheduler job (@job initialised).
- * @hdev: prototype: the device whose scheduler has @job.
+ * @cancelled: its stream was flushed while the engine ran a chunk of it;
+ *	written under sched_lock, read by that chunk between pages without
+ *	it (a page more at most).
  */
 struct hcclt_copy {
 	struct list_head node;
@@ -133,59 +105,14 @@ struct hcclt_copy {
 	u32 dtype;
 	u32 rop;
 	bool cancelled;
-#ifdef HCCLT_COPY_SCHED
-	struct drm_sched_job job;
-	struct dma_fence *hwf;
-	bool hwf_init;
-	bool sched;
-	struct hcclt_device *hdev;
-#endif
 };
-
-#ifdef HCCLT_COPY_SCHED
-static bool hcclt_copy_sched_param;
-module_param_named(copy_sched, hcclt_copy_sched_param, bool, 0644);
-MODULE_PARM_DESC(copy_sched,
-		 "Prototype: data tasks submitted while set go through the DRM scheduler (default 0)");
-
-static void hcclt_copy_job_fini(struct hcclt_copy *c)
-{
-	struct hcclt_device *hdev = c->hdev;
-
-	if (!c->sched)
-		return;
-	drm_sched_job_cleanup(&c->job);
-	if (c->hwf_init)
-		dma_fence_put(c->hwf);
-	else
-		kfree(c->hwf);
-	if (atomic_dec_and_test(&hdev->copy_jobs))
-		wake_up_var(&hdev->copy_jobs);
-}
-#else
-static void hcclt_copy_job_fini(struct hcclt_copy *c)
-{
-}
-#endif
-
-/* Drop the references @c holds; process context. */
-static void hcclt_copy_put_refs(struct hcclt_copy *c)
-{
-	if (c->s)
-		hcclt_stream_put(c->s);
-	if (c->src)
-		drm_gem_object_put(c->src);
-	if (c->dst)
-		drm_gem_object_put(c->dst);
-	c->s = NULL;
-	c->src = NULL;
-	c->dst = NULL;
-}
 
 static void hcclt_copy_free(struct hcclt_copy *c)
 {
-	hcclt_copy_job_fini(c);
-	hcclt_copy_put_refs(c);
+	if (c->s)
+		hcclt_stream_put(c->s);
+	drm_gem_object_put(c->src);
+	drm_gem_object_put(c->dst);
 	kfree(c);
 }
 
@@ -271,7 +198,6 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		drm_gem_object_put(dst);
 		return -ENOMEM;
 	}
-	INIT_LIST_HEAD(&c->node);
 	c->src = src;
 	c->dst = dst;
 	c->soff = soff;
@@ -532,37 +458,6 @@ static struct hcclt_copy *hcclt_copy_next(struct hcclt_device *hdev)
 	return c;
 }
 
-#ifdef HCCLT_COPY_SCHED
-/*
- * Signal the fence of a scheduler job's copy the engine is done with
- * (copied, failed or dropped), as a DMA engine's interrupt would.
- */
-static void hcclt_copy_signal(struct hcclt_copy *c, int err)
-{
-	if (err)
-		dma_fence_set_error(c->hwf, err);
-	dma_fence_signal(c->hwf);
-}
-#endif
-
-/*
- * The engine is done with @c: a job's is freed by free_job(), which runs
- * later on the scheduler's workqueue; its objects and stream go now, when
- * the engine is done, as without the scheduler (a device unbound while a
- * copy held its object goes with the copy, not a work item later).
- */
-static void hcclt_copy_release(struct hcclt_copy *c, int err)
-{
-#ifdef HCCLT_COPY_SCHED
-	if (c->sched) {
-		hcclt_copy_put_refs(c);
-		hcclt_copy_signal(c, err);
-		return;
-	}
-#endif
-	hcclt_copy_free(c);
-}
-
 /*
  * The device's copy engine: one chunk of the next copy at a time, until no
  * copy is queued. The workqueue runs one instance of it at a time.
@@ -601,7 +496,7 @@ static void hcclt_copy_engine(struct work_struct *work)
 		}
 		spin_unlock_bh(&hdev->sched_lock);
 		if (over)
-			hcclt_copy_release(c, c->cancelled ? -ECANCELED : err);
+			hcclt_copy_free(c);
 		cond_resched();
 	}
 }
@@ -614,8 +509,6 @@ static void hcclt_copy_engine(struct work_struct *work)
  *
  * The engine completes the task (hcclt_sched_copy_done_locked()) when the
  * copy is done, unless a flush cancels it first (hcclt_copy_cancel()).
- * A scheduler job (prototype) is pushed to its file's entity instead; its
- * run_job() queues the copy.
  */
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno)
@@ -627,14 +520,6 @@ void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 	c->s = s;
 	c->seqno = seqno;
 	s->copy = c;
-#ifdef HCCLT_COPY_SCHED
-	if (c->sched) {
-		/* Spinlocks and queue_work() only: fine under sched_lock. */
-		drm_sched_job_arm(&c->job);
-		drm_sched_entity_push_job(&c->job);
-		return;
-	}
-#endif
 	hcclt_copy_queue(hdev, c);
 	queue_work(hdev->wq, &hdev->copy_work);
 }
@@ -645,9 +530,7 @@ void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
  *
  * A queued copy is taken off its queue and freed; one whose chunk is
  * running stops when the chunk ends and is freed by the engine. Either
- * way its task is not completed by the engine: the flush drops it. A
- * scheduler job's copy not yet run by the scheduler is marked cancelled:
- * its run_job() then only signals its fence.
+ * way its task is not completed by the engine: the flush drops it.
  */
 void hcclt_copy_cancel(struct hcclt_stream *s)
 {
@@ -664,220 +547,29 @@ void hcclt_copy_cancel(struct hcclt_stream *s)
 		WRITE_ONCE(c->cancelled, true);
 		return;
 	}
-#ifdef HCCLT_COPY_SCHED
-	if (c->sched && list_empty(&c->node)) {
-		/* Still in the entity (run_job() not yet run). */
-		c->cancelled = true;
-		return;
-	}
-#endif
 	q = hcclt_usage_copyq(s->usage);
 	list_del_init(&c->node);
 	if (list_empty(&q->copies))
 		list_del_init(&q->node);
-#ifdef HCCLT_COPY_SCHED
-	if (c->sched) {
-		/* free_job() frees it, in process context. */
-		hcclt_copy_signal(c, -ECANCELED);
-		return;
-	}
-#endif
 	hcclt_copy_drop(hdev, c);
 }
-
-#ifdef HCCLT_COPY_SCHED
-static const char *hcclt_copy_fence_driver(struct dma_fence *f)
-{
-	return "hcclthread";
-}
-
-static const char *hcclt_copy_fence_timeline(struct dma_fence *f)
-{
-	return "copy";
-}
-
-static const struct dma_fence_ops hcclt_copy_fence_ops = {
-	.get_driver_name = hcclt_copy_fence_driver,
-	.get_timeline_name = hcclt_copy_fence_timeline,
-};
-
-/*
- * The scheduler picked the job (on its own workqueue): queue the copy in
- * the engine, which signals the returned fence when done; a copy whose
- * stream was flushed meanwhile is not queued and its fence is signalled
- * at once.
- */
-static struct dma_fence *hcclt_copy_run_job(struct drm_sched_job *job)
-{
-	struct hcclt_copy *c = container_of(job, struct hcclt_copy, job);
-	struct hcclt_device *hdev = c->hdev;
-	bool cancelled;
-	u64 seqno;
-
-	spin_lock(&hdev->copy_fence_lock);
-	seqno = ++hdev->copy_fence_seqno;
-	spin_unlock(&hdev->copy_fence_lock);
-	dma_fence_init(c->hwf, &hcclt_copy_fence_ops, &hdev->copy_fence_lock,
-		       hdev->copy_fence_ctx, seqno);
-	c->hwf_init = true;
-
-	spin_lock_bh(&hdev->sched_lock);
-	cancelled = c->cancelled;
-	if (!cancelled) {
-		hcclt_copy_queue(hdev, c);
-		queue_work(hdev->wq, &hdev->copy_work);
-	}
-	spin_unlock_bh(&hdev->sched_lock);
-	if (cancelled)
-		hcclt_copy_signal(c, -ECANCELED);
-	return dma_fence_get(c->hwf);
-}
-
-/* No timeout is set (MAX_SCHEDULE_TIMEOUT): never called. */
-static enum drm_gpu_sched_stat hcclt_copy_timedout_job(struct drm_sched_job *job)
-{
-	return DRM_GPU_SCHED_STAT_NOMINAL;
-}
-
-static void hcclt_copy_free_job(struct drm_sched_job *job)
-{
-	hcclt_copy_free(container_of(job, struct hcclt_copy, job));
-}
-
-static const struct drm_sched_backend_ops hcclt_copy_sched_ops = {
-	.run_job = hcclt_copy_run_job,
-	.timedout_job = hcclt_copy_timedout_job,
-	.free_job = hcclt_copy_free_job,
-};
-
-/**
- * hcclt_copy_job_init - make a data task's copy a scheduler job, if the
- *	copy_sched parameter is set (prototype).
- * @hdev: the stream's device.
- * @c: the copy (hcclt_copy_prepare()).
- * @q: the stream's file's queue, whose entity gets the job.
- *
- * Return: 0 or -ENOMEM; the copy is left as it was on error.
- */
-int hcclt_copy_job_init(struct hcclt_device *hdev, struct hcclt_copy *c,
-			struct hcclt_copyq *q)
-{
-	int ret;
-
-	if (!READ_ONCE(hcclt_copy_sched_param) || !q->entity_live)
-		return 0;
-	c->hwf = kzalloc(sizeof(*c->hwf), GFP_KERNEL);
-	if (!c->hwf)
-		return -ENOMEM;
-	ret = drm_sched_job_init(&c->job, &q->entity, 1, q, 0);
-	if (ret) {
-		kfree(c->hwf);
-		c->hwf = NULL;
-		return ret;
-	}
-	c->hdev = hdev;
-	c->sched = true;
-	atomic_inc(&hdev->copy_jobs);
-	return 0;
-}
-
-/* drmm action: every job freed, the scheduler goes. */
-static void hcclt_copy_sched_fini(struct drm_device *drm, void *data)
-{
-	struct hcclt_device *hdev = data;
-
-	wait_var_event(&hdev->copy_jobs, !atomic_read(&hdev->copy_jobs));
-	drm_sched_fini(&hdev->copy_sched);
-}
-
-static int hcclt_copy_sched_init(struct hcclt_device *hdev)
-{
-	const struct drm_sched_init_args args = {
-		.ops = &hcclt_copy_sched_ops,
-		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		/* Never the limit: at most one copy per stream runs. */
-		.credit_limit = U32_MAX / 2,
-		.timeout = MAX_SCHEDULE_TIMEOUT,
-		.name = "hcclt-copy",
-		.dev = hdev->drm.dev,
-	};
-	int ret;
-
-	spin_lock_init(&hdev->copy_fence_lock);
-	atomic_set(&hdev->copy_jobs, 0);
-	hdev->copy_fence_ctx = dma_fence_context_alloc(1);
-	ret = drm_sched_init(&hdev->copy_sched, &args);
-	if (ret)
-		return ret;
-	return drmm_add_action_or_reset(&hdev->drm, hcclt_copy_sched_fini,
-					hdev);
-}
-
-/**
- * hcclt_copyq_fini - the file is closed: its entity goes (prototype).
- * @q: the file's queue; its streams are flushed, no copy is pushed any
- *	more.
- */
-void hcclt_copyq_fini(struct hcclt_copyq *q)
-{
-	if (!q->entity_live)
-		return;
-	q->entity_live = false;
-	drm_sched_entity_destroy(&q->entity);
-}
-#else
-int hcclt_copy_job_init(struct hcclt_device *hdev, struct hcclt_copy *c,
-			struct hcclt_copyq *q)
-{
-	return 0;
-}
-
-static int hcclt_copy_sched_init(struct hcclt_device *hdev)
-{
-	return 0;
-}
-
-void hcclt_copyq_fini(struct hcclt_copyq *q)
-{
-}
-#endif
 
 /**
  * hcclt_copyq_init - an empty client queue of the copy engine.
  * @q: the queue (of a file's usage statistics, hcclt_fdinfo.c).
- * @hdev: the file's device.
- *
- * Return: 0, or what setting up the file's scheduler entity returned.
  */
-int hcclt_copyq_init(struct hcclt_copyq *q, struct hcclt_device *hdev)
+void hcclt_copyq_init(struct hcclt_copyq *q)
 {
 	INIT_LIST_HEAD(&q->node);
 	INIT_LIST_HEAD(&q->copies);
-#ifdef HCCLT_COPY_SCHED
-	{
-		struct drm_gpu_scheduler *list[] = { &hdev->copy_sched };
-		int ret;
-
-		ret = drm_sched_entity_init(&q->entity,
-					    DRM_SCHED_PRIORITY_NORMAL, list,
-					    1, NULL);
-		if (ret)
-			return ret;
-		q->entity_live = true;
-	}
-#endif
-	return 0;
 }
 
 /**
  * hcclt_copy_dev_init - the copy engine of a device, idle.
  * @hdev: the device; its sched_lock protects the engine's state.
- *
- * Return: 0, or what setting up the device's scheduler returned.
  */
-int hcclt_copy_dev_init(struct hcclt_device *hdev)
+void hcclt_copy_dev_init(struct hcclt_device *hdev)
 {
 	INIT_LIST_HEAD(&hdev->copy_clients);
 	INIT_WORK(&hdev->copy_work, hcclt_copy_engine);
-	return hcclt_copy_sched_init(hdev);
 }

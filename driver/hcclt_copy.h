@@ -7,9 +7,6 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
-#ifdef HCCLT_COPY_SCHED
-#include <drm/gpu_scheduler.h>
-#endif
 
 struct drm_gem_object;
 struct hcclt_copy;
@@ -23,17 +20,10 @@ struct hcclt_stream;
  * @node: entry in hdev->copy_clients while @copies is not empty;
  *	sched_lock.
  * @copies: the client's copies waiting for their turn; sched_lock.
- * @entity: prototype (copy_sched): the file's DRM scheduler entity, whose
- *	jobs are the file's copies.
- * @entity_live: @entity is set up and not destroyed yet.
  */
 struct hcclt_copyq {
 	struct list_head node;
 	struct list_head copies;
-#ifdef HCCLT_COPY_SCHED
-	struct drm_sched_entity entity;
-	bool entity_live;
-#endif
 };
 
 int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
@@ -44,10 +34,7 @@ void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno);
 void hcclt_sched_copy_done_locked(struct hcclt_stream *s, u64 seqno, int err);
 void hcclt_copy_cancel(struct hcclt_stream *s);
-int hcclt_copy_job_init(struct hcclt_device *hdev, struct hcclt_copy *c,
-			struct hcclt_copyq *q);
-int hcclt_copy_dev_init(struct hcclt_device *hdev);
-int hcclt_copyq_init(struct hcclt_copyq *q, struct hcclt_device *hdev);
-void hcclt_copyq_fini(struct hcclt_copyq *q);
+void hcclt_copy_dev_init(struct hcclt_device *hdev);
+void hcclt_copyq_init(struct hcclt_copyq *q);
 
 #endif /* _HCCLT_COPY_H_ */

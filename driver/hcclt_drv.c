@@ -237,8 +237,6 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 	hcclt_file_destroy_comms(file);
 	hcclt_file_destroy_streams(file);
 	hcclt_event_file_close(file);
-	/* Its streams are flushed: no copy is pushed to its entity any more. */
-	hcclt_copyq_fini(hcclt_usage_copyq(file->usage));
 	df->driver_priv = NULL;
 	/* An INFO or debugfs walk may still hold it; its tables are empty. */
 	hcclt_file_put(file);

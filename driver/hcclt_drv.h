@@ -213,12 +213,6 @@ struct hcclt_copy;
  * @copy_work: the copy engine, on @wq.
  * @copy_running: the copy the engine runs a chunk of, or NULL; sched_lock.
  * @copy_chunks: chunks the copy engine ran (debugfs); sched_lock.
- * @copy_sched: prototype (HCCLT_COPY_SCHED, the copy_sched parameter):
- *	the DRM scheduler that hands data tasks to the copy engine.
- * @copy_fence_ctx: the fence context of the engine's job fences.
- * @copy_fence_seqno: the last of those fences' seqnos; copy_fence_lock.
- * @copy_fence_lock: the lock of those fences.
- * @copy_jobs: scheduler jobs not freed yet; the scheduler goes when 0.
  * @sync_spun: STREAM_SYNC calls that found the stream busy and saw it
  *	finish while busy-waiting (hcclt_sync_spin()); for debugfs.
  * @sync_slept: STREAM_SYNC calls that found the stream busy and did not
@@ -279,13 +273,6 @@ struct hcclt_device {
 	struct work_struct copy_work;
 	struct hcclt_copy *copy_running;
 	u64 copy_chunks;
-#ifdef HCCLT_COPY_SCHED
-	struct drm_gpu_scheduler copy_sched;
-	u64 copy_fence_ctx;
-	u64 copy_fence_seqno;
-	spinlock_t copy_fence_lock; /* of the job fences */
-	atomic_t copy_jobs;
-#endif
 
 	atomic_long_t sync_spun;
 	atomic_long_t sync_slept;

@@ -102,10 +102,7 @@ struct hcclt_usage *hcclt_usage_new(struct hcclt_device *hdev)
 		return NULL;
 	kref_init(&u->ref);
 	u->hdev = hdev;
-	if (hcclt_copyq_init(&u->copyq, hdev)) {
-		kfree(u);
-		return NULL;
-	}
+	hcclt_copyq_init(&u->copyq);
 #ifndef HCCLT_DRM_SHOW_FDINFO
 	u->client_id = atomic64_inc_return(&hcclt_client_ids);
 #endif
@@ -124,8 +121,6 @@ static void hcclt_usage_release(struct kref *ref)
 
 	/* Every queued copy holds a stream, which holds @u. */
 	WARN_ON(!list_empty(&u->copyq.copies));
-	/* A file whose open failed: postclose did not destroy it. */
-	hcclt_copyq_fini(&u->copyq);
 	kfree(u);
 }
 

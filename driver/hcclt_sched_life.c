@@ -282,8 +282,6 @@ u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
 
 int hcclt_sched_init(struct hcclt_device *hdev)
 {
-	int ret;
-
 	spin_lock_init(&hdev->sched_lock);
 	INIT_LIST_HEAD(&hdev->runlist);
 	INIT_LIST_HEAD(&hdev->streams);
@@ -291,9 +289,7 @@ int hcclt_sched_init(struct hcclt_device *hdev)
 	spin_lock_init(&hdev->xrec_lock);
 	INIT_LIST_HEAD(&hdev->xrecs);
 	INIT_WORK(&hdev->xrec_work, hcclt_xrec_work);
-	ret = hcclt_copy_dev_init(hdev);
-	if (ret)
-		return ret;
+	hcclt_copy_dev_init(hdev);
 	/*
 	 * Normal priority: the work done here (copies above all) is the
 	 * users', and competes with their processes as theirs would.

@@ -369,15 +369,6 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 			break;
 		batch->tasks[made].batch = batch;
 		batch->tasks[made].last = made == total - 1;
-		if (batch->tasks[made].copy) {
-			ret = hcclt_copy_job_init(s->hdev,
-						  batch->tasks[made].copy,
-						  hcclt_usage_copyq(s->usage));
-			if (ret) {
-				made++;
-				break;
-			}
-		}
 	}
 	if (ret) {
 		for (i = 0; i < made; i++)
