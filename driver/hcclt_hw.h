@@ -49,8 +49,9 @@ struct hcclt_stream;
  *	order, with hcclt_sched_task_done() under sched_lock) is reserved:
  *	hcclt_sched_task_done() completes tasks and fences but does not yet
  *	put the stream in its error state, drop the tasks behind a failed one
- *	or wake synchronize waiters; a hardware backend must add that to
- *	hcclt_sched.c first (Documentation/backend.rst).
+ *	or wake synchronize waiters, and enum hcclt_stream_state has no state
+ *	for a stream whose tasks the hardware has; a hardware backend must
+ *	add that to hcclt_sched.c first (Documentation/backend.rst).
  *
  * Pool accounting (how many stream and notify slots are in use, -ENOSPC)
  * is done by the core before any slot callback is called, against the

@@ -5,8 +5,8 @@
  *
  * The AI CPU of a simulated card is a worker thread of the process that
  * launched the kernel. A launch is a task on a stream like any other: when
- * the executor reaches it (under the device's sched_lock) the stream is
- * marked launching (nothing else of it runs) and a DRM event
+ * the executor reaches it (under the device's sched_lock) the stream goes
+ * to HCCLT_STREAM_LAUNCHING (nothing else of it runs) and a DRM event
  * (struct drm_hcclt_event_launch) goes to the submitting file; its worker
  * reads it from the file (read()/poll() of the DRM fd), runs the function
  * and answers with KERNEL_DONE, which completes the task and lets the

@@ -101,6 +101,90 @@ struct hcclt_batch *hcclt_batch_get(struct hcclt_stream *s, u32 n)
 	return batch;
 }
 
+/* ---- the stream state machine (sched_lock held) ---- */
+
+#define HCCLT_TO(state)	BIT(HCCLT_STREAM_##state)
+
+/*
+ * The moves each state may make (enum hcclt_stream_state), with what makes
+ * them; Documentation/overview.rst ("Stream states") has the same table.
+ * A flush (a failed or timed-out task, a cancel) takes a stream from any
+ * state but IDLE, RUNNING and DEAD to IDLE, and from RUNNING when the
+ * task that fails is its own; a destruction (hcclt_stream_kill()) takes
+ * it to DEAD from any state but DEAD and RUNNING, which no other holder
+ * of sched_lock sees.
+ */
+static const u16 hcclt_stream_next[HCCLT_STREAM_STATES] = {
+	/* SUBMIT queued tasks; destroyed */
+	[HCCLT_STREAM_IDLE] = HCCLT_TO(READY) | HCCLT_TO(DEAD),
+	/* the executor took it off the runlist; flushed; destroyed */
+	[HCCLT_STREAM_READY] = HCCLT_TO(RUNNING) | HCCLT_TO(IDLE) |
+			       HCCLT_TO(DEAD),
+	/*
+	 * budget spent (READY), queue emptied or flushed (IDLE), or its
+	 * head task holds it
+	 */
+	[HCCLT_STREAM_RUNNING] = HCCLT_TO(READY) | HCCLT_TO(IDLE) |
+				 HCCLT_TO(WAIT_NOTIFY) | HCCLT_TO(WAIT_EVENT) |
+				 HCCLT_TO(WAIT_GATE) | HCCLT_TO(COPYING) |
+				 HCCLT_TO(LAUNCHING),
+	/*
+	 * the wait, copy or launch ended (READY; IDLE when that completed
+	 * the last task queued), flushed (IDLE), destroyed
+	 */
+	[HCCLT_STREAM_WAIT_NOTIFY] = HCCLT_TO(READY) | HCCLT_TO(IDLE) |
+				     HCCLT_TO(DEAD),
+	[HCCLT_STREAM_WAIT_EVENT] = HCCLT_TO(READY) | HCCLT_TO(IDLE) |
+				    HCCLT_TO(DEAD),
+	[HCCLT_STREAM_WAIT_GATE] = HCCLT_TO(READY) | HCCLT_TO(IDLE) |
+				   HCCLT_TO(DEAD),
+	[HCCLT_STREAM_COPYING] = HCCLT_TO(READY) | HCCLT_TO(IDLE) |
+				 HCCLT_TO(DEAD),
+	[HCCLT_STREAM_LAUNCHING] = HCCLT_TO(READY) | HCCLT_TO(IDLE) |
+				   HCCLT_TO(DEAD),
+	/* final */
+	[HCCLT_STREAM_DEAD] = 0,
+};
+
+#undef HCCLT_TO
+
+/**
+ * hcclt_stream_state_allowed - may a stream move from @from to @to?
+ * @from: its state.
+ * @to: the state it would move to.
+ *
+ * A pure function of the table above (a state never moves to itself).
+ *
+ * Return: true when the move is in the table.
+ */
+bool hcclt_stream_state_allowed(enum hcclt_stream_state from,
+				enum hcclt_stream_state to)
+{
+	if (from >= HCCLT_STREAM_STATES || to >= HCCLT_STREAM_STATES)
+		return false;
+	return hcclt_stream_next[from] & BIT(to);
+}
+
+/**
+ * hcclt_stream_set_state - move @s to state @to.
+ * @s: the stream; its device's sched_lock held.
+ * @to: the new state.
+ *
+ * The one place a stream's state changes. A move the table does not allow
+ * is a bug of the executor and warns once; the stream moves all the same,
+ * since the caller has already moved what goes with the state (the
+ * runlist entry, the wait, the copy) and the state must say where that is.
+ * Written with WRITE_ONCE(): STREAM_SYNC reads it without the lock
+ * (hcclt_stream_is_dead()).
+ */
+void hcclt_stream_set_state(struct hcclt_stream *s,
+			    enum hcclt_stream_state to)
+{
+	lockdep_assert_held(&s->hdev->sched_lock);
+	WARN_ON_ONCE(!hcclt_stream_state_allowed(s->state, to));
+	WRITE_ONCE(s->state, to);
+}
+
 /* ---- executor core (sched_lock held) ---- */
 
 /* Inline: with tracing off, only the tracepoints' static branches remain. */
@@ -177,26 +261,76 @@ void hcclt_sched_task_done(struct hcclt_stream *s, int err)
 		hcclt_signal_fences(s);
 }
 
-static inline void hcclt_stream_unpark(struct hcclt_stream *s)
+/* The timeout of the notify wait or the launch of @s is not wanted now. */
+static inline void hcclt_stream_untime(struct hcclt_stream *s)
 {
-	if (s->parked_gate) {
-		hcclt_gate_disarm(s->parked_gate);
-		s->parked_gate = NULL;
-		return;
-	}
-	if (s->parked_ev) {
-		list_del_init(&s->park_node);
-		s->parked_ev = NULL;
-		return;
-	}
-	if (!s->parked)
-		return;
-	list_del_init(&s->park_node);
-	s->parked = NULL;
 	if (s->timed) {
 		s->timed = false;
 		timer_delete(&s->timer);
 	}
+}
+
+/*
+ * Undo the wait @s is parked in, if it is in one: take it off its notify's
+ * or event's waiters, or disarm its gate. Its state is the caller's to set.
+ */
+static inline void hcclt_stream_unpark(struct hcclt_stream *s)
+{
+	switch (s->state) {
+	case HCCLT_STREAM_WAIT_GATE:
+		hcclt_gate_disarm(s->parked_gate);
+		s->parked_gate = NULL;
+		break;
+	case HCCLT_STREAM_WAIT_EVENT:
+		list_del_init(&s->park_node);
+		s->parked_ev = NULL;
+		break;
+	case HCCLT_STREAM_WAIT_NOTIFY:
+		list_del_init(&s->park_node);
+		s->parked = NULL;
+		hcclt_stream_untime(s);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The wait @s is parked in ended: it runs again (or is idle). */
+static inline void hcclt_stream_resume(struct hcclt_device *hdev,
+				       struct hcclt_stream *s)
+{
+	hcclt_stream_unpark(s);
+	hcclt_stream_settle(hdev, s);
+}
+
+/*
+ * Undo what goes with the state of @s (its runlist entry, its wait, the
+ * copy or the launch it has out) and move it to @to, HCCLT_STREAM_IDLE or
+ * HCCLT_STREAM_DEAD. A dead stream stays dead.
+ */
+static void hcclt_stream_stop(struct hcclt_stream *s,
+			      enum hcclt_stream_state to)
+{
+	switch (s->state) {
+	case HCCLT_STREAM_DEAD:
+		return;
+	case HCCLT_STREAM_READY:
+		list_del_init(&s->run_node);
+		break;
+	case HCCLT_STREAM_COPYING:
+		/* The copy engine drops a copy in flight (hcclt_copy_cancel()). */
+		hcclt_copy_cancel(s);
+		break;
+	case HCCLT_STREAM_LAUNCHING:
+		/* So does a launch running (hcclt_sched_launch_done()). */
+		hcclt_stream_untime(s);
+		break;
+	default:
+		hcclt_stream_unpark(s);
+		break;
+	}
+	if (s->state != to)
+		hcclt_stream_set_state(s, to);
 }
 
 /*
@@ -233,8 +367,7 @@ static void hcclt_event_release(struct hcclt_device *hdev,
 	list_for_each_entry_safe(w, tmp, &ev->waiters, park_node) {
 		head = list_first_entry(&w->tasks, struct hcclt_task, node);
 		if (head->ev_seq <= ev->done) {
-			hcclt_stream_unpark(w);
-			hcclt_make_runnable(hdev, w);
+			hcclt_stream_resume(hdev, w);
 			released = true;
 		}
 	}
@@ -272,8 +405,7 @@ static void hcclt_notify_lose(struct hcclt_stream *s, struct hcclt_notify *n,
 	w = list_first_entry_or_null(&n->waiters, struct hcclt_stream,
 				     park_node);
 	if (w) {
-		hcclt_stream_unpark(w);
-		hcclt_make_runnable(s->hdev, w);
+		hcclt_stream_resume(s->hdev, w);
 		/* Some callers (the timer, cancel) do not run the runlist. */
 		if (!s->hdev->unplugged)
 			queue_work(s->hdev->wq, &s->hdev->run_work);
@@ -281,7 +413,9 @@ static void hcclt_notify_lose(struct hcclt_stream *s, struct hcclt_notify *n,
 }
 
 /*
- * Drop every queued task of @s with @err and unpark it.
+ * Move @s to @to (hcclt_stream_stop()), then drop every queued task of it
+ * with @err. Dead before its tasks are dropped: a STREAM_SYNC that sees
+ * them done (acquire of done_seqno) sees it dead.
  *
  * Bounded: it runs in softirq (the wait timer) with sched_lock held, so
  * each dropped task costs O(1), and the waiters of an event whose records
@@ -289,30 +423,14 @@ static void hcclt_notify_lose(struct hcclt_stream *s, struct hcclt_notify *n,
  * flush is O(queue depth + streams parked on those events), at most
  * HCCLT_MAX_QUEUE_DEPTH plus the device's streams.
  */
-void hcclt_stream_flush(struct hcclt_stream *s, int err)
+static void hcclt_stream_drop(struct hcclt_stream *s,
+			      enum hcclt_stream_state to, int err)
 {
 	struct hcclt_event *ev, *etmp;
 	struct hcclt_task *task;
 	LIST_HEAD(events);
 
-	hcclt_stream_unpark(s);
-	/* The copy engine drops a copy in flight (hcclt_copy_cancel()). */
-	if (s->copying) {
-		hcclt_copy_cancel(s);
-		s->copying = false;
-	}
-	/* So does a launch running (hcclt_sched_launch_done()). */
-	if (s->launching) {
-		s->launching = false;
-		if (s->timed) {
-			s->timed = false;
-			timer_delete(&s->timer);
-		}
-	}
-	if (s->on_runlist) {
-		list_del_init(&s->run_node);
-		s->on_runlist = false;
-	}
+	hcclt_stream_stop(s, to);
 	while ((task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
 						node))) {
 		if (err && task->notify &&
@@ -337,6 +455,21 @@ void hcclt_stream_flush(struct hcclt_stream *s, int err)
 	}
 }
 
+/* Drop every queued task of @s with @err; it is idle then (or dead). */
+void hcclt_stream_flush(struct hcclt_stream *s, int err)
+{
+	hcclt_stream_drop(s, HCCLT_STREAM_IDLE, err);
+}
+
+/*
+ * @s is destroyed (its owner is gone or the device unplugged): it goes
+ * dead, and every queued task is dropped with @err.
+ */
+void hcclt_stream_kill(struct hcclt_stream *s, int err)
+{
+	hcclt_stream_drop(s, HCCLT_STREAM_DEAD, err);
+}
+
 /*
  * Record a notify: the oldest wait parked on it, if any, consumes the
  * record at once, as hardware does (set and reset are one step), and its
@@ -355,7 +488,7 @@ void hcclt_notify_record(struct hcclt_device *hdev, struct hcclt_notify *n)
 		hcclt_stream_unpark(waiter);
 		hcclt_sched_task_done(waiter, 0);
 		hcclt_stream_wake(waiter);
-		hcclt_make_runnable(hdev, waiter);
+		hcclt_stream_settle(hdev, waiter);
 	} else {
 		n->set = true;
 	}
@@ -370,10 +503,8 @@ void hcclt_notify_release_all(struct hcclt_device *hdev,
 {
 	struct hcclt_stream *w, *tmp;
 
-	list_for_each_entry_safe(w, tmp, &n->waiters, park_node) {
-		hcclt_stream_unpark(w);
-		hcclt_make_runnable(hdev, w);
-	}
+	list_for_each_entry_safe(w, tmp, &n->waiters, park_node)
+		hcclt_stream_resume(hdev, w);
 }
 
 /*
@@ -455,6 +586,7 @@ static bool hcclt_event_step(struct hcclt_device *hdev, struct hcclt_stream *s,
 	s->park_ns = ktime_get_ns();
 	s->park_timeout = 0;
 	list_add_tail(&s->park_node, &ev->waiters);
+	hcclt_stream_set_state(s, HCCLT_STREAM_WAIT_EVENT);
 	return true;
 }
 
@@ -497,7 +629,11 @@ bool hcclt_sched_event_done(struct hcclt_event *ev, u64 target, u64 *ts,
 	return done;
 }
 
-/* Run tasks of @s until it parks, empties or @budget runs out. */
+/*
+ * Run tasks of @s (RUNNING) until it parks, empties or @budget runs out; it
+ * is then in the state its head task holds it in, IDLE when flushed, or
+ * still RUNNING for hcclt_run_locked() to settle.
+ */
 static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			    int budget)
 {
@@ -505,7 +641,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 	struct hcclt_notify *n;
 	bool progress = false;
 
-	while (budget > 0 && !s->parked && !s->parked_ev && !s->parked_gate) {
+	while (budget > 0 && s->state == HCCLT_STREAM_RUNNING) {
 		task = list_first_entry_or_null(&s->tasks, struct hcclt_task,
 						node);
 		if (!task)
@@ -524,6 +660,8 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 				s->parked_gate = task->gate;
 				s->park_ns = ktime_get_ns();
 				s->park_timeout = 0;
+				hcclt_stream_set_state(s,
+						       HCCLT_STREAM_WAIT_GATE);
 				break;
 			}
 			if (err) {
@@ -540,7 +678,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 
 			/* The engine has it now; the stream waits for it. */
 			task->copy = NULL;
-			s->copying = true;
+			hcclt_stream_set_state(s, HCCLT_STREAM_COPYING);
 			hcclt_copy_start(s, c, task->seqno);
 			progress = true;
 			break;
@@ -550,7 +688,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 
 			/* The worker has it now; the stream waits for it. */
 			task->launch = NULL;
-			s->launching = true;
+			hcclt_stream_set_state(s, HCCLT_STREAM_LAUNCHING);
 			if (task->timeout_s) {
 				s->timed = true;
 				s->deadline = jiffies +
@@ -605,6 +743,7 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 					(unsigned long)task->timeout_s * HZ;
 				mod_timer(&s->timer, s->deadline);
 			}
+			hcclt_stream_set_state(s, HCCLT_STREAM_WAIT_NOTIFY);
 			break;
 		}
 		progress = true;
@@ -623,9 +762,10 @@ static bool hcclt_run_locked(struct hcclt_device *hdev, int budget)
 		s = list_first_entry(&hdev->runlist, struct hcclt_stream,
 				     run_node);
 		list_del_init(&s->run_node);
-		s->on_runlist = false;
+		hcclt_stream_set_state(s, HCCLT_STREAM_RUNNING);
 		budget = hcclt_stream_run(hdev, s, budget);
-		hcclt_make_runnable(hdev, s);
+		if (s->state == HCCLT_STREAM_RUNNING)
+			hcclt_stream_settle(hdev, s);
 	}
 	return !list_empty(&hdev->runlist);
 }
@@ -658,9 +798,9 @@ static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
 }
 
 /*
- * The head task of @s, which the copy engine or the AI CPU had, is done:
- * complete it (@err fails the stream as a timed-out wait does) and run
- * what follows. sched_lock held.
+ * The head task of @s (COPYING or LAUNCHING), which the copy engine or the
+ * AI CPU had, is done: complete it (@err fails the stream as a timed-out
+ * wait does) and run what follows. sched_lock held.
  */
 static void hcclt_head_done(struct hcclt_stream *s, int err)
 {
@@ -670,8 +810,9 @@ static void hcclt_head_done(struct hcclt_stream *s, int err)
 	hcclt_sched_task_done(s, err);
 	if (err)
 		hcclt_stream_flush(s, err);
+	else
+		hcclt_stream_settle(s->hdev, s);
 	hcclt_stream_wake(s);
-	hcclt_make_runnable(s->hdev, s);
 	hcclt_run_kick_locked(s->hdev, HCCLT_INLINE_BUDGET);
 }
 
@@ -688,10 +829,8 @@ static void hcclt_head_done(struct hcclt_stream *s, int err)
 void hcclt_sched_copy_done_locked(struct hcclt_stream *s, u64 seqno, int err)
 {
 	lockdep_assert_held(&s->hdev->sched_lock);
-	if (s->copying && hcclt_head_is(s, seqno)) {
-		s->copying = false;
+	if (s->state == HCCLT_STREAM_COPYING && hcclt_head_is(s, seqno))
 		hcclt_head_done(s, err);
-	}
 }
 
 /**
@@ -710,12 +849,8 @@ int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status)
 	int ret = -ESRCH;
 
 	spin_lock_bh(&s->hdev->sched_lock);
-	if (s->launching && hcclt_head_is(s, seqno)) {
-		s->launching = false;
-		if (s->timed) {
-			s->timed = false;
-			timer_delete(&s->timer);
-		}
+	if (s->state == HCCLT_STREAM_LAUNCHING && hcclt_head_is(s, seqno)) {
+		hcclt_stream_untime(s);
 		hcclt_head_done(s, status ? -EIO : 0);
 		ret = 0;
 	}
@@ -730,7 +865,7 @@ int hcclt_sched_launch_done(struct hcclt_stream *s, u64 seqno, s32 status)
  * @seqno: the launch task's seqno.
  *
  * A stream that failed or dropped the launch (its timeout, a cancel, an
- * unplug) cleared @s->launching and removed the task under sched_lock,
+ * unplug) left HCCLT_STREAM_LAUNCHING and removed the task under sched_lock,
  * before any STREAM_SYNC could report it; so once reported, the answer is
  * -ESRCH and the worker never starts the launch.
  *
@@ -741,7 +876,8 @@ int hcclt_sched_launch_start(struct hcclt_stream *s, u64 seqno)
 	int ret;
 
 	spin_lock_bh(&s->hdev->sched_lock);
-	ret = s->launching && hcclt_head_is(s, seqno) ? 0 : -ESRCH;
+	ret = s->state == HCCLT_STREAM_LAUNCHING && hcclt_head_is(s, seqno) ?
+	      0 : -ESRCH;
 	spin_unlock_bh(&s->hdev->sched_lock);
 	return ret;
 }

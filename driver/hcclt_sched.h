@@ -51,18 +51,34 @@ static inline bool hcclt_task_records(const struct hcclt_task *task)
 				task->op == HCCLT_TASK_ACL_NOTIFY_RECORD);
 }
 
+/* The stream state machine (hcclt_sched.c); enum hcclt_stream_state. */
+bool hcclt_stream_state_allowed(enum hcclt_stream_state from,
+				enum hcclt_stream_state to);
+void hcclt_stream_set_state(struct hcclt_stream *s,
+			    enum hcclt_stream_state to);
+
 /*
- * Put @s on @hdev's runlist if it has tasks and nothing holds it back
- * (sched_lock held).
+ * @s holds the executor no longer (it ran, its wait ended, the copy
+ * engine or the AI CPU gave its head task back): put it on @hdev's
+ * runlist if it has tasks, else make it idle (sched_lock held).
  */
+static inline void hcclt_stream_settle(struct hcclt_device *hdev,
+				       struct hcclt_stream *s)
+{
+	if (list_empty(&s->tasks)) {
+		hcclt_stream_set_state(s, HCCLT_STREAM_IDLE);
+		return;
+	}
+	list_add_tail(&s->run_node, &hdev->runlist);
+	hcclt_stream_set_state(s, HCCLT_STREAM_READY);
+}
+
+/* Put @s on @hdev's runlist if it is idle and has tasks (sched_lock held). */
 static inline void hcclt_make_runnable(struct hcclt_device *hdev,
 				       struct hcclt_stream *s)
 {
-	if (s->on_runlist || s->parked || s->parked_ev || s->parked_gate ||
-	    s->copying || s->launching || s->dead || list_empty(&s->tasks))
-		return;
-	list_add_tail(&s->run_node, &hdev->runlist);
-	s->on_runlist = true;
+	if (s->state == HCCLT_STREAM_IDLE && !list_empty(&s->tasks))
+		hcclt_stream_settle(hdev, s);
 }
 
 /*
@@ -75,6 +91,7 @@ static inline void hcclt_make_runnable(struct hcclt_device *hdev,
 
 /* What hcclt_sched.c shares with hcclt_sched_*.c; sched_lock held. */
 void hcclt_stream_flush(struct hcclt_stream *s, int err);
+void hcclt_stream_kill(struct hcclt_stream *s, int err);
 void hcclt_notify_record(struct hcclt_device *hdev, struct hcclt_notify *n);
 void hcclt_notify_release_all(struct hcclt_device *hdev,
 			      struct hcclt_notify *n);

@@ -31,11 +31,13 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 	timer_setup(&s->timer, hcclt_stream_timeout, 0);
 	timer_setup(&s->fence_timer, hcclt_fence_expire, 0);
 	mutex_init(&s->fence_lock);
+	/* Not published yet: its first state needs no transition. */
+	s->state = HCCLT_STREAM_IDLE;
 
 	spin_lock_bh(&hdev->sched_lock);
 	list_add_tail(&s->dev_node, &hdev->streams);
 	if (hdev->unplugged)
-		WRITE_ONCE(s->dead, true);
+		hcclt_stream_set_state(s, HCCLT_STREAM_DEAD);
 	spin_unlock_bh(&hdev->sched_lock);
 }
 
@@ -45,8 +47,7 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	struct hcclt_device *hdev = s->hdev;
 
 	spin_lock_bh(&hdev->sched_lock);
-	WRITE_ONCE(s->dead, true);
-	hcclt_stream_flush(s, -ECANCELED);
+	hcclt_stream_kill(s, -ECANCELED);
 	list_del(&s->dev_node);
 	spin_unlock_bh(&hdev->sched_lock);
 	/* The flush above may have kept a batch. */
@@ -57,6 +58,22 @@ void hcclt_sched_stream_fini(struct hcclt_stream *s)
 	timer_delete_sync(&s->fence_timer);
 	WARN_ON(!list_empty(&s->fences));
 	mutex_destroy(&s->fence_lock);
+}
+
+/*
+ * Cancel the tasks queued on @s and, if @kill, make it dead (sched_lock
+ * held). The error first: see hcclt_sched_task_done().
+ */
+static void hcclt_stream_cancel_locked(struct hcclt_stream *s, bool kill)
+{
+	bool queued = !list_empty(&s->tasks);
+
+	if (queued)
+		WRITE_ONCE(s->error, -ECANCELED);
+	if (kill)
+		hcclt_stream_kill(s, -ECANCELED);
+	else if (queued)
+		hcclt_stream_flush(s, -ECANCELED);
 }
 
 /**
@@ -73,12 +90,7 @@ void hcclt_sched_stream_cancel(struct hcclt_stream *s, bool kill)
 	struct hcclt_device *hdev = s->hdev;
 
 	spin_lock_bh(&hdev->sched_lock);
-	if (kill)
-		WRITE_ONCE(s->dead, true);
-	if (!list_empty(&s->tasks)) {
-		WRITE_ONCE(s->error, -ECANCELED);
-		hcclt_stream_flush(s, -ECANCELED);
-	}
+	hcclt_stream_cancel_locked(s, kill);
 	spin_unlock_bh(&hdev->sched_lock);
 	wake_up_all(&s->wq);
 }
@@ -112,12 +124,7 @@ void hcclt_sched_thread_kill(struct hcclt_thread *p)
 		n->set = false;
 		hcclt_notify_release_all(hdev, n);
 	}
-	if (!s->created)
-		WRITE_ONCE(s->dead, true);
-	if (!list_empty(&s->tasks)) {
-		WRITE_ONCE(s->error, -ECANCELED);
-		hcclt_stream_flush(s, -ECANCELED);
-	}
+	hcclt_stream_cancel_locked(s, !s->created);
 	hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	spin_unlock_bh(&hdev->sched_lock);
 	wake_up_all(&s->wq);
@@ -138,9 +145,9 @@ void hcclt_sched_gate_wake(struct hcclt_stream *s, struct hcclt_gate *g)
 
 	spin_lock_bh(&hdev->sched_lock);
 	hcclt_gate_unarmed(g);
-	if (s->parked_gate == g) {
+	if (s->state == HCCLT_STREAM_WAIT_GATE && s->parked_gate == g) {
 		s->parked_gate = NULL;
-		hcclt_make_runnable(hdev, s);
+		hcclt_stream_settle(hdev, s);
 		hcclt_run_kick_locked(hdev, HCCLT_INLINE_BUDGET);
 	}
 	spin_unlock_bh(&hdev->sched_lock);
@@ -233,20 +240,20 @@ u32 hcclt_sched_stream_state(struct hcclt_stream *s, u32 *wait_notify,
 	*depth = s->depth;
 	*wait_notify = 0;
 	n = s->parked;
-	if (s->parked_gate) {
+	if (s->state == HCCLT_STREAM_WAIT_GATE) {
 		state = HCCLT_STATE_PARKED;
 		if (wi) {
 			wi->since_ns = s->park_ns;
 			wi->kind = HCCLT_WAIT_FENCES;
 		}
-	} else if (s->parked_ev) {
+	} else if (s->state == HCCLT_STREAM_WAIT_EVENT) {
 		state = HCCLT_STATE_PARKED;
 		if (wi) {
 			wi->since_ns = s->park_ns;
 			wi->owner_id = s->parked_ev->id;
 			wi->kind = HCCLT_WAIT_EVENT;
 		}
-	} else if (n) {
+	} else if (s->state == HCCLT_STREAM_WAIT_NOTIFY) {
 		state = HCCLT_STATE_PARKED;
 		*wait_notify = n->idx;
 		if (wi) {
@@ -314,8 +321,7 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	spin_lock_bh(&hdev->sched_lock);
 	hdev->unplugged = true;
 	list_for_each_entry(s, &hdev->streams, dev_node) {
-		WRITE_ONCE(s->dead, true);
-		hcclt_stream_flush(s, -ENODEV);
+		hcclt_stream_kill(s, -ENODEV);
 		wake_up_all(&s->wq);
 	}
 	spin_unlock_bh(&hdev->sched_lock);

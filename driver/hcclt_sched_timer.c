@@ -24,7 +24,8 @@ void hcclt_stream_timeout(struct timer_list *timer)
 	struct hcclt_notify *n;
 
 	spin_lock(&hdev->sched_lock);
-	if (s->launching && s->timed && time_after_eq(jiffies, s->deadline)) {
+	if (s->state == HCCLT_STREAM_LAUNCHING && s->timed &&
+	    time_after_eq(jiffies, s->deadline)) {
 		task = list_first_entry(&s->tasks, struct hcclt_task, node);
 		trace_hcclt_wait_timeout(hdev->index, s->slot, s->id,
 					 task->seqno, task->op, 0, 0, 0,
@@ -35,7 +36,7 @@ void hcclt_stream_timeout(struct timer_list *timer)
 		WRITE_ONCE(s->error, -ETIME);
 		hcclt_stream_flush(s, -ETIME);
 		hcclt_stream_wake(s);
-	} else if (s->parked && s->timed &&
+	} else if (s->state == HCCLT_STREAM_WAIT_NOTIFY && s->timed &&
 		   time_after_eq(jiffies, s->deadline)) {
 		task = list_first_entry(&s->tasks, struct hcclt_task, node);
 		n = task->notify;
@@ -47,7 +48,8 @@ void hcclt_stream_timeout(struct timer_list *timer)
 		WRITE_ONCE(s->error, -ETIME);
 		hcclt_stream_flush(s, -ETIME);
 		hcclt_stream_wake(s);
-	} else if ((s->parked || s->launching) && s->timed) {
+	} else if ((s->state == HCCLT_STREAM_WAIT_NOTIFY ||
+		    s->state == HCCLT_STREAM_LAUNCHING) && s->timed) {
 		/* The timer wheel capped a very long timeout: re-arm. */
 		mod_timer(&s->timer, s->deadline);
 	}

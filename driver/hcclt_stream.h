@@ -7,6 +7,7 @@
 #define _HCCLT_STREAM_H_
 
 #include <linux/bits.h>
+#include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -105,6 +106,46 @@ struct hcclt_batch {
 };
 
 /**
+ * enum hcclt_stream_state - what a stream's executor is doing.
+ * @HCCLT_STREAM_IDLE: nothing: no task is queued, or, while sched_lock is
+ *	held, SUBMIT has just queued some and puts it on the runlist before
+ *	it drops the lock.
+ * @HCCLT_STREAM_READY: its head task can run: it is on hdev->runlist.
+ * @HCCLT_STREAM_RUNNING: the executor runs its tasks (hcclt_stream_run());
+ *	only while sched_lock is held.
+ * @HCCLT_STREAM_WAIT_NOTIFY: its head wait task waits for a record of
+ *	@parked (parked on the notify's waiters, maybe with a timeout).
+ * @HCCLT_STREAM_WAIT_EVENT: its head wait task waits for records of
+ *	@parked_ev (parked on the event's waiters).
+ * @HCCLT_STREAM_WAIT_GATE: its head task waits for the in-fences of
+ *	@parked_gate (a fence callback armed).
+ * @HCCLT_STREAM_COPYING: its head task is a data task the copy engine has
+ *	(@copy); hcclt_sched_copy_done_locked() completes it.
+ * @HCCLT_STREAM_LAUNCHING: its head task is a kernel launch the AI CPU
+ *	worker runs (maybe with a timeout); hcclt_sched_launch_done()
+ *	completes it.
+ * @HCCLT_STREAM_DEAD: destroyed (owner gone or device unplugged): no
+ *	task is queued or will be, sync waiters return at once. Final.
+ * @HCCLT_STREAM_STATES: the number of states.
+ *
+ * Every change goes through hcclt_stream_set_state(), which checks it
+ * against the transitions hcclt_stream_state_allowed() lists
+ * (hcclt_sched.c; Documentation/overview.rst, "Stream states").
+ */
+enum hcclt_stream_state {
+	HCCLT_STREAM_IDLE,
+	HCCLT_STREAM_READY,
+	HCCLT_STREAM_RUNNING,
+	HCCLT_STREAM_WAIT_NOTIFY,
+	HCCLT_STREAM_WAIT_EVENT,
+	HCCLT_STREAM_WAIT_GATE,
+	HCCLT_STREAM_COPYING,
+	HCCLT_STREAM_LAUNCHING,
+	HCCLT_STREAM_DEAD,
+	HCCLT_STREAM_STATES
+};
+
+/**
  * struct hcclt_stream - a stream (task queue) of the device.
  * @ref: held by the file's id table (until destroyed), by each thread
  *	running on it, and temporarily by ioctls. The pool slot is given back
@@ -138,27 +179,30 @@ struct hcclt_batch {
  * @fail_err: the error of that task (fence error); sched_lock.
  * @error: error the next sync reports (-ETIME, -ECANCELED), 0 if none;
  *	sched_lock (written with WRITE_ONCE(): sync peeks without it).
- * @dead: destroyed (owner gone or device unplugged): no more tasks, sync
- *	waiters return at once; sched_lock (written with WRITE_ONCE(): sync's
- *	wait condition reads it without it).
- * @on_runlist: linked on hdev->runlist; sched_lock.
- * @parked: notify the head wait task waits for, or NULL; sched_lock.
- * @parked_ev: event the head wait task waits for, or NULL; sched_lock.
- * @parked_gate: in-fences the head task waits for, or NULL; sched_lock.
- * @park_node: entry in @parked's or @parked_ev's waiters; sched_lock.
- * @park_ns: CLOCK_MONOTONIC time @parked was set (INFO); sched_lock.
- * @park_timeout: the parked wait's timeout in seconds (0: none);
+ * @state: enum hcclt_stream_state; IDLE when hcclt_sched_stream_init()
+ *	sets it up, then changed by hcclt_stream_set_state() only, under
+ *	sched_lock (written with WRITE_ONCE(): sync's wait condition reads
+ *	it without it, hcclt_stream_is_dead()).
+ * @parked: in HCCLT_STREAM_WAIT_NOTIFY, the notify the head wait task
+ *	waits for, else NULL; sched_lock.
+ * @parked_ev: in HCCLT_STREAM_WAIT_EVENT, the event the head wait task
+ *	waits for, else NULL; sched_lock.
+ * @parked_gate: in HCCLT_STREAM_WAIT_GATE, the in-fences the head task
+ *	waits for, else NULL; sched_lock.
+ * @park_node: in HCCLT_STREAM_WAIT_NOTIFY or _WAIT_EVENT, the entry in
+ *	@parked's or @parked_ev's waiters; sched_lock.
+ * @park_ns: CLOCK_MONOTONIC time the stream began its wait (INFO);
  *	sched_lock.
- * @deadline: jiffies when the parked wait times out, if @timed; sched_lock.
- * @timed: the parked wait has a timeout; sched_lock.
- * @copying: the head task is a data task the copy engine has; the stream
- *	runs nothing else until hcclt_sched_copy_done_locked(); sched_lock.
- * @copy: while @copying, the copy the engine has (hcclt_copy_cancel());
+ * @park_timeout: the notify wait's timeout in seconds (0: none);
  *	sched_lock.
- * @launching: the head task is a kernel launch the AI CPU worker runs;
- *	the stream runs nothing else until hcclt_sched_launch_done() or its
- *	timeout; sched_lock.
- * @run_node: entry in hdev->runlist; sched_lock.
+ * @deadline: jiffies when the notify wait or the launch times out, if
+ *	@timed; sched_lock.
+ * @timed: in HCCLT_STREAM_WAIT_NOTIFY or _LAUNCHING, the wait has a
+ *	timeout and @timer is armed for @deadline; sched_lock.
+ * @copy: in HCCLT_STREAM_COPYING, the copy the engine has (NULL once the
+ *	engine finished it; hcclt_copy_cancel()); sched_lock.
+ * @run_node: in HCCLT_STREAM_READY, the entry in hdev->runlist;
+ *	sched_lock.
  * @dev_node: entry in hdev->streams; sched_lock.
  * @fences: pending out-fences, oldest first; sched_lock.
  * @timer: fires when the parked wait times out.
@@ -197,8 +241,7 @@ struct hcclt_stream {
 	u64 fail_seqno;
 	int fail_err;
 	int error;
-	bool dead;
-	bool on_runlist;
+	enum hcclt_stream_state state;
 	struct hcclt_notify *parked;
 	struct hcclt_event *parked_ev;
 	struct hcclt_gate *parked_gate;
@@ -207,9 +250,7 @@ struct hcclt_stream {
 	u32 park_timeout;
 	unsigned long deadline;
 	bool timed;
-	bool copying;
 	struct hcclt_copy *copy;
-	bool launching;
 	struct list_head run_node;
 	struct list_head dev_node;
 	struct list_head fences;
@@ -221,6 +262,20 @@ struct hcclt_stream {
 	u8 busy_engine;
 	struct hcclt_acct *acct;
 };
+
+/**
+ * hcclt_stream_is_dead - has @s been destroyed?
+ * @s: the stream.
+ *
+ * Without sched_lock a hint, except after an acquire of
+ * @s->done_seqno: a stream is marked dead before its tasks are dropped.
+ *
+ * Return: true when @s is in HCCLT_STREAM_DEAD.
+ */
+static inline bool hcclt_stream_is_dead(const struct hcclt_stream *s)
+{
+	return READ_ONCE(s->state) == HCCLT_STREAM_DEAD;
+}
 
 /* hcclt_stream.c */
 struct hcclt_stream *hcclt_stream_new(struct hcclt_file *file, u64 owner,

@@ -390,7 +390,8 @@ static int hcclt_batch_prepare(struct hcclt_prep *pp, struct hcclt_stream *s,
 /* Nothing for STREAM_SYNC to wait for or report? sched_lock held. */
 static bool hcclt_stream_idle(struct hcclt_stream *s)
 {
-	return s->done_seqno == s->submit_seqno && !s->error && !s->dead;
+	return s->done_seqno == s->submit_seqno && !s->error &&
+	       s->state != HCCLT_STREAM_DEAD;
 }
 
 static int hcclt_batch_queue(struct hcclt_stream *s,
@@ -404,7 +405,7 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 	unsigned long kick;
 
 	spin_lock_bh(&hdev->sched_lock);
-	if (s->dead || (thread && thread->dead)) {
+	if (s->state == HCCLT_STREAM_DEAD || (thread && thread->dead)) {
 		spin_unlock_bh(&hdev->sched_lock);
 		return -ENOENT;
 	}

@@ -3,7 +3,7 @@
  * hcclthread: STREAM_SYNC (aclrtSynchronizeStream), a wait for every task
  * queued on a stream before the call, with the stream's error reported
  * once. It reads what the executor (hcclt_sched.c) publishes: done_seqno
- * with release semantics, then error and dead.
+ * with release semantics, then error and whether the stream is dead.
  */
 
 #include <linux/ktime.h>
@@ -35,10 +35,13 @@ static bool hcclt_sync_done(struct hcclt_stream *s, u64 target)
 {
 	/*
 	 * Pairs with the release in hcclt_sched_task_done(): s->error,
-	 * which every failing path writes before it completes the task, is
-	 * seen by the unlocked peek that follows (report: in the ioctl).
+	 * which every failing path writes before it completes the task, and
+	 * the DEAD state, which a destruction sets before it drops the
+	 * tasks (hcclt_stream_kill()), are seen by the unlocked peek that
+	 * follows (report: in the ioctl).
 	 */
-	return smp_load_acquire(&s->done_seqno) >= target || READ_ONCE(s->dead);
+	return smp_load_acquire(&s->done_seqno) >= target ||
+	       hcclt_stream_is_dead(s);
 }
 
 /* Busy-waiting is useful: nothing else wants this CPU, no signal. */
@@ -143,9 +146,9 @@ int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 		goto out;
 report:
 	/* Unlocked peek first: the common case has nothing to report. */
-	if (READ_ONCE(s->dead) || READ_ONCE(s->error)) {
+	if (hcclt_stream_is_dead(s) || READ_ONCE(s->error)) {
 		spin_lock_bh(&hdev->sched_lock);
-		if (s->dead) {
+		if (s->state == HCCLT_STREAM_DEAD) {
 			ret = hdev->unplugged ? -ENODEV : -ECANCELED;
 		} else if (s->error) {
 			ret = s->error;

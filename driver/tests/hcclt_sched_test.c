@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of hcclthread's pure logic: id encoding, quota arithmetic,
- * device pool reservation, the batch validator and the notify state
- * machine. Included at the end of hcclt_sched.c (so that it can reach the
- * static helpers) when the module is built with HCCLT_KUNIT=1 (Kbuild; it
- * needs CONFIG_KUNIT=y); runs when the module loads (suite "hcclthread").
+ * device pool reservation, the batch validator, the notify state machine
+ * and the stream state table. Included at the end of hcclt_submit.c (so
+ * that it can reach the static helpers) when the module is built with
+ * HCCLT_KUNIT=1 (Kbuild; it needs CONFIG_KUNIT=y); runs when the module
+ * loads (suite "hcclthread").
  */
 
 #include <kunit/test.h>
@@ -455,6 +456,116 @@ static void hcclt_test_timeout(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
+/* ---- the stream state machine ---- */
+
+struct hcclt_test_move {
+	enum hcclt_stream_state from, to;
+};
+
+#define HCCLT_MOVE(a, b)	{ HCCLT_STREAM_##a, HCCLT_STREAM_##b }
+
+/* Every move the table allows, and no other: see hcclt_stream_next[]. */
+static const struct hcclt_test_move hcclt_test_allowed[] = {
+	HCCLT_MOVE(IDLE, READY), HCCLT_MOVE(IDLE, DEAD),
+	HCCLT_MOVE(READY, RUNNING), HCCLT_MOVE(READY, IDLE),
+	HCCLT_MOVE(READY, DEAD),
+	HCCLT_MOVE(RUNNING, READY), HCCLT_MOVE(RUNNING, IDLE),
+	HCCLT_MOVE(RUNNING, WAIT_NOTIFY), HCCLT_MOVE(RUNNING, WAIT_EVENT),
+	HCCLT_MOVE(RUNNING, WAIT_GATE), HCCLT_MOVE(RUNNING, COPYING),
+	HCCLT_MOVE(RUNNING, LAUNCHING),
+	HCCLT_MOVE(WAIT_NOTIFY, READY), HCCLT_MOVE(WAIT_NOTIFY, IDLE),
+	HCCLT_MOVE(WAIT_NOTIFY, DEAD),
+	HCCLT_MOVE(WAIT_EVENT, READY), HCCLT_MOVE(WAIT_EVENT, IDLE),
+	HCCLT_MOVE(WAIT_EVENT, DEAD),
+	HCCLT_MOVE(WAIT_GATE, READY), HCCLT_MOVE(WAIT_GATE, IDLE),
+	HCCLT_MOVE(WAIT_GATE, DEAD),
+	HCCLT_MOVE(COPYING, READY), HCCLT_MOVE(COPYING, IDLE),
+	HCCLT_MOVE(COPYING, DEAD),
+	HCCLT_MOVE(LAUNCHING, READY), HCCLT_MOVE(LAUNCHING, IDLE),
+	HCCLT_MOVE(LAUNCHING, DEAD),
+};
+
+/* Moves that would be executor bugs. */
+static const struct hcclt_test_move hcclt_test_refused[] = {
+	/* a stream runs only from the runlist */
+	HCCLT_MOVE(IDLE, RUNNING), HCCLT_MOVE(IDLE, WAIT_NOTIFY),
+	HCCLT_MOVE(IDLE, COPYING),
+	/* only a running stream takes up a wait, a copy or a launch */
+	HCCLT_MOVE(READY, WAIT_NOTIFY), HCCLT_MOVE(READY, LAUNCHING),
+	HCCLT_MOVE(WAIT_NOTIFY, WAIT_EVENT), HCCLT_MOVE(WAIT_EVENT, RUNNING),
+	HCCLT_MOVE(COPYING, LAUNCHING), HCCLT_MOVE(LAUNCHING, COPYING),
+	HCCLT_MOVE(WAIT_GATE, WAIT_NOTIFY),
+	/* nobody else sees a stream running, so nobody kills it then */
+	HCCLT_MOVE(RUNNING, DEAD),
+	/* dead is final */
+	HCCLT_MOVE(DEAD, IDLE), HCCLT_MOVE(DEAD, READY),
+	HCCLT_MOVE(DEAD, WAIT_NOTIFY),
+	/* no state moves to itself */
+	HCCLT_MOVE(IDLE, IDLE), HCCLT_MOVE(READY, READY),
+	HCCLT_MOVE(RUNNING, RUNNING), HCCLT_MOVE(DEAD, DEAD),
+	/* no such state */
+	{ HCCLT_STREAM_IDLE, HCCLT_STREAM_STATES },
+	{ HCCLT_STREAM_STATES, HCCLT_STREAM_IDLE },
+};
+
+static void hcclt_test_state_table(struct kunit *test)
+{
+	const struct hcclt_test_move *m;
+	u32 from, to, count = 0, i;
+
+	for (i = 0; i < ARRAY_SIZE(hcclt_test_allowed); i++) {
+		m = &hcclt_test_allowed[i];
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      hcclt_stream_state_allowed(m->from, m->to),
+				      "%u -> %u", m->from, m->to);
+	}
+	for (i = 0; i < ARRAY_SIZE(hcclt_test_refused); i++) {
+		m = &hcclt_test_refused[i];
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       hcclt_stream_state_allowed(m->from, m->to),
+				       "%u -> %u", m->from, m->to);
+	}
+	/* The table allows the moves listed above and nothing more. */
+	for (from = 0; from < HCCLT_STREAM_STATES; from++)
+		for (to = 0; to < HCCLT_STREAM_STATES; to++)
+			count += hcclt_stream_state_allowed(from, to);
+	KUNIT_EXPECT_EQ(test, (u32)ARRAY_SIZE(hcclt_test_allowed), count);
+}
+
+/* The states a stream goes through: a wait, its record, a destruction. */
+static void hcclt_test_state_walk(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+	struct hcclt_stream *b = hcclt_test_stream(test, hdev);
+	struct hcclt_notify *n = hcclt_test_notify(test, hdev, 1);
+
+	KUNIT_EXPECT_EQ(test, HCCLT_STREAM_IDLE, a->state);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_EQ(test, HCCLT_STREAM_WAIT_NOTIFY, a->state);
+	KUNIT_EXPECT_PTR_EQ(test, n, a->parked);
+	/* b runs its record and is idle again; a's wait ends, a is idle */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, b, n, 1));
+	KUNIT_EXPECT_EQ(test, HCCLT_STREAM_IDLE, b->state);
+	KUNIT_EXPECT_EQ(test, HCCLT_STREAM_IDLE, a->state);
+	KUNIT_EXPECT_NULL(test, a->parked);
+	/* parked again, then destroyed: dead, and nothing queues any more */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, n, 1, 0));
+	KUNIT_EXPECT_EQ(test, HCCLT_STREAM_WAIT_NOTIFY, a->state);
+	KUNIT_EXPECT_FALSE(test, hcclt_stream_is_dead(a));
+	hcclt_sched_stream_cancel(a, true);
+	KUNIT_EXPECT_TRUE(test, hcclt_stream_is_dead(a));
+	KUNIT_EXPECT_TRUE(test, list_empty(&n->waiters));
+	KUNIT_EXPECT_EQ(test, -ECANCELED, a->error);
+	KUNIT_EXPECT_EQ(test, -ENOENT, hcclt_test_rec(test, a, n, 1));
+	hcclt_sched_stream_fini(a);
+	KUNIT_EXPECT_TRUE(test, hcclt_stream_is_dead(a));
+	hcclt_sched_stream_fini(b);
+	KUNIT_EXPECT_EQ(test, 1U, kref_read(&n->ref));
+	hcclt_notify_put(n);
+	hcclt_sched_unplug(hdev);
+}
+
 static void hcclt_test_queue_full(struct kunit *test)
 {
 	struct hcclt_device *hdev = hcclt_test_dev(test);
@@ -694,6 +805,8 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_binary),
 	KUNIT_CASE(hcclt_test_lost_record),
 	KUNIT_CASE(hcclt_test_timeout),
+	KUNIT_CASE(hcclt_test_state_table),
+	KUNIT_CASE(hcclt_test_state_walk),
 	KUNIT_CASE(hcclt_test_queue_full),
 	KUNIT_CASE(hcclt_test_validator),
 	KUNIT_CASE(hcclt_test_lookup),
