@@ -176,12 +176,14 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		       struct drm_gem_object *dst, u64 doff, u64 len,
 		       u32 dtype, u32 rop, struct hcclt_copy **out)
 {
-	u32 esize = hcclt_op_reduces(op) ? hcclt_reduce_size(dtype) : 1;
+	bool reduce = hcclt_op_reduces(op);
+	u32 esize = reduce ? hcclt_reduce_size(dtype) : 1;
 	struct hcclt_copy *c;
 	int ret = 0;
 
+	/* A copy may overlap (memmove), a reduce not: of INT8 neither. */
 	if (soff % esize || doff % esize || len % esize ||
-	    (esize > 1 && src == dst && len && soff < doff + len &&
+	    (reduce && src == dst && len && soff < doff + len &&
 	     doff < soff + len))
 		ret = -EINVAL;
 	else if (soff > src->size || len > src->size - soff ||

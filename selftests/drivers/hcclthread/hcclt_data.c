@@ -1775,6 +1775,12 @@ TEST_F(data, reduce_einval)
 	t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, a, 64, 64);
 	t.dtype = HCCLT_DTYPE_INT32;
 	EXPECT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
+	/* One-byte elements overlap as well as wider ones; adjacent is fine. */
+	t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, a, 63, 64);
+	t.dtype = HCCLT_DTYPE_INT8;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
+	t.dst_offset = 64;
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
 	/* A copy still refuses the reduce fields. */
 	t = dtask(HCCLT_TASK_LOCAL_COPY, 0, a, 0, b, 0, 64);
 	t.reduce_op = HCCLT_REDUCE_MAX;
