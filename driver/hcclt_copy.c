@@ -126,27 +126,43 @@ u32 hcclt_reduce_size(u32 dtype)
 {
 	switch (dtype) {
 	case HCCLT_DTYPE_INT8:
+	case HCCLT_DTYPE_UINT8:
 		return 1;
 	case HCCLT_DTYPE_INT16:
+	case HCCLT_DTYPE_UINT16:
 	case HCCLT_DTYPE_FP16:
 	case HCCLT_DTYPE_BF16:
 		return 2;
 	case HCCLT_DTYPE_INT32:
+	case HCCLT_DTYPE_UINT32:
 	case HCCLT_DTYPE_FP32:
 		return 4;
+	case HCCLT_DTYPE_INT64:
+	case HCCLT_DTYPE_UINT64:
+	case HCCLT_DTYPE_FP64:
+		return 8;
 	default:
 		return 0;
 	}
 }
 
+/* Is @op (user input) a reduce operation? */
+bool hcclt_reduce_op_known(u32 op)
+{
+	return op == HCCLT_REDUCE_SUM || op == HCCLT_REDUCE_PROD ||
+	       op == HCCLT_REDUCE_MAX || op == HCCLT_REDUCE_MIN;
+}
+
 /*
- * Can this kernel reduce @dtype? Floats need the FPU in kernel context
- * (hcclt_reduce.c): x86 only.
+ * Can this kernel reduce @dtype (a known one)? Floating point needs the
+ * FPU in kernel context (hcclt_reduce.c): x86 only.
  */
 bool hcclt_reduce_supported(u32 dtype)
 {
-	return IS_ENABLED(CONFIG_X86) || dtype == HCCLT_DTYPE_INT8 ||
-	       dtype == HCCLT_DTYPE_INT16 || dtype == HCCLT_DTYPE_INT32;
+	bool fp = dtype == HCCLT_DTYPE_FP16 || dtype == HCCLT_DTYPE_FP32 ||
+		  dtype == HCCLT_DTYPE_FP64 || dtype == HCCLT_DTYPE_BF16;
+
+	return IS_ENABLED(CONFIG_X86) || !fp;
 }
 
 /* Is @op a reduce task? */
