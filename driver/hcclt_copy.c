@@ -126,27 +126,43 @@ u32 hcclt_reduce_size(u32 dtype)
 {
 	switch (dtype) {
 	case HCCLT_DTYPE_INT8:
+	case HCCLT_DTYPE_UINT8:
 		return 1;
 	case HCCLT_DTYPE_INT16:
+	case HCCLT_DTYPE_UINT16:
 	case HCCLT_DTYPE_FP16:
 	case HCCLT_DTYPE_BF16:
 		return 2;
 	case HCCLT_DTYPE_INT32:
+	case HCCLT_DTYPE_UINT32:
 	case HCCLT_DTYPE_FP32:
 		return 4;
+	case HCCLT_DTYPE_INT64:
+	case HCCLT_DTYPE_UINT64:
+	case HCCLT_DTYPE_FP64:
+		return 8;
 	default:
 		return 0;
 	}
 }
 
+/* Is @op (user input) a reduce operation? */
+bool hcclt_reduce_op_known(u32 op)
+{
+	return op == HCCLT_REDUCE_SUM || op == HCCLT_REDUCE_PROD ||
+	       op == HCCLT_REDUCE_MAX || op == HCCLT_REDUCE_MIN;
+}
+
 /*
- * Can this kernel reduce @dtype? Floats need the FPU in kernel context
- * (hcclt_reduce.c): x86 only.
+ * Can this kernel reduce @dtype (a known one)? Floating point needs the
+ * FPU in kernel context (hcclt_reduce.c): x86 only.
  */
 bool hcclt_reduce_supported(u32 dtype)
 {
-	return IS_ENABLED(CONFIG_X86) || dtype == HCCLT_DTYPE_INT8 ||
-	       dtype == HCCLT_DTYPE_INT16 || dtype == HCCLT_DTYPE_INT32;
+	bool fp = dtype == HCCLT_DTYPE_FP16 || dtype == HCCLT_DTYPE_FP32 ||
+		  dtype == HCCLT_DTYPE_FP64 || dtype == HCCLT_DTYPE_BF16;
+
+	return IS_ENABLED(CONFIG_X86) || !fp;
 }
 
 /* Is @op a reduce task? */
@@ -176,12 +192,14 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		       struct drm_gem_object *dst, u64 doff, u64 len,
 		       u32 dtype, u32 rop, struct hcclt_copy **out)
 {
-	u32 esize = hcclt_op_reduces(op) ? hcclt_reduce_size(dtype) : 1;
+	bool reduce = hcclt_op_reduces(op);
+	u32 esize = reduce ? hcclt_reduce_size(dtype) : 1;
 	struct hcclt_copy *c;
 	int ret = 0;
 
+	/* A copy may overlap (memmove), a reduce not: of INT8 neither. */
 	if (soff % esize || doff % esize || len % esize ||
-	    (esize > 1 && src == dst && len && soff < doff + len &&
+	    (reduce && src == dst && len && soff < doff + len &&
 	     doff < soff + len))
 		ret = -EINVAL;
 	else if (soff > src->size || len > src->size - soff ||

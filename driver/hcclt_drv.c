@@ -115,7 +115,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_WAIT_DEADLINE | HCCLT_FEATURE_DATA_TASKS |
 			 HCCLT_FEATURE_KERNEL_LAUNCH | HCCLT_FEATURE_REDUCE |
 			 HCCLT_FEATURE_EVENTS | HCCLT_FEATURE_SYNCOBJ |
-			 HCCLT_FEATURE_PEER_REVOKE | hdev->hw->features;
+			 HCCLT_FEATURE_PEER_REVOKE | HCCLT_FEATURE_REDUCE_EXT |
+			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
 }

@@ -4,14 +4,15 @@
  * (HCCLT_TASK_LOCAL_REDUCE, _WRITE_REDUCE, _READ_REDUCE): each element of
  * the destination becomes op(destination, source).
  *
- * Integers (INT8, INT16, INT32) wrap around on SUM (two's complement);
- * MAX and MIN compare signed. Floats (FP32, FP16, BF16) are computed in
- * FP32 with the CPU's SSE unit, inside kernel_fpu_begin()/kernel_fpu_end(),
- * which is why this file alone is compiled with the FPU flags (Kbuild);
- * FP16 and BF16 are widened exactly and the result is rounded back to
+ * Integers wrap around on SUM and PROD (computed unsigned: modulo 2^bits);
+ * MAX and MIN compare signed for INT8 .. INT64 and unsigned for UINT8 ..
+ * UINT64. Floats are computed with the CPU's SSE unit, inside
+ * kernel_fpu_begin()/kernel_fpu_end(), which is why this file alone is
+ * compiled with the FPU flags (Kbuild): FP32 in FP32, FP64 in FP64; FP16
+ * and BF16 are widened exactly to FP32 and the result is rounded back to
  * nearest, ties to even. A NaN operand of MAX or MIN gives that NaN (the
- * destination's first), as of SUM. Element sizes, the checks and the
- * paging are the copy engine's (hcclt_copy.c): this only sees whole,
+ * destination's first), as of SUM and PROD. Element sizes, the checks and
+ * the paging are the copy engine's (hcclt_copy.c): this only sees whole,
  * aligned elements of one page.
  */
 
@@ -105,6 +106,8 @@ static float hcclt_fop(u32 op, float d, float s)
 {
 	if (op == HCCLT_REDUCE_SUM)
 		return d + s;
+	if (op == HCCLT_REDUCE_PROD)
+		return d * s;
 	if (d != d)			/* NaN */
 		return d;
 	if (s != s)
@@ -114,15 +117,91 @@ static float hcclt_fop(u32 op, float d, float s)
 	return s < d ? s : d;
 }
 
-/* An integer element; the caller truncates the result to its type. */
-static inline s32 hcclt_iop(u32 op, s32 d, s32 s)
+static double hcclt_dop(u32 op, double d, double s)
 {
 	if (op == HCCLT_REDUCE_SUM)
-		return (s32)((u32)d + (u32)s);	/* wraps */
+		return d + s;
+	if (op == HCCLT_REDUCE_PROD)
+		return d * s;
+	if (d != d)			/* NaN */
+		return d;
+	if (s != s)
+		return s;
 	if (op == HCCLT_REDUCE_MAX)
 		return s > d ? s : d;
 	return s < d ? s : d;
 }
+
+/* FP16 and BF16 elements, computed in FP32. */
+static inline u16 hcclt_hop(u32 op, u16 d, u16 s)
+{
+	return hcclt_f2h(hcclt_fop(op, hcclt_h2f(d), hcclt_h2f(s)));
+}
+
+static inline u16 hcclt_bop(u32 op, u16 d, u16 s)
+{
+	return hcclt_f2b(hcclt_fop(op, hcclt_b2f(d), hcclt_b2f(s)));
+}
+
+/*
+ * Integer elements: signed ones of up to 32 bits sign-extended, unsigned
+ * ones zero-extended; the caller truncates the result to its type. Sums
+ * and products are computed unsigned, where they wrap.
+ */
+static inline s32 hcclt_iop(u32 op, s32 d, s32 s)
+{
+	if (op == HCCLT_REDUCE_SUM)
+		return (s32)((u32)d + (u32)s);
+	if (op == HCCLT_REDUCE_PROD)
+		return (s32)((u32)d * (u32)s);
+	if (op == HCCLT_REDUCE_MAX)
+		return s > d ? s : d;
+	return s < d ? s : d;
+}
+
+static inline u32 hcclt_uop(u32 op, u32 d, u32 s)
+{
+	if (op == HCCLT_REDUCE_SUM)
+		return d + s;
+	if (op == HCCLT_REDUCE_PROD)
+		return d * s;
+	if (op == HCCLT_REDUCE_MAX)
+		return s > d ? s : d;
+	return s < d ? s : d;
+}
+
+static inline s64 hcclt_iop64(u32 op, s64 d, s64 s)
+{
+	if (op == HCCLT_REDUCE_SUM)
+		return (s64)((u64)d + (u64)s);
+	if (op == HCCLT_REDUCE_PROD)
+		return (s64)((u64)d * (u64)s);
+	if (op == HCCLT_REDUCE_MAX)
+		return s > d ? s : d;
+	return s < d ? s : d;
+}
+
+static inline u64 hcclt_uop64(u32 op, u64 d, u64 s)
+{
+	if (op == HCCLT_REDUCE_SUM)
+		return d + s;
+	if (op == HCCLT_REDUCE_PROD)
+		return d * s;
+	if (op == HCCLT_REDUCE_MAX)
+		return s > d ? s : d;
+	return s < d ? s : d;
+}
+
+/* Each element of type @type of @dst becomes @fn(op, itself, @src's). */
+#define HCCLT_REDUCE_LOOP(type, fn)					\
+	do {								\
+		type *d = dst;						\
+		const type *s = src;					\
+		size_t i, n = len / sizeof(type);			\
+									\
+		for (i = 0; i < n; i++)					\
+			d[i] = (type)fn(op, d[i], s[i]);		\
+	} while (0)
 
 /**
  * hcclt_reduce - reduce @len bytes of @src into @dst.
@@ -136,61 +215,45 @@ static inline s32 hcclt_iop(u32 op, s32 d, s32 s)
  */
 void hcclt_reduce(u32 dtype, u32 op, void *dst, const void *src, size_t len)
 {
-	size_t i;
-
 	/* Integer loops may be vectorised in this file: FPU state too. */
 	kernel_fpu_begin();
 	switch (dtype) {
-	case HCCLT_DTYPE_INT8: {
-		s8 *d = dst;
-		const s8 *s = src;
-
-		for (i = 0; i < len; i++)
-			d[i] = (s8)hcclt_iop(op, d[i], s[i]);
+	case HCCLT_DTYPE_INT8:
+		HCCLT_REDUCE_LOOP(s8, hcclt_iop);
 		break;
-	}
-	case HCCLT_DTYPE_INT16: {
-		s16 *d = dst;
-		const s16 *s = src;
-
-		for (i = 0; i < len / 2; i++)
-			d[i] = (s16)hcclt_iop(op, d[i], s[i]);
+	case HCCLT_DTYPE_INT16:
+		HCCLT_REDUCE_LOOP(s16, hcclt_iop);
 		break;
-	}
-	case HCCLT_DTYPE_INT32: {
-		s32 *d = dst;
-		const s32 *s = src;
-
-		for (i = 0; i < len / 4; i++)
-			d[i] = hcclt_iop(op, d[i], s[i]);
+	case HCCLT_DTYPE_INT32:
+		HCCLT_REDUCE_LOOP(s32, hcclt_iop);
 		break;
-	}
-	case HCCLT_DTYPE_FP32: {
-		float *d = dst;
-		const float *s = src;
-
-		for (i = 0; i < len / 4; i++)
-			d[i] = hcclt_fop(op, d[i], s[i]);
+	case HCCLT_DTYPE_INT64:
+		HCCLT_REDUCE_LOOP(s64, hcclt_iop64);
 		break;
-	}
-	case HCCLT_DTYPE_FP16: {
-		u16 *d = dst;
-		const u16 *s = src;
-
-		for (i = 0; i < len / 2; i++)
-			d[i] = hcclt_f2h(hcclt_fop(op, hcclt_h2f(d[i]),
-						   hcclt_h2f(s[i])));
+	case HCCLT_DTYPE_UINT8:
+		HCCLT_REDUCE_LOOP(u8, hcclt_uop);
 		break;
-	}
-	case HCCLT_DTYPE_BF16: {
-		u16 *d = dst;
-		const u16 *s = src;
-
-		for (i = 0; i < len / 2; i++)
-			d[i] = hcclt_f2b(hcclt_fop(op, hcclt_b2f(d[i]),
-						   hcclt_b2f(s[i])));
+	case HCCLT_DTYPE_UINT16:
+		HCCLT_REDUCE_LOOP(u16, hcclt_uop);
 		break;
-	}
+	case HCCLT_DTYPE_UINT32:
+		HCCLT_REDUCE_LOOP(u32, hcclt_uop);
+		break;
+	case HCCLT_DTYPE_UINT64:
+		HCCLT_REDUCE_LOOP(u64, hcclt_uop64);
+		break;
+	case HCCLT_DTYPE_FP16:
+		HCCLT_REDUCE_LOOP(u16, hcclt_hop);
+		break;
+	case HCCLT_DTYPE_BF16:
+		HCCLT_REDUCE_LOOP(u16, hcclt_bop);
+		break;
+	case HCCLT_DTYPE_FP32:
+		HCCLT_REDUCE_LOOP(float, hcclt_fop);
+		break;
+	case HCCLT_DTYPE_FP64:
+		HCCLT_REDUCE_LOOP(double, hcclt_dop);
+		break;
 	}
 	kernel_fpu_end();
 }

@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 u32 hcclt_reduce_size(u32 dtype);
+bool hcclt_reduce_op_known(u32 op);
 bool hcclt_reduce_supported(u32 dtype);
 bool hcclt_op_reduces(u32 op);
 void hcclt_reduce(u32 dtype, u32 op, void *dst, const void *src, size_t len);

@@ -140,9 +140,7 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		if (ut->dtype || ut->reduce_op)
 			return -EINVAL;
 	} else if (!hcclt_reduce_size(ut->dtype) ||
-		   (ut->reduce_op != HCCLT_REDUCE_SUM &&
-		    ut->reduce_op != HCCLT_REDUCE_MAX &&
-		    ut->reduce_op != HCCLT_REDUCE_MIN)) {
+		   !hcclt_reduce_op_known(ut->reduce_op)) {
 		return -EINVAL;
 	} else if (!hcclt_reduce_supported(ut->dtype)) {
 		return -EOPNOTSUPP;

@@ -55,6 +55,7 @@
 
 #include <stdint.h>
 #include "hccl/hccl_types.h"
+#include "hccl/hcomm_primitives.h"
 #include "acl/acl_rt.h"
 
 #ifdef __cplusplus
@@ -211,6 +212,73 @@ HcclResult hccltThreadGetCompletionFd(ThreadHandle thread, int *fd);
  * when @thread is 0 or not a live handle of this process.
  */
 aclError hccltThreadSynchronize(ThreadHandle thread, int32_t timeout);
+
+/**
+ * hccltLocalReduceOnThread() - HcommLocalReduceOnThread() of every type and
+ * op HCCL's collectives reduce.
+ * @thread: the thread.
+ * @dst: destination (and first operand): device memory of the thread's
+ *	device, aligned to the element size.
+ * @src: source: the same kinds; must not overlap @dst.
+ * @count: elements; zero queues nothing.
+ * @dataType: INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
+ *	FP16, FP32, FP64 or BFP16 (HcommDataType 0 .. 11; not INT128, HIF8
+ *	or the FP8 types).
+ * @reduceOp: SUM, PROD, MAX or MIN.
+ *
+ * As HcommLocalReduceOnThread() (the same checks in the same order, the
+ * same codes, batch mode too), which keeps CANN's narrower set (INT8,
+ * INT16, INT32, FP16, FP32, BFP16; SUM, MAX, MIN). Integers
+ * wrap around on SUM and PROD; MAX and MIN compare the INT types signed,
+ * the UINT types unsigned. FP32 is computed in FP32, FP64 in FP64, FP16
+ * and BFP16 in FP32 and rounded back to nearest even; a NaN operand of
+ * MAX or MIN gives NaN (Documentation/uapi.rst, "reduce element types
+ * and operations").
+ *
+ * Return: as HcommLocalReduceOnThread(): HCCL_SUCCESS; HCCL_E_PTR (@dst or
+ * @src NULL, @thread 0 or not live); HCCL_E_PARA (another type or op, a
+ * range not inside device memory, not aligned to the element size, or
+ * overlapping); HCCL_E_NOT_SUPPORT (a floating point type on a host whose
+ * kernel cannot reduce floats; a type or op beyond hcomm's set on a driver
+ * without HCCLT_FEATURE_REDUCE_EXT, before uAPI 1.7); HCCL_E_AGAIN.
+ */
+int32_t hccltLocalReduceOnThread(ThreadHandle thread, void *dst, const void *src,
+				 uint64_t count, HcommDataType dataType,
+				 HcommReduceOp reduceOp);
+
+/**
+ * hccltWriteReduceOnThread() - HcommWriteReduceOnThread() of every type and
+ * op hccltLocalReduceOnThread() takes.
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @dst: an address in the peer's HCCL buffer.
+ * @src: device memory of this rank.
+ * @count: elements.
+ * @dataType: as hccltLocalReduceOnThread().
+ * @reduceOp: as hccltLocalReduceOnThread().
+ *
+ * Return: as hccltLocalReduceOnThread(); HCCL_E_REMOTE (the peer is gone).
+ */
+int32_t hccltWriteReduceOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+				 const void *src, uint64_t count, HcommDataType dataType,
+				 HcommReduceOp reduceOp);
+
+/**
+ * hccltReadReduceOnThread() - HcommReadReduceOnThread() of every type and
+ * op hccltLocalReduceOnThread() takes.
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @dst: device memory of this rank.
+ * @src: an address in the peer's HCCL buffer.
+ * @count: elements.
+ * @dataType: as hccltLocalReduceOnThread().
+ * @reduceOp: as hccltLocalReduceOnThread().
+ *
+ * Return: as hccltWriteReduceOnThread().
+ */
+int32_t hccltReadReduceOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+				const void *src, uint64_t count, HcommDataType dataType,
+				HcommReduceOp reduceOp);
 
 /**
  * hccltAclErrorString() - text of an aclError.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Data-plane copies and reduces (hcomm's HcommLocalCopyOnThread,
- * HcommWriteOnThread, HcommReadOnThread and their Reduce variants): one
- * data task per call on the thread's stream. The
+ * HcommWriteOnThread, HcommReadOnThread and their Reduce variants, and
+ * hcclthread.h's hcclt...ReduceOnThread, which reduce every type and op
+ * HCCL's collectives do): one data task per call on the thread's stream. The
  * addresses are translated to (memory object, offset) through mem.c's
  * table of this process's mappings; an address in none of them is refused
  * here, and the kernel checks the ranges again when the task is queued.
@@ -13,12 +14,6 @@
 #include "internal.h"
 #include "hccl/hcomm_primitives.h"
 
-/*
- * Queue data task @op of @len bytes on @thread: @chan is the channel id
- * of a write or read (0 for a local copy); the peer-side address must be
- * in that channel's peer buffer, the other one in local memory. @dtype and
- * @rop: of a reduce.
- */
 static int from_peer(uint32_t op)
 {
 	return op == HCCLT_TASK_READ || op == HCCLT_TASK_READ_REDUCE;
@@ -29,9 +24,16 @@ static int to_peer(uint32_t op)
 	return op == HCCLT_TASK_WRITE || op == HCCLT_TASK_WRITE_REDUCE;
 }
 
+/*
+ * Queue data task @op of @len bytes on @thread: @channel is the channel of
+ * a write or read (0 for a local copy); the peer-side address must be in
+ * that channel's peer buffer, the other one in local memory. @dtype and
+ * @rop: of a reduce. @need: HCCLT_FEATURE_* bits the device must have
+ * (HCCL_E_NOT_SUPPORT otherwise).
+ */
 static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op,
 			 void *dst, const void *src, uint64_t len, uint32_t dtype,
-			 uint32_t rop)
+			 uint32_t rop, uint64_t need)
 {
 	struct drm_hcclt_task task;
 	uint64_t tid, cid = 0, soff, doff, schan, dchan;
@@ -49,6 +51,8 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 	fd = hcclt_device_fd_fast(dev);
 	if (fd < 0)
 		return HCCL_E_PTR;
+	if ((hcclt_device_features(dev) & need) != need)
+		return HCCL_E_NOT_SUPPORT;
 	if (!len)
 		return HCCL_SUCCESS;
 	if (hcclt_mem_resolve(dev, src, len, &sh, &soff, &schan) ||
@@ -75,19 +79,19 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 HCCLT_EXPORT int32_t HcommLocalCopyOnThread(ThreadHandle thread, void *dst, const void *src,
 					    uint64_t len)
 {
-	return data_task(thread, 0, HCCLT_TASK_LOCAL_COPY, dst, src, len, 0, 0);
+	return data_task(thread, 0, HCCLT_TASK_LOCAL_COPY, dst, src, len, 0, 0, 0);
 }
 
 HCCLT_EXPORT int32_t HcommWriteOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 					const void *src, uint64_t len)
 {
-	return data_task(thread, channel, HCCLT_TASK_WRITE, dst, src, len, 0, 0);
+	return data_task(thread, channel, HCCLT_TASK_WRITE, dst, src, len, 0, 0, 0);
 }
 
 HCCLT_EXPORT int32_t HcommReadOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
 				       const void *src, uint64_t len)
 {
-	return data_task(thread, channel, HCCLT_TASK_READ, dst, src, len, 0, 0);
+	return data_task(thread, channel, HCCLT_TASK_READ, dst, src, len, 0, 0, 0);
 }
 
 _Static_assert(HCOMM_DATA_TYPE_INT8 == HCCLT_DTYPE_INT8 &&
@@ -95,44 +99,74 @@ _Static_assert(HCOMM_DATA_TYPE_INT8 == HCCLT_DTYPE_INT8 &&
 	       HCOMM_DATA_TYPE_INT32 == HCCLT_DTYPE_INT32 &&
 	       HCOMM_DATA_TYPE_FP16 == HCCLT_DTYPE_FP16 &&
 	       HCOMM_DATA_TYPE_FP32 == HCCLT_DTYPE_FP32 &&
+	       HCOMM_DATA_TYPE_INT64 == HCCLT_DTYPE_INT64 &&
+	       HCOMM_DATA_TYPE_UINT64 == HCCLT_DTYPE_UINT64 &&
+	       HCOMM_DATA_TYPE_UINT8 == HCCLT_DTYPE_UINT8 &&
+	       HCOMM_DATA_TYPE_UINT16 == HCCLT_DTYPE_UINT16 &&
+	       HCOMM_DATA_TYPE_UINT32 == HCCLT_DTYPE_UINT32 &&
+	       HCOMM_DATA_TYPE_FP64 == HCCLT_DTYPE_FP64 &&
 	       HCOMM_DATA_TYPE_BFP16 == HCCLT_DTYPE_BF16, "dtype values");
 _Static_assert(HCOMM_REDUCE_SUM == HCCLT_REDUCE_SUM &&
+	       HCOMM_REDUCE_PROD == HCCLT_REDUCE_PROD &&
 	       HCOMM_REDUCE_MAX == HCCLT_REDUCE_MAX &&
 	       HCOMM_REDUCE_MIN == HCCLT_REDUCE_MIN, "reduce op values");
 
-/* Element size of a reduce's @dtype; 0 for a type hcomm does not reduce. */
+/* Element size of a reduce's @dtype; 0 for a type the driver does not reduce. */
 static uint64_t reduce_size(HcommDataType dtype)
 {
 	switch (dtype) {
 	case HCOMM_DATA_TYPE_INT8:
+	case HCOMM_DATA_TYPE_UINT8:
 		return 1;
 	case HCOMM_DATA_TYPE_INT16:
+	case HCOMM_DATA_TYPE_UINT16:
 	case HCOMM_DATA_TYPE_FP16:
 	case HCOMM_DATA_TYPE_BFP16:
 		return 2;
 	case HCOMM_DATA_TYPE_INT32:
+	case HCOMM_DATA_TYPE_UINT32:
 	case HCOMM_DATA_TYPE_FP32:
 		return 4;
+	case HCOMM_DATA_TYPE_INT64:
+	case HCOMM_DATA_TYPE_UINT64:
+	case HCOMM_DATA_TYPE_FP64:
+		return 8;
 	default:
 		return 0;
 	}
 }
 
-/* hcomm's order: the buffers, the type and op, then the thread. */
+/* hcomm's own set: INT8, INT16, INT32, FP16, FP32, BFP16; SUM, MAX, MIN. */
+static int hcomm_reduces(HcommDataType dtype, HcommReduceOp rop)
+{
+	return (dtype <= HCOMM_DATA_TYPE_FP32 || dtype == HCOMM_DATA_TYPE_BFP16) &&
+	       rop != HCOMM_REDUCE_PROD;
+}
+
+/*
+ * hcomm's order: the buffers, the type and op, then the thread. @ext: any
+ * type and op the driver reduces (the hcclt... calls), not only hcomm's;
+ * those beyond hcomm's need HCCLT_FEATURE_REDUCE_EXT (uAPI 1.7).
+ */
 static int32_t reduce_task(ThreadHandle thread, ChannelHandle channel, uint32_t op,
 			   void *dst, const void *src, uint64_t count,
-			   HcommDataType dtype, HcommReduceOp rop)
+			   HcommDataType dtype, HcommReduceOp rop, int ext)
 {
 	uint64_t size = reduce_size(dtype);
+	int narrow;
 
 	if (!dst || !src)
 		return HCCL_E_PTR;
-	if (!size || (rop != HCOMM_REDUCE_SUM && rop != HCOMM_REDUCE_MAX &&
-		      rop != HCOMM_REDUCE_MIN) || count > UINT64_MAX / size)
+	if (!size || (rop != HCOMM_REDUCE_SUM && rop != HCOMM_REDUCE_PROD &&
+		      rop != HCOMM_REDUCE_MAX && rop != HCOMM_REDUCE_MIN) ||
+	    count > UINT64_MAX / size)
+		return HCCL_E_PARA;
+	narrow = hcomm_reduces(dtype, rop);
+	if (!narrow && !ext)
 		return HCCL_E_PARA;
 	/* HcommDataType and the uAPI's HCCLT_DTYPE_* share CANN's values. */
 	return data_task(thread, channel, op, dst, src, count * size, (uint32_t)dtype,
-			 (uint32_t)rop);
+			 (uint32_t)rop, narrow ? 0 : HCCLT_FEATURE_REDUCE_EXT);
 }
 
 HCCLT_EXPORT int32_t HcommLocalReduceOnThread(ThreadHandle thread, void *dst, const void *src,
@@ -140,7 +174,7 @@ HCCLT_EXPORT int32_t HcommLocalReduceOnThread(ThreadHandle thread, void *dst, co
 					      HcommReduceOp reduceOp)
 {
 	return reduce_task(thread, 0, HCCLT_TASK_LOCAL_REDUCE, dst, src, count, dataType,
-			   reduceOp);
+			   reduceOp, 0);
 }
 
 HCCLT_EXPORT int32_t HcommWriteReduceOnThread(ThreadHandle thread, ChannelHandle channel,
@@ -148,7 +182,7 @@ HCCLT_EXPORT int32_t HcommWriteReduceOnThread(ThreadHandle thread, ChannelHandle
 					      HcommDataType dataType, HcommReduceOp reduceOp)
 {
 	return reduce_task(thread, channel, HCCLT_TASK_WRITE_REDUCE, dst, src, count, dataType,
-			   reduceOp);
+			   reduceOp, 0);
 }
 
 HCCLT_EXPORT int32_t HcommReadReduceOnThread(ThreadHandle thread, ChannelHandle channel,
@@ -156,5 +190,29 @@ HCCLT_EXPORT int32_t HcommReadReduceOnThread(ThreadHandle thread, ChannelHandle 
 					     HcommDataType dataType, HcommReduceOp reduceOp)
 {
 	return reduce_task(thread, channel, HCCLT_TASK_READ_REDUCE, dst, src, count, dataType,
-			   reduceOp);
+			   reduceOp, 0);
+}
+
+HCCLT_EXPORT int32_t hccltLocalReduceOnThread(ThreadHandle thread, void *dst, const void *src,
+					      uint64_t count, HcommDataType dataType,
+					      HcommReduceOp reduceOp)
+{
+	return reduce_task(thread, 0, HCCLT_TASK_LOCAL_REDUCE, dst, src, count, dataType,
+			   reduceOp, 1);
+}
+
+HCCLT_EXPORT int32_t hccltWriteReduceOnThread(ThreadHandle thread, ChannelHandle channel,
+					      void *dst, const void *src, uint64_t count,
+					      HcommDataType dataType, HcommReduceOp reduceOp)
+{
+	return reduce_task(thread, channel, HCCLT_TASK_WRITE_REDUCE, dst, src, count, dataType,
+			   reduceOp, 1);
+}
+
+HCCLT_EXPORT int32_t hccltReadReduceOnThread(ThreadHandle thread, ChannelHandle channel,
+					     void *dst, const void *src, uint64_t count,
+					     HcommDataType dataType, HcommReduceOp reduceOp)
+{
+	return reduce_task(thread, channel, HCCLT_TASK_READ_REDUCE, dst, src, count, dataType,
+			   reduceOp, 1);
 }

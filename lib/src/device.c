@@ -26,6 +26,7 @@
 struct hcclt_dev {
 	char node[64];		/* path of the device node, set by discovery */
 	_Atomic int fd1;	/* fd + 1; 0 until opened (stored under dev_lock) */
+	uint64_t features;	/* QUERY's, set before fd1 (under dev_lock) */
 };
 
 static pthread_once_t disc_once = PTHREAD_ONCE_INIT;
@@ -349,8 +350,19 @@ static int device_open_locked(int dev)
 		/* ENODEV: unplugged meanwhile; anything else: not our uAPI. */
 		return ret == -ENOMEM || ret == -ENODEV ? ret : -EPROTO;
 	}
+	devs[dev].features = q.features;
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	return fd;
+}
+
+/*
+ * HCCLT_FEATURE_* bits of device @dev, which the caller has seen open
+ * (hcclt_device_fd_fast() or hcclt_device_open() returned its fd: their
+ * load of fd1 orders this read after the store).
+ */
+uint64_t hcclt_device_features(int dev)
+{
+	return devs[dev].features;
 }
 
 /*

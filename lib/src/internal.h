@@ -69,6 +69,7 @@ struct hcclt_stream {
 int hcclt_device_count(void);
 int hcclt_device_open(int dev);
 int hcclt_device_fd_fast(int dev);
+uint64_t hcclt_device_features(int dev);
 const char *hcclt_device_node(int dev);
 uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);

@@ -318,6 +318,87 @@ static void test_primitive_checks(void)
 	TAP_EQ(HcommThreadNotifyWaitOnThread(a, 0, 1), HCCL_E_PTR, "wait: handle on an unopened device -> HCCL_E_PTR");
 }
 
+/*
+ * The reduces' checks before the device (hcomm's order: buffers E_PTR,
+ * type and op E_PARA, then the thread and channel E_PTR): hcomm's calls
+ * take INT8, INT16, INT32, FP16, FP32, BFP16 with SUM, MAX, MIN only; the
+ * hcclt... ones every type 0 .. 11 with SUM, PROD, MAX, MIN.
+ */
+static void test_reduce_checks(void)
+{
+	ThreadHandle a = fake_thread(0, 1);
+	ChannelHandle ch = hcclt_handle_make(0, ((uint64_t)HCCLT_ID_KIND_CHANNEL <<
+						 HCCLT_ID_KIND_SHIFT) | 5);
+	static const int bad_types[] = { 12, 13, 14, 15, 16, 17, 18, 255, -1 };
+	static const int bad_ops[] = { 4, 5, 255, -1 };
+	uint64_t buf[4];
+	int t, o, narrow, ok_h = 1, ok_x = 1;
+	unsigned int i;
+
+#define LR(f, th, d, s, n, t, o) f##LocalReduceOnThread(th, d, s, n, (HcommDataType)(t), \
+							(HcommReduceOp)(o))
+#define WR(f, th, c, d, s, n, t, o) f##WriteReduceOnThread(th, c, d, s, n, (HcommDataType)(t), \
+							   (HcommReduceOp)(o))
+#define RR(f, th, c, d, s, n, t, o) f##ReadReduceOnThread(th, c, d, s, n, (HcommDataType)(t), \
+							  (HcommReduceOp)(o))
+	/* Every type and op: past the type checks (thread 0 -> E_PTR) or not. */
+	for (t = 0; t < 12; t++) {
+		for (o = 0; o < 4; o++) {
+			narrow = (t <= 4 || t == 11) && o != 1;
+			ok_h &= LR(Hcomm, 0, buf, buf + 2, 1, t, o) == (narrow ? HCCL_E_PTR : HCCL_E_PARA);
+			ok_h &= WR(Hcomm, 0, ch, buf, buf + 2, 1, t, o) == (narrow ? HCCL_E_PTR : HCCL_E_PARA);
+			ok_h &= RR(Hcomm, 0, ch, buf, buf + 2, 1, t, o) == (narrow ? HCCL_E_PTR : HCCL_E_PARA);
+			ok_x &= LR(hcclt, 0, buf, buf + 2, 1, t, o) == HCCL_E_PTR;
+			ok_x &= WR(hcclt, 0, ch, buf, buf + 2, 1, t, o) == HCCL_E_PTR;
+			ok_x &= RR(hcclt, 0, ch, buf, buf + 2, 1, t, o) == HCCL_E_PTR;
+		}
+	}
+	tap_ok(ok_h, "Hcomm*ReduceOnThread: hcomm's 6 types x 3 ops pass the type checks, "
+	       "INT64..FP64 and PROD are HCCL_E_PARA");
+	tap_ok(ok_x, "hcclt*ReduceOnThread: all 12 types x 4 ops pass the type checks");
+	for (ok_x = 1, i = 0; i < sizeof(bad_types) / sizeof(bad_types[0]); i++) {
+		ok_x &= LR(hcclt, a, buf, buf + 2, 1, bad_types[i], HCOMM_REDUCE_SUM) == HCCL_E_PARA;
+		ok_x &= WR(hcclt, a, ch, buf, buf + 2, 1, bad_types[i], HCOMM_REDUCE_SUM) == HCCL_E_PARA;
+		ok_x &= RR(hcclt, a, ch, buf, buf + 2, 1, bad_types[i], HCOMM_REDUCE_SUM) == HCCL_E_PARA;
+	}
+	tap_ok(ok_x, "hcclt*ReduceOnThread: types 12 (INT128) .. 18, 255, -1 -> HCCL_E_PARA");
+	for (ok_x = 1, i = 0; i < sizeof(bad_ops) / sizeof(bad_ops[0]); i++) {
+		ok_x &= LR(hcclt, a, buf, buf + 2, 1, HCOMM_DATA_TYPE_INT64, bad_ops[i]) == HCCL_E_PARA;
+		ok_x &= WR(hcclt, a, ch, buf, buf + 2, 1, HCOMM_DATA_TYPE_INT64, bad_ops[i]) == HCCL_E_PARA;
+		ok_x &= RR(hcclt, a, ch, buf, buf + 2, 1, HCOMM_DATA_TYPE_INT64, bad_ops[i]) == HCCL_E_PARA;
+	}
+	tap_ok(ok_x, "hcclt*ReduceOnThread: ops 4, 5, 255, -1 -> HCCL_E_PARA");
+	TAP_EQ(LR(hcclt, a, NULL, buf, 1, 99, 99), HCCL_E_PTR,
+	       "hcclt LocalReduce: dst NULL -> HCCL_E_PTR (before the type)");
+	TAP_EQ(LR(hcclt, a, buf, NULL, 1, 99, 99), HCCL_E_PTR,
+	       "hcclt LocalReduce: src NULL -> HCCL_E_PTR");
+	TAP_EQ(WR(hcclt, a, ch, NULL, buf, 1, HCOMM_DATA_TYPE_FP64, HCOMM_REDUCE_PROD), HCCL_E_PTR,
+	       "hcclt WriteReduce: dst NULL -> HCCL_E_PTR");
+	TAP_EQ(RR(hcclt, a, ch, buf, NULL, 1, HCOMM_DATA_TYPE_FP64, HCOMM_REDUCE_PROD), HCCL_E_PTR,
+	       "hcclt ReadReduce: src NULL -> HCCL_E_PTR");
+	TAP_EQ(LR(hcclt, 0, buf, buf, UINT64_MAX / 8 + 1, HCOMM_DATA_TYPE_UINT64, HCOMM_REDUCE_SUM),
+	       HCCL_E_PARA, "hcclt LocalReduce: UINT64 count * 8 past 2^64 -> HCCL_E_PARA (before the thread)");
+	TAP_EQ(LR(hcclt, 0, buf, buf, UINT64_MAX / 8, HCOMM_DATA_TYPE_FP64, HCOMM_REDUCE_SUM),
+	       HCCL_E_PTR, "hcclt LocalReduce: FP64 count * 8 below 2^64 passes, thread 0 -> HCCL_E_PTR");
+	TAP_EQ(LR(hcclt, 0, buf, buf, UINT64_MAX, HCOMM_DATA_TYPE_UINT8, HCOMM_REDUCE_MIN),
+	       HCCL_E_PTR, "hcclt LocalReduce: UINT8 count 2^64 - 1 passes, thread 0 -> HCCL_E_PTR");
+	TAP_EQ(LR(hcclt, a | (UINT64_C(5) << 60), buf, buf + 2, 1, HCOMM_DATA_TYPE_UINT16,
+		  HCOMM_REDUCE_MAX), HCCL_E_PTR, "hcclt LocalReduce: foreign-generation thread -> HCCL_E_PTR");
+	TAP_EQ(LR(hcclt, a, buf, buf + 2, 0, HCOMM_DATA_TYPE_UINT32, HCOMM_REDUCE_PROD), HCCL_E_PTR,
+	       "hcclt LocalReduce: a thread on an unopened device -> HCCL_E_PTR (also for count 0)");
+	TAP_EQ(WR(hcclt, a, 0, buf, buf + 2, 1, HCOMM_DATA_TYPE_INT64, HCOMM_REDUCE_SUM), HCCL_E_PTR,
+	       "hcclt WriteReduce: channel 0 -> HCCL_E_PTR");
+	TAP_EQ(RR(hcclt, a, a, buf, buf + 2, 1, HCOMM_DATA_TYPE_INT64, HCOMM_REDUCE_SUM), HCCL_E_PTR,
+	       "hcclt ReadReduce: a thread handle as channel -> HCCL_E_PTR");
+	TAP_EQ(LR(Hcomm, 0, buf, buf + 2, 1, HCOMM_DATA_TYPE_UINT8, HCOMM_REDUCE_SUM), HCCL_E_PARA,
+	       "HcommLocalReduce: UINT8 still HCCL_E_PARA (before the thread)");
+	TAP_EQ(LR(Hcomm, 0, buf, buf + 2, 1, HCOMM_DATA_TYPE_FP32, HCOMM_REDUCE_PROD), HCCL_E_PARA,
+	       "HcommLocalReduce: PROD still HCCL_E_PARA");
+#undef LR
+#undef WR
+#undef RR
+}
+
 static void test_channel_checks(void)
 {
 	struct hcclt_comm c = fake_comm(0), bad = fake_comm(0);
@@ -1021,6 +1102,7 @@ int main(int argc, char **argv)
 	test_with_stream_checks();
 	test_export_checks();
 	test_primitive_checks();
+	test_reduce_checks();
 	test_channel_checks();
 	test_acl_checks();
 	test_comm_checks();

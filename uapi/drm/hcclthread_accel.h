@@ -63,7 +63,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		6
+#define HCCLT_UAPI_MINOR		7
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -261,6 +261,13 @@ struct drm_hcclt_query {
  * they kept access to the buffer's pages.
  */
 #define HCCLT_FEATURE_PEER_REVOKE	0x2000ULL
+/*
+ * (uAPI 1.7) Reduce tasks of every type and op HCCL's collectives reduce:
+ * HCCLT_DTYPE_INT64, _UINT64, _UINT8, _UINT16, _UINT32 and _FP64 besides
+ * the 1.4 types, HCCLT_REDUCE_PROD besides SUM, MAX and MIN (see "reduce
+ * element types and operations"). Without it a reduce of one is -EINVAL.
+ */
+#define HCCLT_FEATURE_REDUCE_EXT	0x4000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -524,11 +531,10 @@ struct drm_hcclt_thread_export {
  * @HCCLT_TASK_LOCAL_REDUCE: (uAPI 1.4) as HCCLT_TASK_LOCAL_COPY, but each
  *	element of the destination becomes @reduce_op of itself and the
  *	source element (@dtype; @len, @src_offset and @dst_offset multiples
- *	of its size; the two ranges must not overlap). Integers wrap around
- *	on HCCLT_REDUCE_SUM and compare signed; floats are computed in FP32
- *	(FP16 and BF16 rounded back to nearest, ties to even), and a NaN
- *	operand of HCCLT_REDUCE_MAX or _MIN gives that NaN (the
- *	destination's if both are). HCCLT_FEATURE_REDUCE.
+ *	of its size; the two ranges must not overlap). The types, the ops
+ *	and their arithmetic: "reduce element types and operations" below.
+ *	HCCLT_FEATURE_REDUCE; the 1.7 types and HCCLT_REDUCE_PROD:
+ *	HCCLT_FEATURE_REDUCE_EXT.
  * @HCCLT_TASK_WRITE_REDUCE: (uAPI 1.4) HCCLT_TASK_WRITE, reducing.
  * @HCCLT_TASK_READ_REDUCE: (uAPI 1.4) HCCLT_TASK_READ, reducing.
  * @HCCLT_TASK_EVENT_RECORD: (uAPI 1.4) record event @dst_thread (an id of
@@ -580,16 +586,63 @@ enum drm_hcclt_task_op {
 	HCCLT_TASK_ACL_NOTIFY_WAIT = 15,
 };
 
-/* Element types of reduce tasks (CANN's HcclDataType values). */
+/**
+ * DOC: reduce element types and operations
+ *
+ * The @dtype of a reduce task (HCCLT_TASK_LOCAL_REDUCE, _WRITE_REDUCE,
+ * _READ_REDUCE) is an HCCLT_DTYPE_* value and its @reduce_op an
+ * HCCLT_REDUCE_* value, CANN's HcclDataType and HcclReduceOp numbers.
+ * Each element of the destination becomes op(destination element, source
+ * element). Elements are in the CPU's byte order.
+ *
+ * Types, their value and their size in bytes:
+ *
+ * - HCCLT_DTYPE_INT8 (0, 1), _INT16 (1, 2), _INT32 (2, 4) and, since
+ *   uAPI 1.7, _INT64 (5, 8): two's complement signed integers.
+ * - Since uAPI 1.7: HCCLT_DTYPE_UINT8 (7, 1), _UINT16 (8, 2), _UINT32
+ *   (9, 4) and _UINT64 (6, 8): unsigned integers.
+ * - HCCLT_DTYPE_FP16 (3, 2) and _FP32 (4, 4): IEEE 754 binary16 and
+ *   binary32; _BF16 (11, 2): bfloat16, the upper half of a binary32;
+ *   since uAPI 1.7, _FP64 (10, 8): IEEE 754 binary64.
+ *
+ * Any other value is -EINVAL, CANN's INT128 (12), HIF8 and FP8 types
+ * (14 .. 17) included; so are the 1.7 types on a driver without
+ * HCCLT_FEATURE_REDUCE_EXT.
+ *
+ * Operations: HCCLT_REDUCE_SUM (0), HCCLT_REDUCE_PROD (1, since uAPI 1.7,
+ * HCCLT_FEATURE_REDUCE_EXT), HCCLT_REDUCE_MAX (2) and HCCLT_REDUCE_MIN (3);
+ * any other value is -EINVAL.
+ *
+ * - Integers: SUM and PROD wrap around modulo 2^bits (the low bits of the
+ *   exact result, the same for a signed and an unsigned type); MAX and MIN
+ *   compare signed for the INT types and unsigned for the UINT types.
+ * - FP32 is computed in binary32 and FP64 in binary64, rounding to
+ *   nearest, ties to even, with subnormals kept; FP16 and BF16 are widened
+ *   exactly to binary32, computed there (SUM, PROD, MAX, MIN alike) and
+ *   the result is rounded back to nearest, ties to even. A result too
+ *   large for its type is an infinity.
+ * - A NaN operand of MAX or MIN gives that NaN (the destination's when
+ *   both are); SUM and PROD of a NaN give a NaN. MAX and MIN of two equal
+ *   values (+0 and -0) give the destination's.
+ * - The floating point types need the CPU's FPU in the kernel: a reduce
+ *   of FP16, FP32, FP64 or BF16 is -EOPNOTSUPP on architectures other
+ *   than x86. The integer types reduce everywhere.
+ */
 #define HCCLT_DTYPE_INT8		0
 #define HCCLT_DTYPE_INT16		1
 #define HCCLT_DTYPE_INT32		2
 #define HCCLT_DTYPE_FP16		3
 #define HCCLT_DTYPE_FP32		4
+#define HCCLT_DTYPE_INT64		5
+#define HCCLT_DTYPE_UINT64		6
+#define HCCLT_DTYPE_UINT8		7
+#define HCCLT_DTYPE_UINT16		8
+#define HCCLT_DTYPE_UINT32		9
+#define HCCLT_DTYPE_FP64		10
 #define HCCLT_DTYPE_BF16		11
 
-/* Reduce operations (CANN's HcclReduceOp values). */
 #define HCCLT_REDUCE_SUM		0
+#define HCCLT_REDUCE_PROD		1
 #define HCCLT_REDUCE_MAX		2
 #define HCCLT_REDUCE_MIN		3
 
@@ -631,7 +684,10 @@ struct drm_hcclt_task {
 	__u64 dst_offset;
 	/** @len: (1.4) data tasks: bytes to copy or reduce; may be zero. */
 	__u64 len;
-	/** @dtype: (1.4) reduce tasks: HCCLT_DTYPE_*. */
+	/**
+	 * @dtype: (1.4) reduce tasks: HCCLT_DTYPE_* (see "reduce element
+	 * types and operations").
+	 */
 	__u32 dtype;
 	/** @reduce_op: (1.4) reduce tasks: HCCLT_REDUCE_*. */
 	__u32 reduce_op;
@@ -758,8 +814,9 @@ struct drm_hcclt_sync {
  *   @reduce_op of a reduce (non-zero ones for a copy), a reduce @len,
  *   @src_offset or @dst_offset not a multiple of the element size, a
  *   reduce whose two ranges overlap; non-zero 1.4 fields in another task.
- * - -EOPNOTSUPP (1.4): a float reduce on an architecture where the driver
- *   cannot use the FPU (all but x86).
+ * - -EOPNOTSUPP (1.4): a floating point reduce (FP16, FP32, BF16; FP64
+ *   since 1.7) on an architecture where the driver cannot use the FPU
+ *   (all but x86).
  * - -ENOENT (1.4): a data task's handle that is not a memory object of
  *   this file.
  * - -EBUSY (1.4): a kernel launch while the file has too many launch

@@ -208,7 +208,8 @@ int32_t HcommAclrtNotifyWaitOnThread(ThreadHandle thread, uint64_t notifyId, uin
  *	device, aligned to the element size.
  * @src: source: the same kinds; must not overlap @dst.
  * @count: elements; zero queues nothing.
- * @dataType: INT8, INT16, INT32, FP16, FP32 or BFP16.
+ * @dataType: INT8, INT16, INT32, FP16, FP32 or BFP16 (hcclthread.h's
+ *	hccltLocalReduceOnThread() takes every type and PROD).
  * @reduceOp: SUM, MAX or MIN.
  *
  * Integers wrap around on SUM; floats are computed in FP32 (FP16 and

@@ -102,6 +102,7 @@ TEST_F(core, query_fields)
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_EVENTS);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_SYNCOBJ);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_PEER_REVOKE);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_REDUCE_EXT);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
@@ -115,7 +116,8 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_REDUCE |
 				    HCCLT_FEATURE_EVENTS |
 				    HCCLT_FEATURE_SYNCOBJ |
-				    HCCLT_FEATURE_PEER_REVOKE));
+				    HCCLT_FEATURE_PEER_REVOKE |
+				    HCCLT_FEATURE_REDUCE_EXT));
 }
 
 TEST_F(core, query_flags_einval)

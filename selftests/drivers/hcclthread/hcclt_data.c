@@ -14,7 +14,9 @@
  * in turn. Revocation: a rank's communicator torn down, its peers'
  * mappings of its HCCL buffer fault SIGBUS and their data tasks on it,
  * queued or running, fail with -ECONNRESET and touch it no more; its own
- * mappings keep working.
+ * mappings keep working. Reduces: every type and op (the 1.7 ones with
+ * HCCLT_FEATURE_REDUCE_EXT) against a reference of the test's own, every
+ * validation, and through channels both ways.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -1527,18 +1529,49 @@ TEST_F(data, channel_buffer_refuses_importers)
 		syscall(SYS_delete_module, "vgem", O_NONBLOCK);
 }
 
-/* ---- reduces (HCCLT_FEATURE_REDUCE) ---- */
+/* ---- reduces (HCCLT_FEATURE_REDUCE, _REDUCE_EXT) ---- */
 
+/* The 1.4 types, then those of 1.7 (HCCLT_FEATURE_REDUCE_EXT). */
 static const __u32 rtypes[] = { HCCLT_DTYPE_INT8, HCCLT_DTYPE_INT16,
 				HCCLT_DTYPE_INT32, HCCLT_DTYPE_FP16,
-				HCCLT_DTYPE_FP32, HCCLT_DTYPE_BF16 };
+				HCCLT_DTYPE_FP32, HCCLT_DTYPE_BF16,
+				HCCLT_DTYPE_INT64, HCCLT_DTYPE_UINT64,
+				HCCLT_DTYPE_UINT8, HCCLT_DTYPE_UINT16,
+				HCCLT_DTYPE_UINT32, HCCLT_DTYPE_FP64 };
 static const __u32 rops[] = { HCCLT_REDUCE_SUM, HCCLT_REDUCE_MAX,
-			      HCCLT_REDUCE_MIN };
+			      HCCLT_REDUCE_MIN, HCCLT_REDUCE_PROD };
 
 static unsigned int esize(__u32 dt)
 {
-	return dt == HCCLT_DTYPE_INT8 ? 1 :
-	       dt == HCCLT_DTYPE_INT32 || dt == HCCLT_DTYPE_FP32 ? 4 : 2;
+	switch (dt) {
+	case HCCLT_DTYPE_INT8:
+	case HCCLT_DTYPE_UINT8:
+		return 1;
+	case HCCLT_DTYPE_INT16:
+	case HCCLT_DTYPE_UINT16:
+	case HCCLT_DTYPE_FP16:
+	case HCCLT_DTYPE_BF16:
+		return 2;
+	case HCCLT_DTYPE_INT32:
+	case HCCLT_DTYPE_UINT32:
+	case HCCLT_DTYPE_FP32:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+/* A type or op that came with uAPI 1.7 (HCCLT_FEATURE_REDUCE_EXT)? */
+static int reduce_ext(__u32 dt, __u32 op)
+{
+	return op == HCCLT_REDUCE_PROD || dt == HCCLT_DTYPE_INT64 ||
+	       (dt >= HCCLT_DTYPE_UINT64 && dt <= HCCLT_DTYPE_FP64);
+}
+
+static int is_signed(__u32 dt)
+{
+	return dt == HCCLT_DTYPE_INT8 || dt == HCCLT_DTYPE_INT16 ||
+	       dt == HCCLT_DTYPE_INT32 || dt == HCCLT_DTYPE_INT64;
 }
 
 static float as_f32(__u32 u)
@@ -1554,6 +1587,22 @@ static __u32 f32_bits(float f)
 	__u32 u;
 
 	memcpy(&u, &f, 4);
+	return u;
+}
+
+static double as_f64(__u64 u)
+{
+	double f;
+
+	memcpy(&f, &u, 8);
+	return f;
+}
+
+static __u64 f64_bits(double f)
+{
+	__u64 u;
+
+	memcpy(&u, &f, 8);
 	return u;
 }
 
@@ -1587,84 +1636,126 @@ static __u16 f2bf(float f)
 static int is_float(__u32 dt)
 {
 	return dt == HCCLT_DTYPE_FP16 || dt == HCCLT_DTYPE_FP32 ||
-	       dt == HCCLT_DTYPE_BF16;
+	       dt == HCCLT_DTYPE_BF16 || dt == HCCLT_DTYPE_FP64;
 }
 
-static float to_f(__u32 dt, __u32 b)
+/* FP16, FP32, BF16 (not FP64) as the float they are computed in. */
+static float to_f(__u32 dt, __u64 b)
 {
-	return dt == HCCLT_DTYPE_FP32 ? as_f32(b) :
-	       dt == HCCLT_DTYPE_FP16 ? h2f((__u16)b) : as_f32(b << 16);
+	return dt == HCCLT_DTYPE_FP32 ? as_f32((__u32)b) :
+	       dt == HCCLT_DTYPE_FP16 ? h2f((__u16)b) : as_f32((__u32)b << 16);
 }
 
-static __u32 from_f(__u32 dt, float f)
+static __u64 from_f(__u32 dt, float f)
 {
 	return dt == HCCLT_DTYPE_FP32 ? f32_bits(f) :
 	       dt == HCCLT_DTYPE_FP16 ? f2h(f) : f2bf(f);
 }
 
-static int is_nan(__u32 dt, __u32 b)
+static int is_nan(__u32 dt, __u64 b)
 {
-	float f = to_f(dt, b);
-
-	return f != f;
+	if (dt == HCCLT_DTYPE_FP64)
+		return as_f64(b) != as_f64(b);
+	return to_f(dt, b) != to_f(dt, b);
 }
 
 /* What the element @d (destination) becomes with @s: bit patterns. */
-static __u32 ref(__u32 dt, __u32 op, __u32 d, __u32 s)
+static __u64 ref(__u32 dt, __u32 op, __u64 d, __u64 s)
 {
-	if (is_float(dt)) {
-		float x = to_f(dt, d), y = to_f(dt, s), r;
+	if (dt == HCCLT_DTYPE_FP64) {
+		double x = as_f64(d), y = as_f64(s);
 
 		if (op == HCCLT_REDUCE_SUM)
-			r = x + y;
-		else if (x != x || y != y)
+			return f64_bits(x + y);
+		if (op == HCCLT_REDUCE_PROD)
+			return f64_bits(x * y);
+		if (x != x || y != y)
 			return x != x ? d : s;
-		else if (op == HCCLT_REDUCE_MAX)
-			r = y > x ? y : x;
-		else
-			r = y < x ? y : x;
-		return from_f(dt, r);
+		if (op == HCCLT_REDUCE_MAX)
+			return y > x ? s : d;
+		return y < x ? s : d;
+	}
+	if (is_float(dt)) {
+		float x = to_f(dt, d), y = to_f(dt, s);
+
+		if (op == HCCLT_REDUCE_SUM)
+			return from_f(dt, x + y);
+		if (op == HCCLT_REDUCE_PROD)
+			return from_f(dt, x * y);
+		if (x != x || y != y)
+			return x != x ? d : s;
+		if (op == HCCLT_REDUCE_MAX)
+			return y > x ? s : d;
+		return y < x ? s : d;
 	}
 	{
 		unsigned int bits = esize(dt) * 8;
-		__s64 x = (__s64)((__s64)d << (64 - bits)) >> (64 - bits);
-		__s64 y = (__s64)((__s64)s << (64 - bits)) >> (64 - bits);
-		__s64 r = op == HCCLT_REDUCE_SUM ? x + y :
-			  op == HCCLT_REDUCE_MAX ? (y > x ? y : x) :
-			  (y < x ? y : x);
+		__u64 mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+		int lt, gt;
 
-		return (__u32)r & (bits == 32 ? 0xffffffffu : (1u << bits) - 1);
+		if (op == HCCLT_REDUCE_SUM)
+			return (d + s) & mask;
+		if (op == HCCLT_REDUCE_PROD)
+			return (d * s) & mask;
+		if (is_signed(dt)) {
+			__s64 x = (__s64)(d << (64 - bits)) >> (64 - bits);
+			__s64 y = (__s64)(s << (64 - bits)) >> (64 - bits);
+
+			lt = y < x;
+			gt = y > x;
+		} else {
+			lt = s < d;
+			gt = s > d;
+		}
+		return (op == HCCLT_REDUCE_MAX ? gt : lt) ? s : d;
 	}
 }
 
-static __u32 get_e(const __u8 *p, unsigned int sz)
+static __u64 get_e(const __u8 *p, unsigned int sz)
 {
-	__u32 v = 0;
+	__u64 v = 0;
 
 	memcpy(&v, p, sz);
 	return v;
 }
 
 /*
- * Special values planted among the random ones, per float type: element
- * i * 8 + j gets special j (@row 0: the source) or i (@row 1: the
- * destination), so that every pair meets in the first 64 elements.
+ * Special values planted among the random ones, per type: element i * 8 + j
+ * gets special j (@row 0: the source) or i (@row 1: the destination), so
+ * that every pair meets in the first 64 elements. Floats: NaN, inf, -inf,
+ * -0, the smallest subnormal, the largest finite value, 0 and a negative
+ * NaN with a payload (FP16: its largest subnormal instead, BF16: 1.0);
+ * integers: 0, 1, all ones, the sign bit alone and all but it, 2, and two
+ * bit patterns.
  */
 static void plant(__u8 *p, __u32 dt, __u64 n, int row)
 {
-	static const __u32 f32s[] = { 0x7fc00000, 0x7f800000, 0xff800000,
+	static const __u64 f32s[] = { 0x7fc00000, 0x7f800000, 0xff800000,
 				      0x80000000, 0x00000001, 0x7f7fffff,
 				      0x00000000, 0xffc00001 };
-	static const __u32 f16s[] = { 0x7e00, 0x7c00, 0xfc00, 0x8000, 0x0001,
+	static const __u64 f16s[] = { 0x7e00, 0x7c00, 0xfc00, 0x8000, 0x0001,
 				      0x7bff, 0x0000, 0x03ff };
-	static const __u32 b16s[] = { 0x7fc0, 0x7f80, 0xff80, 0x8000, 0x0001,
+	static const __u64 b16s[] = { 0x7fc0, 0x7f80, 0xff80, 0x8000, 0x0001,
 				      0x7f7f, 0x0000, 0x3f80 };
-	const __u32 *v = dt == HCCLT_DTYPE_FP32 ? f32s :
-			 dt == HCCLT_DTYPE_FP16 ? f16s : b16s;
+	static const __u64 f64s[] = { 0x7ff8000000000000, 0x7ff0000000000000,
+				      0xfff0000000000000, 0x8000000000000000,
+				      0x0000000000000001, 0x7fefffffffffffff,
+				      0x0000000000000000, 0xfff8000000000001 };
 	unsigned int sz = esize(dt), i, j;
+	__u64 top = 1ULL << (sz * 8 - 1);
+	const __u64 ints[] = { 0, 1, ~0ULL, top, top - 1, 2,
+			       0x5555555555555555, 0xaaaaaaaaaaaaaaaa };
+	const __u64 *v = ints;
 
-	if (!is_float(dt))
-		return;
+	if (dt == HCCLT_DTYPE_FP32)
+		v = f32s;
+	else if (dt == HCCLT_DTYPE_FP16)
+		v = f16s;
+	else if (dt == HCCLT_DTYPE_BF16)
+		v = b16s;
+	else if (dt == HCCLT_DTYPE_FP64)
+		v = f64s;
+	/* Little endian: the low @sz bytes of each value. */
 	for (i = 0; i < 8; i++)
 		for (j = 0; j < 8; j++)
 			if ((__u64)(i * 8 + j) < n)
@@ -1675,13 +1766,14 @@ static void plant(__u8 *p, __u32 dt, __u64 n, int row)
 /*
  * Every type and op: LOCAL_REDUCE over 2 pages and a bit at element-aligned
  * offsets, random bit patterns and every pair of special values (NaN, inf,
- * -0, subnormal, max), checked element by element against the reference
- * above (FP16 through the compiler's _Float16; NaN results by NaN-ness).
+ * -0, subnormal, max; integers' edges), checked element by element against
+ * the reference above (FP16 through the compiler's _Float16; NaN results by
+ * NaN-ness). The 1.7 types and PROD only with HCCLT_FEATURE_REDUCE_EXT.
  */
 TEST_F(data, reduce_every_type_and_op)
 {
 	struct drm_hcclt_query q;
-	unsigned int ti, oi;
+	unsigned int ti, oi, done = 0;
 
 	ASSERT_EQ(0, hcclt_query(self->fd, &q));
 	if (!(q.features & HCCLT_FEATURE_REDUCE))
@@ -1695,6 +1787,9 @@ TEST_F(data, reduce_every_type_and_op)
 			struct drm_hcclt_task t;
 			__u64 i, bad = 0, first = ~0ULL;
 
+			if (reduce_ext(dt, op) &&
+			    !(q.features & HCCLT_FEATURE_REDUCE_EXT))
+				continue;
 			fill(self->a.p, 4 * 4096, 7 + ti + 3 * oi);
 			fill(self->b.p, 4 * 4096, 91 + ti + 5 * oi);
 			plant(self->a.p + so, dt, n, 0);
@@ -1707,10 +1802,10 @@ TEST_F(data, reduce_every_type_and_op)
 			ASSERT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
 			ASSERT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
 			for (i = 0; i < n; i++) {
-				__u32 d = get_e(old + i * sz, sz);
-				__u32 sv = get_e(self->a.p + so + i * sz, sz);
-				__u32 got = get_e(self->b.p + dof + i * sz, sz);
-				__u32 want = ref(dt, op, d, sv);
+				__u64 d = get_e(old + i * sz, sz);
+				__u64 sv = get_e(self->a.p + so + i * sz, sz);
+				__u64 got = get_e(self->b.p + dof + i * sz, sz);
+				__u64 want = ref(dt, op, d, sv);
 
 				if (is_float(dt) && is_nan(dt, want) ?
 				    !is_nan(dt, got) : got != want) {
@@ -1721,21 +1816,24 @@ TEST_F(data, reduce_every_type_and_op)
 			EXPECT_EQ(0, bad) {
 				__u64 f = first;
 
-				TH_LOG("dtype %u op %u: %llu wrong, first %llu: dst %#x src %#x got %#x want %#x",
+				TH_LOG("dtype %u op %u: %llu wrong, first %llu: dst %#llx src %#llx got %#llx want %#llx",
 				       dt, op, (unsigned long long)bad,
 				       (unsigned long long)f,
-				       get_e(old + f * sz, sz),
-				       get_e(self->a.p + so + f * sz, sz),
-				       get_e(self->b.p + dof + f * sz, sz),
-				       ref(dt, op, get_e(old + f * sz, sz),
-					   get_e(self->a.p + so + f * sz, sz)));
+				       (unsigned long long)get_e(old + f * sz, sz),
+				       (unsigned long long)get_e(self->a.p + so + f * sz, sz),
+				       (unsigned long long)get_e(self->b.p + dof + f * sz, sz),
+				       (unsigned long long)ref(dt, op, get_e(old + f * sz, sz),
+							       get_e(self->a.p + so + f * sz, sz)));
 			}
 			/* Bytes around the range untouched. */
 			EXPECT_EQ(pat(dof - 1, 91 + ti + 5 * oi), self->b.p[dof - 1]);
 			EXPECT_EQ(pat(dof + n * sz, 91 + ti + 5 * oi),
 				  self->b.p[dof + n * sz]);
+			done++;
 		}
 	}
+	/* 6 types x 3 ops in 1.4; 12 x 4 with the 1.7 ones. */
+	EXPECT_EQ(q.features & HCCLT_FEATURE_REDUCE_EXT ? 48 : 18, done);
 }
 
 /* One negative test per validation of a reduce. */
@@ -1756,12 +1854,16 @@ TEST_F(data, reduce_einval)
 		EXPECT_EQ(err, hcclt_submit(self->fd, self->thread, &t, 1)) \
 			TH_LOG(#field "=" #value);			\
 	} while (0)
-	TRY(dtype, 5, -EINVAL);		/* INT64 */
-	TRY(dtype, 7, -EINVAL);		/* UINT8 */
-	TRY(dtype, 10, -EINVAL);	/* FP64 */
+	/* The types and ops after the last known one stay unknown. */
+	TRY(dtype, 12, -EINVAL);	/* INT128 */
+	TRY(dtype, 13, -EINVAL);
+	TRY(dtype, 14, -EINVAL);	/* HIF8 */
+	TRY(dtype, 17, -EINVAL);	/* FP8E8M0 */
 	TRY(dtype, 255, -EINVAL);
-	TRY(reduce_op, 1, -EINVAL);	/* PROD */
+	TRY(dtype, ~0U, -EINVAL);
+	TRY(reduce_op, 4, -EINVAL);
 	TRY(reduce_op, 255, -EINVAL);
+	TRY(reduce_op, ~0U, -EINVAL);
 	TRY(len, 62, -EINVAL);		/* not whole FP32 elements */
 	TRY(src_offset, 2, -EINVAL);	/* not aligned to them */
 	TRY(dst_offset, 6, -EINVAL);
@@ -1775,9 +1877,75 @@ TEST_F(data, reduce_einval)
 	t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, a, 64, 64);
 	t.dtype = HCCLT_DTYPE_INT32;
 	EXPECT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
+	/* One-byte elements overlap as well as wider ones; adjacent is fine. */
+	t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, a, 63, 64);
+	t.dtype = HCCLT_DTYPE_INT8;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
+	t.dst_offset = 64;
+	EXPECT_EQ(0, hcclt_submit(self->fd, self->thread, &t, 1));
 	/* A copy still refuses the reduce fields. */
 	t = dtask(HCCLT_TASK_LOCAL_COPY, 0, a, 0, b, 0, 64);
 	t.reduce_op = HCCLT_REDUCE_MAX;
+	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
+	EXPECT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
+}
+
+/*
+ * The 1.7 types and PROD (HCCLT_FEATURE_REDUCE_EXT): each accepted with
+ * whole, aligned elements and refused without them (offsets and a length
+ * of half an element), PROD with every 1.4 type; a driver without the
+ * feature refuses them all.
+ */
+TEST_F(data, reduce_ext_types_and_prod)
+{
+	static const __u32 ext[] = { HCCLT_DTYPE_INT64, HCCLT_DTYPE_UINT64,
+				     HCCLT_DTYPE_UINT8, HCCLT_DTYPE_UINT16,
+				     HCCLT_DTYPE_UINT32, HCCLT_DTYPE_FP64 };
+	__u32 a = self->a.handle, b = self->b.handle;
+	struct drm_hcclt_query q;
+	struct drm_hcclt_task t;
+	unsigned int i, sz;
+	int ok;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	if (!(q.features & HCCLT_FEATURE_REDUCE))
+		SKIP(return, "driver without reduces");
+	ok = q.features & HCCLT_FEATURE_REDUCE_EXT ? 0 : -EINVAL;
+	for (i = 0; i < HCCLT_ARRAY_SIZE(ext); i++) {
+		sz = esize(ext[i]);
+		t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 8, b, 16, 128);
+		t.dtype = ext[i];
+		EXPECT_EQ(ok, hcclt_submit(self->fd, self->thread, &t, 1))
+			TH_LOG("dtype %u", ext[i]);
+		t.reduce_op = HCCLT_REDUCE_PROD;
+		EXPECT_EQ(ok, hcclt_submit(self->fd, self->thread, &t, 1))
+			TH_LOG("dtype %u PROD", ext[i]);
+		if (sz == 1 || ok)
+			continue;
+		t.src_offset = 8 + sz / 2;
+		EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1))
+			TH_LOG("dtype %u: source offset of half an element", ext[i]);
+		t.src_offset = 8;
+		t.dst_offset = 16 + sz / 2;
+		EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1))
+			TH_LOG("dtype %u: destination offset", ext[i]);
+		t.dst_offset = 16;
+		t.len = 128 + sz / 2;
+		EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1))
+			TH_LOG("dtype %u: length", ext[i]);
+	}
+	for (i = 0; i < HCCLT_ARRAY_SIZE(rtypes); i++) {
+		if (reduce_ext(rtypes[i], HCCLT_REDUCE_SUM))
+			continue;
+		t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, b, 0, 64);
+		t.dtype = rtypes[i];
+		t.reduce_op = HCCLT_REDUCE_PROD;
+		EXPECT_EQ(ok, hcclt_submit(self->fd, self->thread, &t, 1))
+			TH_LOG("dtype %u PROD", rtypes[i]);
+	}
+	/* Overlapping one-byte elements of the new type, too. */
+	t = dtask(HCCLT_TASK_LOCAL_REDUCE, 0, a, 0, a, 1, 64);
+	t.dtype = HCCLT_DTYPE_UINT8;
 	EXPECT_EQ(-EINVAL, hcclt_submit(self->fd, self->thread, &t, 1));
 	EXPECT_EQ(0, hcclt_sync(self->fd, self->thread, 10000));
 }
@@ -1830,6 +1998,85 @@ TEST_F(data, write_and_read_reduce)
 		__s16 x = (__s16)(i * 37 - 50000), y = (__s16)(20000 - i * 11);
 
 		bad += di[i] != (x < y ? x : y);
+	}
+	EXPECT_EQ(0, bad);
+	pair2_free(&p);
+}
+
+/*
+ * The 1.7 reduces through a channel: WRITE_REDUCE of UINT64 PROD and of
+ * UINT8 MIN (odd offsets) into the peer's buffer, READ_REDUCE of FP64 MAX
+ * out of it.
+ */
+TEST_F(data, write_and_read_reduce_ext)
+{
+	const __u64 k1 = 0x9e3779b97f4a7c15ULL, k2 = 0xff51afd7ed558ccdULL;
+	struct drm_hcclt_query q;
+	struct drm_hcclt_task t;
+	struct pair2 p;
+	__u64 *d64, *s64;
+	double *df, *sf;
+	__u8 *d8, *s8;
+	int i, bad = 0;
+
+	ASSERT_EQ(0, hcclt_query(self->fd, &q));
+	if (!(q.features & HCCLT_FEATURE_REDUCE_EXT))
+		SKIP(return, "driver without the 1.7 reduces");
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	/* Rank 0 multiplies 4000 UINT64 into rank 1's buffer at 8 KiB. */
+	d64 = (__u64 *)(p.buf[1].p + 8192);
+	s64 = (__u64 *)p.loc[0].p;
+	for (i = 0; i < 4000; i++) {
+		d64[i] = k1 * (__u64)(i + 1);
+		s64[i] = k2 ^ (__u64)i << 17;
+	}
+	t = dtask(HCCLT_TASK_WRITE_REDUCE, p.c[0], p.loc[0].handle, 0, 0, 8192,
+		  4000 * 8);
+	t.dtype = HCCLT_DTYPE_UINT64;
+	t.reduce_op = HCCLT_REDUCE_PROD;
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p.r[0].fd, p.r[0].thread, 10000));
+	for (i = 0; i < 4000; i++)
+		bad += d64[i] != k1 * (__u64)(i + 1) * (k2 ^ (__u64)i << 17);
+	EXPECT_EQ(0, bad);
+	/* Rank 1 takes the FP64 MAX of rank 0's buffer into its object. */
+	sf = (double *)(p.buf[0].p + 64);
+	df = (double *)p.loc[1].p;
+	for (i = 0; i < 3000; i++) {
+		sf[i] = (double)i * 0.5 - 700.0;
+		df[i] = 300.0 - (double)i * 0.25;
+	}
+	t = dtask(HCCLT_TASK_READ_REDUCE, p.c[1], 0, 64, p.loc[1].handle, 0,
+		  3000 * 8);
+	t.dtype = HCCLT_DTYPE_FP64;
+	t.reduce_op = HCCLT_REDUCE_MAX;
+	ASSERT_EQ(0, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p.r[1].fd, p.r[1].thread, 10000));
+	for (bad = 0, i = 0; i < 3000; i++) {
+		double x = (double)i * 0.5 - 700.0, y = 300.0 - (double)i * 0.25;
+
+		bad += df[i] != (x > y ? x : y);
+	}
+	EXPECT_EQ(0, bad);
+	/* Rank 1 writes the UINT8 MIN into rank 0's buffer, odd offsets. */
+	d8 = p.buf[0].p + 100001;
+	s8 = p.loc[1].p + 65539;
+	for (i = 0; i < 5000; i++) {
+		d8[i] = (__u8)(i * 7);
+		s8[i] = (__u8)(255 - i * 3);
+	}
+	t = dtask(HCCLT_TASK_WRITE_REDUCE, p.c[1], p.loc[1].handle, 65539, 0,
+		  100001, 5000);
+	t.dtype = HCCLT_DTYPE_UINT8;
+	t.reduce_op = HCCLT_REDUCE_MIN;
+	ASSERT_EQ(0, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p.r[1].fd, p.r[1].thread, 10000));
+	for (bad = 0, i = 0; i < 5000; i++) {
+		__u8 x = (__u8)(i * 7), y = (__u8)(255 - i * 3);
+
+		bad += d8[i] != (y < x ? y : x);
 	}
 	EXPECT_EQ(0, bad);
 	pair2_free(&p);
