@@ -260,6 +260,9 @@ static const char *root_name(const HcclRootInfo *root)
 	return root->internal + ROOT_OFF_NAME;
 }
 
+/* hcclDeterministic's values (CANN's DETERMINISTIC_*). */
+#define DETERMINISTIC_STRICT	2
+
 /*
  * CANN's CommConfig::Load: header magic, then the fields it checks. Fills
  * the buffer size (bytes) and the name (empty: the group's).
@@ -267,6 +270,7 @@ static const char *root_name(const HcclRootInfo *root)
 static HcclResult config_load(const HcclCommConfig *config, uint64_t *buf_size,
 			      const char **name)
 {
+	const char *soc;
 	uint32_t magic;
 
 	if (!config)
@@ -278,6 +282,15 @@ static HcclResult config_load(const HcclCommConfig *config, uint64_t *buf_size,
 		if (config->hcclBufferSize < 1)
 			return HCCL_E_PARA;
 		*buf_size = (uint64_t)config->hcclBufferSize << 20;
+	}
+	/* CANN: 0 off, 1 on, 2 strict, and strict on an A2 only. */
+	if (config->hcclDeterministic != HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET) {
+		if (config->hcclDeterministic > DETERMINISTIC_STRICT)
+			return HCCL_E_PARA;
+		soc = aclrtGetSocName();
+		if (config->hcclDeterministic == DETERMINISTIC_STRICT &&
+		    (!soc || strncmp(soc, "Ascend910B", 10)))
+			return HCCL_E_PARA;
 	}
 	if (config->aclGraphZeroCopyEnable > 1)
 		return HCCL_E_PARA;
@@ -322,6 +335,16 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 	if (ret == HCCL_SUCCESS)
 		*comm = c;
 	return ret;
+}
+
+/*
+ * The options of HcclCommConfig honoured here: the buffer size, the
+ * deterministic switch (checked; every reduction is deterministic) and
+ * the name. CANN returns HCCL_COMM_CONFIG_RESERVED.
+ */
+HCCLT_EXPORT uint32_t HcclGetCommConfigCapability(void)
+{
+	return HCCL_COMM_CONFIG_OP_EXPANSION_MODE;
 }
 
 HCCLT_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo,

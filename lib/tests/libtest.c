@@ -1103,6 +1103,9 @@ static void test_ranks_checks(void)
 	cfg.hcclBufferSize = 0;
 	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: hcclBufferSize 0 -> HCCL_E_PARA");
 	HcclCommConfigInit(&cfg);
+	cfg.hcclDeterministic = 3;
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: hcclDeterministic 3 -> HCCL_E_PARA");
+	HcclCommConfigInit(&cfg);
 	cfg.aclGraphZeroCopyEnable = 2;
 	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: aclGraphZeroCopyEnable 2 -> HCCL_E_PARA");
 	HcclCommConfigInit(&cfg);

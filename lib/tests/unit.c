@@ -978,6 +978,15 @@ static void test_group_checks(void)
 	tap_ok(comm == NULL, "nothing made");
 }
 
+static void test_config_capability(void)
+{
+	TAP_EQ(HcclGetCommConfigCapability(), HCCL_COMM_CONFIG_OP_EXPANSION_MODE,
+	       "HcclGetCommConfigCapability: buffer size, deterministic and name (3)");
+	tap_ok(HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_COMM_NAME &&
+	       !(HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_OP_EXPANSION_MODE),
+	       "... CANN's test: > HCCL_COMM_CONFIG_COMM_NAME, not > OP_EXPANSION_MODE");
+}
+
 static void test_acl_init(void)
 {
 	uint32_t n = 0;
@@ -1025,6 +1034,7 @@ int main(int argc, char **argv)
 	test_acl_checks();
 	test_comm_checks();
 	test_group_checks();
+	test_config_capability();
 	test_acl_init();
 	test_ext_checks();
 	test_fork();

@@ -75,6 +75,18 @@ HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo *rootI
 				      HcclComm *comm);
 
 /**
+ * HcclGetCommConfigCapability() - which HcclCommConfig options this
+ * library honours.
+ *
+ * Return: HCCL_COMM_CONFIG_OP_EXPANSION_MODE (3): hcclBufferSize,
+ * hcclDeterministic and hcclCommName are supported (an option is when the
+ * number is greater than its HcclCommConfigCapability value); the later
+ * fields are accepted and kept but change nothing. CANN returns
+ * HCCL_COMM_CONFIG_RESERVED.
+ */
+uint32_t HcclGetCommConfigCapability(void);
+
+/**
  * HcclGetCommName() - name of a communicator.
  * @comm: the communicator.
  * @commName: out, at least 128 bytes: the NUL-terminated name.
