@@ -158,6 +158,19 @@ void hcclt_cluster_atfork_parent(void);
 void hcclt_cluster_atfork_child(void);
 
 /*
+ * Memory activated on communicators (commmem.c): a communicator being
+ * destroyed; device memory of @dev at [@base, @base + @size) freed.
+ */
+void hcclt_commmem_comm_gone(const struct hcclt_comm *c);
+void hcclt_commmem_forget(int dev, uintptr_t base, size_t size);
+
+/*
+ * Is [@p, @p + @len) inside one aclrtMalloc() allocation of @dev (not an
+ * HCCL buffer, not host memory)? (mem.c)
+ */
+int hcclt_mem_is_own_device(int dev, const void *p, uint64_t len);
+
+/*
  * A rank table (ranktable.c): the file's bytes hashed and parsed by
  * hcclt_ranktable_load(), its ranks checked by hcclt_ranktable_check().
  */

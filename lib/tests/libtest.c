@@ -1685,6 +1685,78 @@ static void test_cluster_checks(void)
 	unlink(two);
 }
 
+/* HcclCommActivateCommMemory and co. on a one-rank communicator. */
+static void test_comm_memory(void)
+{
+	char path[128];
+	int32_t dev0_ = 0;
+	unsigned char *a = NULL, *b = NULL, *other = NULL, *buf = NULL;
+	void *ptrs[4];
+	size_t sizes[4];
+	uint64_t bsz = 0;
+	uint32_t n = 0;
+	HcclComm c = NULL;
+	int h;
+
+	rt_path(path, sizeof(path), "mem");
+	rt_write(path, 1, &dev0_, "completed");
+	aclrtSetDevice(1);
+	aclrtMalloc((void **)&other, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtSetDevice(0);
+	aclrtMalloc((void **)&a, 65536, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtMalloc((void **)&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_SUCCESS, "comm memory: a one-rank communicator");
+	if (!a || !b || !other || !c) {
+		tap_ok(0, "comm memory: allocations");
+		goto out;
+	}
+	HcclGetHcclBuffer(c, (void **)&buf, &bsz);
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a, 4096, 0, &h, 0), HCCL_SUCCESS,
+		   "HcclCommActivateCommMemory: the first 4 KiB of a device allocation");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 8192, 8192, 0, &h, 0), HCCL_SUCCESS,
+		   "... and 8 KiB further on in it");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, b, 4096, 0, &h, 0), HCCL_SUCCESS, "... and another allocation whole");
+	CHECK_HCCL(hccltCommListCommMemory(c, ptrs, sizes, 4, &n), HCCL_SUCCESS, "hccltCommListCommMemory");
+	TAP_EQ(n, 3, "three ranges active");
+	tap_ok(n == 3 && (ptrs[0] < ptrs[1]) && (ptrs[1] < ptrs[2]), "listed by address");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 4095, 2, 0, &h, 0), HCCL_E_PARA,
+		   "a range overlapping an active one by a byte -> HCCL_E_PARA (CANN)");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 60000, 8192, 0, &h, 0), HCCL_E_PARA,
+		   "a range past the end of the allocation -> HCCL_E_PARA");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, other, 4096, 0, &h, 0), HCCL_E_PARA,
+		   "memory of device 1 on a device-0 communicator -> HCCL_E_PARA");
+	if (buf)
+		CHECK_HCCL(HcclCommActivateCommMemory(c, buf, 4096, 0, &h, 0), HCCL_E_PARA,
+			   "the communicator's HCCL buffer -> HCCL_E_PARA (user memory only)");
+	CHECK_HCCL(HcclCommDeactivateCommMemory(c, a + 8193), HCCL_E_PARA,
+		   "HcclCommDeactivateCommMemory inside a range -> HCCL_E_PARA (whole ranges, as CANN)");
+	CHECK_HCCL(HcclCommDeactivateCommMemory(c, a + 8192), HCCL_SUCCESS, "HcclCommDeactivateCommMemory");
+	CHECK_HCCL(HcclCommDeactivateCommMemory(c, a + 8192), HCCL_E_PARA, "... once");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 4096, 61440, 0, &h, 0), HCCL_SUCCESS,
+		   "the rest of the allocation, now free");
+	TAP_EQ(aclrtFree(b), ACL_SUCCESS, "aclrtFree of an active range");
+	b = NULL;
+	hccltCommListCommMemory(c, ptrs, sizes, 4, &n);
+	tap_ok(n == 2 && ptrs[0] == a && sizes[0] == 4096 && ptrs[1] == a + 4096 && sizes[1] == 61440,
+	       "the freed memory is no longer active (%u ranges)", n);
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy the communicator with two active ranges");
+	CHECK_HCCL(hccltCommListCommMemory(c, ptrs, sizes, 4, &n), HCCL_E_PTR, "its list is gone with it");
+	c = NULL;
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_SUCCESS, "a new communicator of the same table");
+	hccltCommListCommMemory(c, ptrs, sizes, 4, &n);
+	TAP_EQ(n, 0, "it has nothing active");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a, 65536, 0, &h, 0), HCCL_SUCCESS,
+		   "the memory can be activated on it, whole");
+out:
+	HcclCommDestroy(c);
+	aclrtFree(a);
+	aclrtFree(b);
+	aclrtSetDevice(1);
+	aclrtFree(other);
+	aclrtSetDevice(0);
+	unlink(path);
+}
+
 /* @n ranks as threads: ids, size, one name, a channel between two ranks. */
 static void test_cluster_threads(uint32_t n)
 {
@@ -1863,6 +1935,7 @@ static void test_cluster(uint32_t ndev)
 		return;
 	}
 	test_cluster_checks();
+	test_comm_memory();
 	test_cluster_threads(2);
 	if (n > 2)
 		test_cluster_threads(n);

@@ -988,6 +988,39 @@ static void test_config_capability(void)
 	       "... CANN's test: > HCCL_COMM_CONFIG_COMM_NAME, not > OP_EXPANSION_MODE");
 }
 
+/* HcclCommActivateCommMemory and co.: the checks that need no device memory. */
+static void test_commmem_checks(void)
+{
+	struct hcclt_comm good = fake_comm(0), bad = fake_comm(0);
+	void *ptrs[2];
+	size_t sizes[2];
+	uint32_t n = 9;
+	char host[64];
+
+	bad.magic = 7;
+	/* CANN checks comm, virPtr, handle. */
+	TAP_EQ(HcclCommActivateCommMemory(NULL, host, 8, 0, host, 0), HCCL_E_PTR, "Activate(comm NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommActivateCommMemory(&bad, host, 8, 0, host, 0), HCCL_E_PTR, "Activate(garbage comm) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommActivateCommMemory(&good, NULL, 0, 1, NULL, 1), HCCL_E_PTR, "Activate(virPtr NULL) -> HCCL_E_PTR first");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 0, 1, NULL, 1), HCCL_E_PTR, "Activate(handle NULL) -> HCCL_E_PTR before the sizes");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 0, 0, host, 0), HCCL_E_PARA, "Activate(size 0) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 8, 1, host, 0), HCCL_E_PARA, "Activate(offset 1) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 8, 0, host, 1), HCCL_E_PARA, "Activate(flags 1) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 8, 0, host, 0), HCCL_E_PARA,
+	       "Activate(host memory) -> HCCL_E_PARA: device memory of the communicator only");
+	TAP_EQ(HcclCommActivateCommMemory(&good, (void *)(UINTPTR_MAX - 3), 8, 0, host, 0), HCCL_E_PARA,
+	       "Activate(a range past the address space) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommDeactivateCommMemory(NULL, host), HCCL_E_PTR, "Deactivate(comm NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommDeactivateCommMemory(&good, NULL), HCCL_E_PTR, "Deactivate(virPtr NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommDeactivateCommMemory(&bad, host), HCCL_E_PTR, "Deactivate(garbage comm) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommDeactivateCommMemory(&good, host), HCCL_E_PARA, "Deactivate(never activated) -> HCCL_E_PARA");
+	TAP_EQ(hccltCommListCommMemory(&good, ptrs, sizes, 2, NULL), HCCL_E_PTR, "hccltCommListCommMemory(count NULL) -> HCCL_E_PTR");
+	TAP_EQ(hccltCommListCommMemory(&good, NULL, sizes, 2, &n), HCCL_E_PTR, "hccltCommListCommMemory(ptrs NULL, max 2) -> HCCL_E_PTR");
+	TAP_EQ(hccltCommListCommMemory(&bad, ptrs, sizes, 2, &n), HCCL_E_PTR, "hccltCommListCommMemory(garbage) -> HCCL_E_PTR");
+	TAP_EQ(hccltCommListCommMemory(&good, NULL, NULL, 0, &n), HCCL_SUCCESS, "hccltCommListCommMemory(max 0)");
+	TAP_EQ(n, 0, "... nothing activated");
+}
+
 /* ---- rank tables (ranktable.c), without a device ---------------------- */
 
 static void test_sha256(void)
@@ -1364,6 +1397,7 @@ int main(int argc, char **argv)
 	test_group_checks();
 	test_config_capability();
 	test_ranktable();
+	test_commmem_checks();
 	test_acl_init();
 	test_ext_checks();
 	test_fork();

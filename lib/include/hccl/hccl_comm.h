@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hccl/hccl_comm.h - communicators: rendezvous of ranks on one host (root
- * info or rank table), their ids and names, destruction. Same include
- * guard, names and signatures as
+ * info or rank table), their ids and names, destruction, memory
+ * registration. Same include guard, names and signatures as
  * CANN's hccl_comm.h, for the calls libhcclthread implements (CANN declares
  * more; every function declared here is exported by libhcclthread, which
  * lib/Makefile check-symbols verifies).
@@ -142,6 +142,42 @@ HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank,
  * HCCL_COMM_CONFIG_RESERVED.
  */
 uint32_t HcclGetCommConfigCapability(void);
+
+/**
+ * HcclCommActivateCommMemory() - register device memory with a
+ * communicator (CANN: for zero-copy collectives on it).
+ * @comm: the communicator.
+ * @virPtr: start of the range: device memory of @comm's device from
+ *	aclrtMalloc() of this process (libhcclthread has no aclrtMapMem()).
+ * @size: bytes, at least 1; the range lies inside one allocation.
+ * @offset: 0 (CANN: "reserved, only 0").
+ * @handle: not NULL (CANN's check); not otherwise used: libhcclthread
+ *	has no aclrtMallocPhysical(), the memory is named by its address.
+ * @flags: 0 (CANN: "reserved, only 0").
+ *
+ * Records the range with @comm (hccltCommListCommMemory() lists it) until
+ * HcclCommDeactivateCommMemory(), HcclCommDestroy() of @comm or aclrtFree()
+ * of the memory. That is all it does here: no peer maps it (there is no
+ * zero-copy collective to use it; peers reach this rank's HCCL buffer
+ * through channels), and no HcclCommSetMemoryRange() is needed first.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm, @virPtr or @handle NULL, @comm
+ * not live); HCCL_E_PARA (@size 0, @offset or @flags not 0, the range is
+ * not inside one aclrtMalloc() allocation of @comm's device, or overlaps a
+ * range activated on @comm); HCCL_E_MEMORY.
+ */
+HcclResult HcclCommActivateCommMemory(HcclComm comm, void *virPtr, size_t size, size_t offset,
+				      aclrtDrvMemHandle handle, uint64_t flags);
+
+/**
+ * HcclCommDeactivateCommMemory() - undo HcclCommActivateCommMemory().
+ * @comm: the communicator.
+ * @virPtr: the start of an activated range (a whole range only, as CANN).
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @virPtr NULL, @comm not
+ * live); HCCL_E_PARA (@virPtr does not start a range activated on @comm).
+ */
+HcclResult HcclCommDeactivateCommMemory(HcclComm comm, void *virPtr);
 
 /**
  * HcclGetCommName() - name of a communicator.
