@@ -208,6 +208,17 @@ HcclResult HcclGetRankSize(HcclComm comm, uint32_t *rankSize);
 HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank);
 
 /**
+ * HcclBarrier() - a step of @stream that ends when every rank of @comm has
+ * reached its barrier (libhccl.so, as the collectives of hccl/hccl.h).
+ * @comm: the communicator.
+ * @stream: a stream of @comm's device.
+ *
+ * Return: HCCL_SUCCESS once queued; HCCL_E_PTR (@comm or @stream NULL or
+ * not live).
+ */
+HcclResult HcclBarrier(HcclComm comm, aclrtStream stream);
+
+/**
  * HcclCommDestroy() - destroy a communicator (this rank of it).
  * @comm: the communicator; NULL does nothing (as CANN).
  *

@@ -220,6 +220,29 @@ typedef struct HcclCommConfigDef {
 	uint64_t hcclSymWinMaxMemSizePerRank;
 } HcclCommConfig;
 
+/* HcclBatchSendRecv()'s items (CANN's hccl_types.h layout). */
+typedef enum {
+	HCCL_SEND = 0,
+	HCCL_RECV = 1,
+	HCCL_SEND_RECV_RESERVED
+} HcclSendRecvType;
+
+/**
+ * HcclSendRecvItem - one send or receive of HcclBatchSendRecv() (hccl/hccl.h).
+ * @sendRecvType: HCCL_SEND or HCCL_RECV.
+ * @buf: device memory to send from or receive into.
+ * @count: elements of @dataType.
+ * @dataType: element type.
+ * @remoteRank: the rank received from or sent to.
+ */
+typedef struct HcclSendRecvItemDef {
+	HcclSendRecvType sendRecvType;
+	void *buf;
+	uint64_t count;
+	HcclDataType dataType;
+	uint32_t remoteRank;
+} HcclSendRecvItem;
+
 #if defined(__cplusplus) && __cplusplus >= 201103L
 static_assert(sizeof(HcclRootInfo) == 4108, "HcclRootInfo is CANN's size");
 static_assert(sizeof(HcclCommConfig) == 2240, "HcclCommConfig is CANN's size");
