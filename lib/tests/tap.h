@@ -46,7 +46,7 @@ static int tap_ok(int ok, const char *fmt, ...)
 	return ok;
 }
 
-__attribute__((format(printf, 1, 2)))
+__attribute__((format(printf, 1, 2), unused))
 static void tap_skip(const char *fmt, ...)
 {
 	va_list ap;
@@ -68,6 +68,7 @@ static void tap_skip(const char *fmt, ...)
 		printf("#   got %lld, want %lld (%s)\n", got_, want_, #got); \
 } while (0)
 
+__attribute__((unused))
 static int tap_done(void)
 {
 	printf("1..%d\n", tap_n);
