@@ -3,7 +3,9 @@
 # tools/demo.sh (make demo): build, boot a VM with the module, run the three
 # examples of the HCCL documentation, the multi-rank example (ranks as
 # threads, then as processes), the example ring AllGather custom operator
-# on every card, and the status tool, and say what happened. The handshake example's timeline lands in build/demo/.
+# on every card, HCCL's AllReduce on every card (with its bus bandwidth),
+# and the status tool, and say what happened. The handshake example's
+# timeline lands in build/demo/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -22,7 +24,7 @@ tools/build-module "$k" >> "$BUILD/demo-build.log" 2>&1 ||
 rm -rf "$BUILD/demo"
 mkdir -p "$BUILD/demo"
 echo "== booting a QEMU guest (Linux $k, TCG), loading drm and hcclthread"
-VM_OUT=$BUILD/demo tools/vm/run --kernel "$k" -- sh /opt/hcclt/bin/hcclt-demo
+VM_MEM=${VM_MEM:-2048} VM_OUT=$BUILD/demo tools/vm/run --kernel "$k" -- sh /opt/hcclt/bin/hcclt-demo
 echo
 if [ -f "$BUILD/demo/handshake.json" ]; then
 	echo "== the handshake's timeline: $BUILD/demo/handshake.json"
