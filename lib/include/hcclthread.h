@@ -153,6 +153,21 @@ aclError hccltGetDeviceUsage(int32_t deviceId, hccltDeviceUsage *usage);
 HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *usage);
 
 /**
+ * hccltCommListCommMemory() - the ranges HcclCommActivateCommMemory()
+ * activated on a communicator, by address.
+ * @comm: the communicator.
+ * @ptrs: out, the first @max starts (may be NULL when @max is 0).
+ * @sizes: out, their sizes (may be NULL when @max is 0).
+ * @max: entries @ptrs and @sizes have room for.
+ * @count: out, how many ranges are active (may exceed @max).
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @count NULL, @comm not live,
+ * @ptrs or @sizes NULL with @max above 0).
+ */
+HcclResult hccltCommListCommMemory(HcclComm comm, void **ptrs, size_t *sizes, uint32_t max,
+				   uint32_t *count);
+
+/**
  * hccltThreadGetInfo() - engine, notifies and stream state of a handle.
  * @thread: the handle.
  * @info: out.

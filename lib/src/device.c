@@ -187,10 +187,12 @@ static void atfork_prepare(void)
 	hcclt_obj_atfork_prepare();
 	hcclt_names_atfork_prepare();
 	hcclt_mem_atfork_prepare();
+	hcclt_cluster_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	hcclt_cluster_atfork_parent();
 	hcclt_mem_atfork_parent();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
@@ -214,6 +216,7 @@ static void atfork_child(void)
 			close(fd);
 	}
 	atomic_fetch_add(&fork_gen, 1);
+	hcclt_cluster_atfork_child();
 	hcclt_mem_atfork_child();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();

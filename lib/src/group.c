@@ -3,7 +3,8 @@
  * HCCL: communicators. A communicator is one rank of a kernel group
  * (DRM_IOCTL_HCCLT_GROUP_*): HcclGetRootInfo makes the group,
  * HcclCommInitRootInfo[Config] joins it and waits for the other ranks,
- * HcclCommInitAll runs every rank of one in threads of this process.
+ * HcclCommInitAll runs every rank of one in threads of this process;
+ * cluster.c's HcclCommInitClusterInfo[Config] joins one too (a rank table).
  * Check orders and codes: ../../../shared/reference/hcomm-contract.md 2.5,
  * 2.7 (documented in Documentation/errors.rst).
  */
@@ -150,7 +151,7 @@ int32_t hcclt_connect_timeout_ms(void)
  * from 1 to 2^32 - 1, as the config field takes), default 200; 0 when the
  * variable is set to anything else.
  */
-static uint64_t env_buf_size(void)
+uint64_t hcclt_env_buf_size(void)
 {
 	const char *e = getenv("HCCL_BUFFSIZE");
 	unsigned long long v;
@@ -194,10 +195,13 @@ HCCLT_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
 	return HCCL_SUCCESS;
 }
 
-/* Join rank @rank of the group of @root on device @dev. */
-static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *root,
-			    uint32_t rank, int32_t timeout_ms, uint64_t buf_size,
-			    const char *name, struct hcclt_comm **out)
+/*
+ * Join rank @rank of the group whose key is @key on device @dev, waiting
+ * until @deadline_ns at most (cluster.c too).
+ */
+HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uint32_t rank,
+			   int64_t deadline_ns, uint64_t buf_size, const char *name,
+			   struct hcclt_comm **out)
 {
 	struct drm_hcclt_group_join gj;
 	struct hcclt_comm *c;
@@ -216,12 +220,12 @@ static HcclResult comm_join(int32_t dev, uint32_t nranks, const HcclRootInfo *ro
 		return HCCL_E_MEMORY;
 	}
 	memset(&gj, 0, sizeof(gj));
-	memcpy(gj.key, root->internal + ROOT_OFF_KEY, sizeof(gj.key));
+	memcpy(gj.key, key, sizeof(gj.key));
 	gj.rank = rank;
 	gj.nranks = nranks;
 	/* drmIoctl() restarts after a signal; the deadline stays. */
 	gj.flags = HCCLT_WAIT_DEADLINE;
-	gj.deadline_ns = hcclt_deadline_ns(timeout_ms);
+	gj.deadline_ns = deadline_ns;
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &gj);
 	if (ret) {
 		hcclt_obj_free(c);
@@ -260,13 +264,18 @@ static const char *root_name(const HcclRootInfo *root)
 	return root->internal + ROOT_OFF_NAME;
 }
 
+/* hcclDeterministic's values (CANN's DETERMINISTIC_*). */
+#define DETERMINISTIC_STRICT	2
+
 /*
  * CANN's CommConfig::Load: header magic, then the fields it checks. Fills
- * the buffer size (bytes) and the name (empty: the group's).
+ * the buffer size (bytes) and the name (untouched when the config has
+ * none). cluster.c too.
  */
-static HcclResult config_load(const HcclCommConfig *config, uint64_t *buf_size,
-			      const char **name)
+HcclResult hcclt_config_load(const HcclCommConfig *config, uint64_t *buf_size,
+			     const char **name)
 {
+	const char *soc;
 	uint32_t magic;
 
 	if (!config)
@@ -278,6 +287,15 @@ static HcclResult config_load(const HcclCommConfig *config, uint64_t *buf_size,
 		if (config->hcclBufferSize < 1)
 			return HCCL_E_PARA;
 		*buf_size = (uint64_t)config->hcclBufferSize << 20;
+	}
+	/* CANN: 0 off, 1 on, 2 strict, and strict on an A2 only. */
+	if (config->hcclDeterministic != HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET) {
+		if (config->hcclDeterministic > DETERMINISTIC_STRICT)
+			return HCCL_E_PARA;
+		soc = aclrtGetSocName();
+		if (config->hcclDeterministic == DETERMINISTIC_STRICT &&
+		    (!soc || strncmp(soc, "Ascend910B", 10)))
+			return HCCL_E_PARA;
 	}
 	if (config->aclGraphZeroCopyEnable > 1)
 		return HCCL_E_PARA;
@@ -293,7 +311,7 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 				 uint32_t rank, const HcclCommConfig *config,
 				 int has_config, HcclComm *comm)
 {
-	uint64_t buf_size = env_buf_size();
+	uint64_t buf_size = hcclt_env_buf_size();
 	int32_t dev = hcclt_current_device();
 	struct hcclt_comm *c = NULL;
 	const char *name = NULL, *gname;
@@ -310,18 +328,29 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 	if (timeout_ms < 0 || !buf_size)
 		return HCCL_E_PARA;
 	if (has_config) {
-		ret = config_load(config, &buf_size, &name);
+		ret = hcclt_config_load(config, &buf_size, &name);
 		if (ret != HCCL_SUCCESS)
 			return ret;
 	}
 	gname = root_name(rootInfo);
 	if (!gname || nRanks > HCCLT_MAX_GROUP_RANKS)
 		return HCCL_E_PARA;
-	ret = comm_join(dev, nRanks, rootInfo, rank, timeout_ms, buf_size,
-			name ? name : gname, &c);
+	ret = hcclt_comm_join(dev, nRanks, (const uint8_t *)rootInfo->internal + ROOT_OFF_KEY,
+			      rank, hcclt_deadline_ns(timeout_ms), buf_size,
+			      name ? name : gname, &c);
 	if (ret == HCCL_SUCCESS)
 		*comm = c;
 	return ret;
+}
+
+/*
+ * The options of HcclCommConfig honoured here: the buffer size, the
+ * deterministic switch (checked; every reduction is deterministic) and
+ * the name. CANN returns HCCL_COMM_CONFIG_RESERVED.
+ */
+HCCLT_EXPORT uint32_t HcclGetCommConfigCapability(void)
+{
+	return HCCL_COMM_CONFIG_OP_EXPANSION_MODE;
 }
 
 HCCLT_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo,
@@ -351,6 +380,8 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	memset(&cd, 0, sizeof(cd));
 	cd.comm_id = c->id;
 	hcclt_ctx_comm_gone(c);
+	hcclt_commmem_comm_gone(c);
+	hcclt_cluster_comm_gone(c);
 	hcclt_mem_comm_gone(c);
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
 	if (c->gen == hcclt_gen())
@@ -387,8 +418,9 @@ static void *init_all_thread(void *p)
 {
 	struct init_all_rank *r = p;
 
-	r->ret = comm_join(r->dev, r->nranks, r->root, r->rank, r->timeout_ms,
-			   r->buf_size, r->name, &r->comm);
+	r->ret = hcclt_comm_join(r->dev, r->nranks, (const uint8_t *)r->root->internal + ROOT_OFF_KEY,
+				 r->rank, hcclt_deadline_ns(r->timeout_ms), r->buf_size,
+				 r->name, &r->comm);
 	return NULL;
 }
 
@@ -427,7 +459,7 @@ HCCLT_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclCom
 			return hcclt_map_errno(HCCLT_OP_DEVICE_HCCL, fd);
 	}
 	timeout_ms = hcclt_connect_timeout_ms();
-	buf_size = env_buf_size();
+	buf_size = hcclt_env_buf_size();
 	if (timeout_ms < 0 || !buf_size)
 		return HCCL_E_PARA;
 	memset(&gc, 0, sizeof(gc));

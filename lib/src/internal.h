@@ -7,6 +7,7 @@
 #define HCCLT_INTERNAL_H_
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hcclthread_accel.h"
@@ -20,6 +21,8 @@
 #include "hccl/hcomm_primitives.h"
 
 #define HCCLT_EXPORT __attribute__((visibility("default")))
+
+struct json_object;
 
 /* ThreadHandle layout: id 55:0, device 59:56, fork generation 63:60. */
 #define HCCLT_HANDLE_ID_MASK	((UINT64_C(1) << 56) - 1)
@@ -136,6 +139,55 @@ void hcclt_ctx_comm_gone(struct hcclt_comm *c);
 
 /* Communicator names (group.c). */
 int hcclt_name_exists(int32_t dev, const char *name);
+
+/*
+ * Communicators (group.c): HCCL_BUFFSIZE in bytes (0: not a number);
+ * CANN's CommConfig::Load; joining rank @rank of the group with @key
+ * (HCCLT_GROUP_KEY_BYTES) on @dev, waiting until @deadline_ns at most.
+ */
+uint64_t hcclt_env_buf_size(void);
+HcclResult hcclt_config_load(const HcclCommConfig *config, uint64_t *buf_size,
+			     const char **name);
+HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uint32_t rank,
+			   int64_t deadline_ns, uint64_t buf_size, const char *name,
+			   struct hcclt_comm **out);
+
+/* A communicator of a rank table being destroyed; fork() (cluster.c). */
+void hcclt_cluster_comm_gone(const struct hcclt_comm *c);
+void hcclt_cluster_atfork_prepare(void);
+void hcclt_cluster_atfork_parent(void);
+void hcclt_cluster_atfork_child(void);
+
+/*
+ * Memory activated on communicators (commmem.c): a communicator being
+ * destroyed; device memory of @dev at [@base, @base + @size) freed.
+ */
+void hcclt_commmem_comm_gone(const struct hcclt_comm *c);
+void hcclt_commmem_forget(int dev, uintptr_t base, size_t size);
+
+/*
+ * Is [@p, @p + @len) inside one aclrtMalloc() allocation of @dev (not an
+ * HCCL buffer, not host memory)? (mem.c)
+ */
+int hcclt_mem_is_own_device(int dev, const void *p, uint64_t len);
+
+/*
+ * A rank table (ranktable.c): the file's bytes hashed and parsed by
+ * hcclt_ranktable_load(), its ranks checked by hcclt_ranktable_check().
+ */
+#define HCCLT_RANKTABLE_DIGEST_BYTES	32
+struct hcclt_ranktable {
+	struct json_object *root;	/* the file, parsed */
+	uint8_t digest[HCCLT_RANKTABLE_DIGEST_BYTES];	/* SHA-256 of its bytes */
+	uint32_t nranks;		/* after the check */
+	int32_t *dev;			/* dev[r]: device of rank r, after the check */
+};
+HcclResult hcclt_ranktable_load(const char *path, int64_t deadline_ns,
+				struct hcclt_ranktable *rt);
+HcclResult hcclt_ranktable_check(struct hcclt_ranktable *rt, uint32_t rank, int32_t dev,
+				 int ndev);
+void hcclt_ranktable_free(struct hcclt_ranktable *rt);
+void hcclt_sha256(const void *data, size_t len, uint8_t out[32]);
 
 /*
  * Batch mode (devapi.c): while the calling OS thread is in one, tasks are

@@ -244,6 +244,8 @@ HCCLT_EXPORT aclError aclrtFree(void *devPtr)
 
 	if (!devPtr || table_take((uintptr_t)devPtr, 1, ALLOC_OWN, &a))
 		return ACL_ERROR_INVALID_PARAM;
+	/* After the take: an activation checked before it is undone here. */
+	hcclt_commmem_forget(a.dev, a.base, a.size);
 	munmap(devPtr, a.map_len);
 	gem_close(a.dev, a.handle);
 	return ACL_SUCCESS;
@@ -596,6 +598,20 @@ int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
 		*chan = a->hccl_buf == ALLOC_PEER_BUF ? a->chan : 0;
 		ret = 0;
 	}
+	pthread_mutex_unlock(&table_lock);
+	return ret;
+}
+
+int hcclt_mem_is_own_device(int dev, const void *p, uint64_t len)
+{
+	uintptr_t u = (uintptr_t)p;
+	struct alloc *a;
+	int ret;
+
+	pthread_mutex_lock(&table_lock);
+	a = find(u);
+	ret = a && a->dev == dev && a->hccl_buf == ALLOC_OWN &&
+	      len <= a->size - (u - a->base);
 	pthread_mutex_unlock(&table_lock);
 	return ret;
 }

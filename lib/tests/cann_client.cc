@@ -52,6 +52,12 @@ static int Sample(ThreadContext *ctx)
     HcclComm hcclComm = nullptr;
     HcclCommConfig config;
     HcclCommConfigInit(&config);
+    // CANN's documented test for a config option (HcclGetCommConfigCapability.md).
+    bool isSupportBufferSize = HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_BUFFER_SIZE;
+    if (!isSupportBufferSize) {
+        printf("hcclBufferSize is not supported\n");
+        return 1;
+    }
     config.hcclBufferSize = 200;
     HCCLCHECK(HcclCommInitRootInfoConfig(ctx->devCount, ctx->rootInfo, ctx->device, &config, &hcclComm));
     uint32_t rankId = 0;

@@ -1103,6 +1103,9 @@ static void test_ranks_checks(void)
 	cfg.hcclBufferSize = 0;
 	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: hcclBufferSize 0 -> HCCL_E_PARA");
 	HcclCommConfigInit(&cfg);
+	cfg.hcclDeterministic = 3;
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: hcclDeterministic 3 -> HCCL_E_PARA");
+	HcclCommConfigInit(&cfg);
 	cfg.aclGraphZeroCopyEnable = 2;
 	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c), HCCL_E_PARA, "InitRootInfoConfig: aclGraphZeroCopyEnable 2 -> HCCL_E_PARA");
 	HcclCommConfigInit(&cfg);
@@ -1447,6 +1450,499 @@ static void test_channels(void)
 		   "a new channel to the gone rank -> HCCL_E_REMOTE");
 	HcclCommDestroy(r[1].comm);
 	aclrtSetDevice(0);
+}
+
+/* ---- communicators from rank tables -------------------------------------- */
+
+/*
+ * Write a one-server rank table of @n ranks to @path, rank r on devs[r]
+ * (CANN's format; device_ip as CANN's samples have them). 0 or -1.
+ */
+static int rt_write(const char *path, uint32_t n, const int32_t *devs, const char *status)
+{
+	FILE *f = fopen(path, "w");
+	uint32_t r;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\n    \"status\": \"%s\",\n    \"version\": \"1.0\",\n"
+		"    \"server_count\": \"1\",\n    \"server_list\": [\n        {\n"
+		"            \"server_id\": \"node_0\",\n            \"device\": [\n", status);
+	for (r = 0; r < n; r++)
+		fprintf(f, "                {\"device_id\": \"%d\", \"device_ip\": \"192.168.1.%u\", "
+			"\"rank_id\": \"%u\"}%s\n", devs[r], 8 + r, r, r + 1 < n ? "," : "");
+	fprintf(f, "            ]\n        }\n    ]\n}\n");
+	return fclose(f) ? -1 : 0;
+}
+
+/* A table's path in /tmp, unique to this process and @tag. */
+static const char *rt_path(char *buf, size_t len, const char *tag)
+{
+	snprintf(buf, len, "/tmp/hcclt-libtest-%d-%s.json", (int)getpid(), tag);
+	return buf;
+}
+
+/* One rank's HcclCommInitClusterInfo[Config], in its own thread. */
+struct cl_job {
+	const char *path;
+	int32_t dev;
+	uint32_t rank;
+	HcclCommConfig *cfg;
+	HcclResult ret;
+	HcclComm comm;
+	uint32_t got_rank, got_size;
+	char name[128];
+};
+
+static void *cl_job_run(void *p)
+{
+	struct cl_job *j = p;
+
+	j->comm = NULL;
+	if (aclrtSetDevice(j->dev) != ACL_SUCCESS) {
+		j->ret = HCCL_E_DRV;
+		return NULL;
+	}
+	j->ret = j->cfg ? HcclCommInitClusterInfoConfig(j->path, j->rank, j->cfg, &j->comm) :
+			  HcclCommInitClusterInfo(j->path, j->rank, &j->comm);
+	if (j->ret == HCCL_SUCCESS) {
+		HcclGetRankId(j->comm, &j->got_rank);
+		HcclGetRankSize(j->comm, &j->got_size);
+		HcclGetCommName(j->comm, j->name);
+	}
+	return NULL;
+}
+
+/* Start @n ranks of @path as threads, rank r on devs[r]; join them. */
+static void cl_run(struct cl_job *j, uint32_t n, const char *path, const int32_t *devs,
+		   HcclCommConfig *cfg)
+{
+	pthread_t tid[16];
+	uint32_t r;
+
+	for (r = 0; r < n; r++) {
+		memset(&j[r], 0, sizeof(j[r]));
+		j[r].path = path;
+		j[r].dev = devs[r];
+		j[r].rank = r;
+		j[r].cfg = cfg;
+	}
+	/* The highest rank first: the others wait for rank 0's socket. */
+	for (r = n; r-- > 0;)
+		pthread_create(&tid[r], NULL, cl_job_run, &j[r]);
+	for (r = 0; r < n; r++)
+		pthread_join(tid[r], NULL);
+}
+
+/*
+ * A channel between two ranks of one communicator works: a thread and a
+ * channel on each (threads: the rendezvous blocks), a record on @a
+ * released by a wait on @b. 0, or which step failed.
+ */
+static int cl_channel(HcclComm a, int32_t adev, uint32_t arank, HcclComm b, int32_t bdev,
+		      uint32_t brank)
+{
+	struct chan_job c[2];
+	ThreadHandle th[2];
+	pthread_t tid[2];
+	int i;
+
+	memset(c, 0, sizeof(c));
+	c[0].comm = a;
+	c[0].dev = adev;
+	c[0].remote = brank;
+	c[1].comm = b;
+	c[1].dev = bdev;
+	c[1].remote = arank;
+	for (i = 0; i < 2; i++) {
+		c[i].notify_num = 1;
+		if (HcclThreadAcquire(c[i].comm, COMM_ENGINE_CPU, 1, 0, &th[i]) != HCCL_SUCCESS)
+			return 1;
+	}
+	for (i = 0; i < 2; i++)
+		pthread_create(&tid[i], NULL, chan_job_run, &c[i]);
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	if (c[0].ret != HCCL_SUCCESS || c[1].ret != HCCL_SUCCESS)
+		return 2;
+	if (HcommChannelNotifyRecordOnThread(th[0], c[0].ch, 0) != HCCL_SUCCESS ||
+	    HcommChannelNotifyWaitOnThread(th[1], c[1].ch, 0, 10) != HCCL_SUCCESS)
+		return 3;
+	if (hccltThreadSynchronize(th[1], 10000) != ACL_SUCCESS ||
+	    hccltThreadSynchronize(th[0], 10000) != ACL_SUCCESS)
+		return 4;
+	return 0;
+}
+
+/* The checks of HcclCommInitClusterInfo[Config] with a device, in CANN's order. */
+static void test_cluster_checks(void)
+{
+	char path[128], bad[128], init[128], two[128];
+	const char *soc = aclrtGetSocName();
+	int32_t devs[2] = { 0, 1 }, one = 1;
+	HcclCommConfig cfg;
+	HcclComm c = NULL, c2 = NULL;
+	HcclRootInfo root;
+	char name[128];
+	uint32_t v;
+	double t0;
+
+	rt_path(path, sizeof(path), "one");
+	rt_path(bad, sizeof(bad), "bad");
+	rt_path(init, sizeof(init), "init");
+	rt_path(two, sizeof(two), "two");
+	rt_write(path, 1, devs, "completed");
+	rt_write(init, 1, devs, "initializing");
+	rt_write(two, 2, devs, "completed");
+	rt_write(bad, 1, &one, "completed");
+	aclrtSetDevice(0);
+	CHECK_HCCL(HcclCommInitClusterInfo(NULL, 0, NULL), HCCL_E_PTR, "InitClusterInfo: clusterInfo NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, NULL), HCCL_E_PTR, "InitClusterInfo: comm NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, NULL, NULL), HCCL_E_PTR,
+		   "InitClusterInfoConfig: comm NULL -> HCCL_E_PTR before config");
+	CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, NULL, &c), HCCL_E_PTR,
+		   "InitClusterInfoConfig: config NULL -> HCCL_E_PTR (CANN's CHK_SMART_PTR_NULL)");
+	setenv("HCCL_CONNECT_TIMEOUT", "x", 1);
+	CHECK_HCCL(HcclCommInitClusterInfo("/nonexistent.json", 0, &c), HCCL_E_PARA,
+		   "InitClusterInfo: HCCL_CONNECT_TIMEOUT=x -> HCCL_E_PARA before the file");
+	unsetenv("HCCL_CONNECT_TIMEOUT");
+	HcclCommConfigInit(&cfg);
+	cfg.reserved[8] = 0;
+	CHECK_HCCL(HcclCommInitClusterInfoConfig("/nonexistent.json", 0, &cfg, &c), HCCL_E_PARA,
+		   "InitClusterInfoConfig: bad magic -> HCCL_E_PARA before the file");
+	HcclCommConfigInit(&cfg);
+	cfg.hcclDeterministic = 3;
+	CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, &cfg, &c), HCCL_E_PARA,
+		   "InitClusterInfoConfig: hcclDeterministic 3 -> HCCL_E_PARA");
+	cfg.hcclDeterministic = 2;
+	if (soc && !strncmp(soc, "Ascend910B", 10)) {
+		CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, &cfg, &c), HCCL_SUCCESS,
+			   "InitClusterInfoConfig: hcclDeterministic 2 (strict) on an A2 (%s)", soc);
+		HcclCommDestroy(c);
+		c = NULL;
+	} else {
+		CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, &cfg, &c), HCCL_E_PARA,
+			   "InitClusterInfoConfig: hcclDeterministic 2 (strict) on %s, not an A2 -> HCCL_E_PARA",
+			   soc ? soc : "?");
+	}
+	CHECK_HCCL(HcclCommInitClusterInfo("/nonexistent.json", 0, &c), HCCL_E_INTERNAL,
+		   "InitClusterInfo: missing file -> HCCL_E_INTERNAL");
+	setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+	t0 = now_ms();
+	CHECK_HCCL(HcclCommInitClusterInfo(init, 0, &c), HCCL_E_INTERNAL,
+		   "InitClusterInfo: status 'initializing' for HCCL_CONNECT_TIMEOUT=1 -> HCCL_E_INTERNAL");
+	tap_ok(now_ms() - t0 >= 990, "... after the timeout (%.0f ms)", now_ms() - t0);
+	unsetenv("HCCL_CONNECT_TIMEOUT");
+	CHECK_HCCL(HcclCommInitClusterInfo(bad, 0, &c), HCCL_E_UNAVAIL,
+		   "InitClusterInfo: the table puts rank 0 on device 1, the current is 0 -> HCCL_E_UNAVAIL");
+	CHECK_HCCL(HcclCommInitClusterInfo(two, 2, &c), HCCL_E_PARA, "InitClusterInfo: rank 2 of 2 -> HCCL_E_PARA");
+	tap_ok(c == NULL, "no communicator after the failed calls");
+	/* One rank. */
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_SUCCESS, "InitClusterInfo: a one-rank table");
+	HcclGetCommName(c, name);
+	tap_ok(!strcmp(name, "hccl_world_group"), "its name is CANN's hccl_world_group (%s)", name);
+	CHECK_HCCL(HcclGetRankSize(c, &v), HCCL_SUCCESS, "HcclGetRankSize");
+	TAP_EQ(v, 1, "one rank");
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c2), HCCL_E_UNAVAIL,
+		   "a second rank-table communicator on the device -> HCCL_E_UNAVAIL (CANN: multiple initialization)");
+	HcclCommConfigInit(&cfg);
+	strcpy(cfg.hcclCommName, "rt_named");
+	CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, &cfg, &c2), HCCL_E_UNAVAIL,
+		   "... with another name too");
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy it");
+	CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 0, &cfg, &c), HCCL_SUCCESS,
+		   "InitClusterInfoConfig again after the destroy, named");
+	HcclGetCommName(c, name);
+	tap_ok(!strcmp(name, "rt_named"), "the config's name (%s)", name);
+	HcclCommDestroy(c);
+	c = NULL;
+	/* CANN: a communicator of that name on the device -> E_PARA. */
+	HcclGetRootInfo(&root);
+	HcclCommConfigInit(&cfg);
+	strcpy(cfg.hcclCommName, "hccl_world_group");
+	CHECK_HCCL(HcclCommInitRootInfoConfig(1, &root, 0, &cfg, &c2), HCCL_SUCCESS,
+		   "a root-info communicator named hccl_world_group");
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_E_PARA,
+		   "InitClusterInfo with hccl_world_group taken on the device -> HCCL_E_PARA");
+	HcclCommDestroy(c2);
+	/* A rank alone times out; so does a rank whose rank 0 never comes. */
+	setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+	t0 = now_ms();
+	CHECK_HCCL(HcclCommInitClusterInfo(two, 0, &c), HCCL_E_TIMEOUT,
+		   "rank 0 of 2 alone, HCCL_CONNECT_TIMEOUT=1 -> HCCL_E_TIMEOUT");
+	tap_ok(now_ms() - t0 >= 990, "... after the timeout (%.0f ms)", now_ms() - t0);
+	aclrtSetDevice(1);
+	t0 = now_ms();
+	CHECK_HCCL(HcclCommInitClusterInfo(two, 1, &c), HCCL_E_TIMEOUT,
+		   "rank 1 of 2 without rank 0 -> HCCL_E_TIMEOUT");
+	tap_ok(now_ms() - t0 >= 990, "... after the timeout (%.0f ms)", now_ms() - t0);
+	unsetenv("HCCL_CONNECT_TIMEOUT");
+	aclrtSetDevice(0);
+	tap_ok(c == NULL, "no communicator");
+	unlink(path);
+	unlink(bad);
+	unlink(init);
+	unlink(two);
+}
+
+/* HcclCommActivateCommMemory and co. on a one-rank communicator. */
+static void test_comm_memory(void)
+{
+	char path[128];
+	int32_t dev0_ = 0;
+	unsigned char *a = NULL, *b = NULL, *other = NULL, *buf = NULL;
+	void *ptrs[4];
+	size_t sizes[4];
+	uint64_t bsz = 0;
+	uint32_t n = 0;
+	HcclComm c = NULL;
+	int h;
+
+	rt_path(path, sizeof(path), "mem");
+	rt_write(path, 1, &dev0_, "completed");
+	aclrtSetDevice(1);
+	aclrtMalloc((void **)&other, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtSetDevice(0);
+	aclrtMalloc((void **)&a, 65536, ACL_MEM_MALLOC_HUGE_FIRST);
+	aclrtMalloc((void **)&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_SUCCESS, "comm memory: a one-rank communicator");
+	if (!a || !b || !other || !c) {
+		tap_ok(0, "comm memory: allocations");
+		goto out;
+	}
+	HcclGetHcclBuffer(c, (void **)&buf, &bsz);
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a, 4096, 0, &h, 0), HCCL_SUCCESS,
+		   "HcclCommActivateCommMemory: the first 4 KiB of a device allocation");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 8192, 8192, 0, &h, 0), HCCL_SUCCESS,
+		   "... and 8 KiB further on in it");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, b, 4096, 0, &h, 0), HCCL_SUCCESS, "... and another allocation whole");
+	CHECK_HCCL(hccltCommListCommMemory(c, ptrs, sizes, 4, &n), HCCL_SUCCESS, "hccltCommListCommMemory");
+	TAP_EQ(n, 3, "three ranges active");
+	tap_ok(n == 3 && (ptrs[0] < ptrs[1]) && (ptrs[1] < ptrs[2]), "listed by address");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 4095, 2, 0, &h, 0), HCCL_E_PARA,
+		   "a range overlapping an active one by a byte -> HCCL_E_PARA (CANN)");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 60000, 8192, 0, &h, 0), HCCL_E_PARA,
+		   "a range past the end of the allocation -> HCCL_E_PARA");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, other, 4096, 0, &h, 0), HCCL_E_PARA,
+		   "memory of device 1 on a device-0 communicator -> HCCL_E_PARA");
+	if (buf)
+		CHECK_HCCL(HcclCommActivateCommMemory(c, buf, 4096, 0, &h, 0), HCCL_E_PARA,
+			   "the communicator's HCCL buffer -> HCCL_E_PARA (user memory only)");
+	CHECK_HCCL(HcclCommDeactivateCommMemory(c, a + 8193), HCCL_E_PARA,
+		   "HcclCommDeactivateCommMemory inside a range -> HCCL_E_PARA (whole ranges, as CANN)");
+	CHECK_HCCL(HcclCommDeactivateCommMemory(c, a + 8192), HCCL_SUCCESS, "HcclCommDeactivateCommMemory");
+	CHECK_HCCL(HcclCommDeactivateCommMemory(c, a + 8192), HCCL_E_PARA, "... once");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a + 4096, 61440, 0, &h, 0), HCCL_SUCCESS,
+		   "the rest of the allocation, now free");
+	TAP_EQ(aclrtFree(b), ACL_SUCCESS, "aclrtFree of an active range");
+	b = NULL;
+	hccltCommListCommMemory(c, ptrs, sizes, 4, &n);
+	tap_ok(n == 2 && ptrs[0] == a && sizes[0] == 4096 && ptrs[1] == a + 4096 && sizes[1] == 61440,
+	       "the freed memory is no longer active (%u ranges)", n);
+	CHECK_HCCL(HcclCommDestroy(c), HCCL_SUCCESS, "destroy the communicator with two active ranges");
+	CHECK_HCCL(hccltCommListCommMemory(c, ptrs, sizes, 4, &n), HCCL_E_PTR, "its list is gone with it");
+	c = NULL;
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_SUCCESS, "a new communicator of the same table");
+	hccltCommListCommMemory(c, ptrs, sizes, 4, &n);
+	TAP_EQ(n, 0, "it has nothing active");
+	CHECK_HCCL(HcclCommActivateCommMemory(c, a, 65536, 0, &h, 0), HCCL_SUCCESS,
+		   "the memory can be activated on it, whole");
+out:
+	HcclCommDestroy(c);
+	aclrtFree(a);
+	aclrtFree(b);
+	aclrtSetDevice(1);
+	aclrtFree(other);
+	aclrtSetDevice(0);
+	unlink(path);
+}
+
+/* @n ranks as threads: ids, size, one name, a channel between two ranks. */
+static void test_cluster_threads(uint32_t n)
+{
+	struct cl_job j[16];
+	int32_t devs[16] = { 0 };
+	char path[128], tag[16];
+	uint32_t r;
+	int bad = 0;
+
+	snprintf(tag, sizeof(tag), "thr%u", n);
+	rt_path(path, sizeof(path), tag);
+	for (r = 0; r < n; r++)
+		devs[r] = (int32_t)(n - 1 - r);	/* rank r on device n-1-r */
+	rt_write(path, n, devs, "completed");
+	cl_run(j, n, path, devs, NULL);
+	for (r = 0; r < n; r++)
+		bad += j[r].ret != HCCL_SUCCESS || j[r].got_rank != r || j[r].got_size != n ||
+		       strcmp(j[r].name, "hccl_world_group");
+	TAP_EQ(bad, 0, "a %u-rank table as threads: each its rank, the size, hccl_world_group", n);
+	if (!bad)
+		TAP_EQ(cl_channel(j[0].comm, devs[0], 0, j[n - 1].comm, devs[n - 1], n - 1), 0,
+		       "a channel between ranks 0 and %u: record on one, wait on the other", n - 1);
+	for (r = 0; r < n; r++)
+		HcclCommDestroy(j[r].comm);
+	/* Again, the same file: a new group (rank 0's socket went with its call). */
+	cl_run(j, n, path, devs, NULL);
+	for (r = 0, bad = 0; r < n; r++)
+		bad += j[r].ret != HCCL_SUCCESS;
+	TAP_EQ(bad, 0, "the same table again after the destroys: a new communicator");
+	for (r = 0; r < n; r++)
+		HcclCommDestroy(j[r].comm);
+	unlink(path);
+}
+
+/* Rank 0 twice at once, the other ranks' checks, fork() while rank 0 serves. */
+static void test_cluster_conflicts(void)
+{
+	struct cl_job j[2];
+	int32_t devs[2] = { 0, 1 };
+	char path[128];
+	HcclCommConfig cfg;
+	HcclComm c = NULL;
+	pthread_t tid;
+	pid_t pid;
+	int st, p[2];
+	char got;
+
+	rt_path(path, sizeof(path), "conf");
+	rt_write(path, 2, devs, "completed");
+	memset(j, 0, sizeof(j));
+	j[0].path = path;
+	j[0].dev = 0;
+	pthread_create(&tid, NULL, cl_job_run, &j[0]);
+	TAP_EQ(wait_rank_pending(0, 2), 0, "rank 0 of a table waits in the rendezvous (another thread)");
+	/* Device 1: its own world slot; rank 0 of the same table again. */
+	aclrtSetDevice(1);
+	CHECK_HCCL(HcclCommInitClusterInfo(path, 0, &c), HCCL_E_UNAVAIL,
+		   "rank 0 again from device 1: the table puts it on device 0 -> HCCL_E_UNAVAIL");
+	/*
+	 * A fork() child while rank 0 serves: it must not keep the socket
+	 * (checked below). Meanwhile it tries rank 0 of the table itself:
+	 * the device is right, but rank 0 already listens.
+	 */
+	if (pipe(p)) {
+		tap_ok(0, "pipe");
+		p[0] = p[1] = -1;
+	}
+	pid = fork();
+	if (!pid) {
+		HcclComm cc = NULL;
+		char code;
+
+		setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+		code = aclrtSetDevice(0) ? 2 : (char)HcclCommInitClusterInfo(path, 0, &cc);
+		if (write(p[1], &code, 1) != 1)
+			_exit(3);
+		usleep(3000000);
+		_exit(0);
+	}
+	if (read(p[0], &got, 1) != 1)
+		got = -1;
+	TAP_EQ(got, HCCL_E_PARA, "rank 0 of the same table in another process on device 0 -> HCCL_E_PARA");
+	close(p[0]);
+	close(p[1]);
+	HcclCommConfigInit(&cfg);
+	cfg.hcclBufferSize = 8;
+	CHECK_HCCL(HcclCommInitClusterInfoConfig(path, 1, &cfg, &c), HCCL_SUCCESS,
+		   "rank 1 (config: 8 MB buffer) completes the group");
+	pthread_join(tid, NULL);
+	CHECK_HCCL(j[0].ret, HCCL_SUCCESS, "rank 0 returns with it");
+	HcclCommDestroy(c);
+	HcclCommDestroy(j[0].comm);
+	/* The child still lives: rank 0 of the table must be able to listen again. */
+	cl_run(j, 2, path, devs, NULL);
+	TAP_EQ(j[0].ret | j[1].ret, HCCL_SUCCESS,
+	       "the same table again while a child forked during the last one lives");
+	HcclCommDestroy(j[0].comm);
+	HcclCommDestroy(j[1].comm);
+	waitpid(pid, &st, 0);
+	aclrtSetDevice(0);
+	unlink(path);
+}
+
+/* @n ranks as processes, rank r on device n-1-r; ranks 0 and 1 open a channel. */
+static void test_cluster_processes(uint32_t n)
+{
+	int32_t devs[16] = { 0 };
+	pid_t pid[16];
+	char path[128], tag[16];
+	uint32_t r;
+	int st, bad = 0;
+
+	snprintf(tag, sizeof(tag), "proc%u", n);
+	rt_path(path, sizeof(path), tag);
+	for (r = 0; r < n; r++)
+		devs[r] = (int32_t)(n - 1 - r);
+	rt_write(path, n, devs, "completed");
+	for (r = 0; r < n; r++) {
+		pid[r] = fork();
+		if (!pid[r]) {
+			struct chan_job cj;
+			HcclComm c = NULL;
+			ThreadHandle th;
+			uint32_t id = 99, size = 99;
+			char name[128] = "";
+
+			if (aclrtSetDevice(devs[r]) != ACL_SUCCESS)
+				_exit(10);
+			if (HcclCommInitClusterInfo(path, r, &c) != HCCL_SUCCESS)
+				_exit(11);
+			HcclGetRankId(c, &id);
+			HcclGetRankSize(c, &size);
+			HcclGetCommName(c, name);
+			if (id != r || size != n || strcmp(name, "hccl_world_group"))
+				_exit(12);
+			if (r < 2) {
+				/* Ranks 0 and 1: a channel, rank 0 records, rank 1 waits. */
+				memset(&cj, 0, sizeof(cj));
+				cj.comm = c;
+				cj.dev = devs[r];
+				cj.remote = 1 - r;
+				cj.notify_num = 1;
+				if (HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &th) != HCCL_SUCCESS)
+					_exit(13);
+				chan_job_run(&cj);
+				if (cj.ret != HCCL_SUCCESS)
+					_exit(14);
+				if (r == 0 && HcommChannelNotifyRecordOnThread(th, cj.ch, 0) != HCCL_SUCCESS)
+					_exit(15);
+				if (r == 1 && HcommChannelNotifyWaitOnThread(th, cj.ch, 0, 10) != HCCL_SUCCESS)
+					_exit(16);
+				if (hccltThreadSynchronize(th, 10000) != ACL_SUCCESS)
+					_exit(17);
+			}
+			_exit(HcclCommDestroy(c) == HCCL_SUCCESS ? 0 : 18);
+		}
+	}
+	for (r = 0; r < n; r++) {
+		waitpid(pid[r], &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			printf("#   rank %u: %s %d\n", r, WIFEXITED(st) ? "exit" : "signal",
+			       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+			bad++;
+		}
+	}
+	TAP_EQ(bad, 0, "a %u-rank table as processes: ids, size, name; a channel between ranks 0 and 1", n);
+	unlink(path);
+}
+
+static void test_cluster(uint32_t ndev)
+{
+	uint32_t n = ndev < 8 ? ndev : 8;
+
+	if (skipped("cluster")) {
+		tap_skip("rank tables (HCCLT_LIBTEST_SKIP)");
+		return;
+	}
+	test_cluster_checks();
+	test_comm_memory();
+	test_cluster_threads(2);
+	if (n > 2)
+		test_cluster_threads(n);
+	test_cluster_conflicts();
+	test_cluster_processes(2);
+	if (n > 2)
+		test_cluster_processes(n);
 }
 
 static unsigned char pat(size_t i, unsigned int seed)
@@ -2618,6 +3114,7 @@ static void test_ranks(uint32_t ndev)
 	if (ndev >= 3)
 		test_ranks_processes();
 	test_init_all_group(ndev);
+	test_cluster(ndev);
 }
 
 /* ---- HCCL buffers ------------------------------------------------------- */

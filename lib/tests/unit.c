@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1059,6 +1060,375 @@ static void test_group_checks(void)
 	tap_ok(comm == NULL, "nothing made");
 }
 
+static void test_config_capability(void)
+{
+	TAP_EQ(HcclGetCommConfigCapability(), HCCL_COMM_CONFIG_OP_EXPANSION_MODE,
+	       "HcclGetCommConfigCapability: buffer size, deterministic and name (3)");
+	tap_ok(HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_COMM_NAME &&
+	       !(HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_OP_EXPANSION_MODE),
+	       "... CANN's test: > HCCL_COMM_CONFIG_COMM_NAME, not > OP_EXPANSION_MODE");
+}
+
+/* HcclCommActivateCommMemory and co.: the checks that need no device memory. */
+static void test_commmem_checks(void)
+{
+	struct hcclt_comm good = fake_comm(0), bad = fake_comm(0);
+	void *ptrs[2];
+	size_t sizes[2];
+	uint32_t n = 9;
+	char host[64];
+
+	bad.magic = 7;
+	/* CANN checks comm, virPtr, handle. */
+	TAP_EQ(HcclCommActivateCommMemory(NULL, host, 8, 0, host, 0), HCCL_E_PTR, "Activate(comm NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommActivateCommMemory(&bad, host, 8, 0, host, 0), HCCL_E_PTR, "Activate(garbage comm) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommActivateCommMemory(&good, NULL, 0, 1, NULL, 1), HCCL_E_PTR, "Activate(virPtr NULL) -> HCCL_E_PTR first");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 0, 1, NULL, 1), HCCL_E_PTR, "Activate(handle NULL) -> HCCL_E_PTR before the sizes");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 0, 0, host, 0), HCCL_E_PARA, "Activate(size 0) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 8, 1, host, 0), HCCL_E_PARA, "Activate(offset 1) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 8, 0, host, 1), HCCL_E_PARA, "Activate(flags 1) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommActivateCommMemory(&good, host, 8, 0, host, 0), HCCL_E_PARA,
+	       "Activate(host memory) -> HCCL_E_PARA: device memory of the communicator only");
+	TAP_EQ(HcclCommActivateCommMemory(&good, (void *)(UINTPTR_MAX - 3), 8, 0, host, 0), HCCL_E_PARA,
+	       "Activate(a range past the address space) -> HCCL_E_PARA");
+	TAP_EQ(HcclCommDeactivateCommMemory(NULL, host), HCCL_E_PTR, "Deactivate(comm NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommDeactivateCommMemory(&good, NULL), HCCL_E_PTR, "Deactivate(virPtr NULL) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommDeactivateCommMemory(&bad, host), HCCL_E_PTR, "Deactivate(garbage comm) -> HCCL_E_PTR");
+	TAP_EQ(HcclCommDeactivateCommMemory(&good, host), HCCL_E_PARA, "Deactivate(never activated) -> HCCL_E_PARA");
+	TAP_EQ(hccltCommListCommMemory(&good, ptrs, sizes, 2, NULL), HCCL_E_PTR, "hccltCommListCommMemory(count NULL) -> HCCL_E_PTR");
+	TAP_EQ(hccltCommListCommMemory(&good, NULL, sizes, 2, &n), HCCL_E_PTR, "hccltCommListCommMemory(ptrs NULL, max 2) -> HCCL_E_PTR");
+	TAP_EQ(hccltCommListCommMemory(&bad, ptrs, sizes, 2, &n), HCCL_E_PTR, "hccltCommListCommMemory(garbage) -> HCCL_E_PTR");
+	TAP_EQ(hccltCommListCommMemory(&good, NULL, NULL, 0, &n), HCCL_SUCCESS, "hccltCommListCommMemory(max 0)");
+	TAP_EQ(n, 0, "... nothing activated");
+}
+
+/* ---- rank tables (ranktable.c), without a device ---------------------- */
+
+static void test_sha256(void)
+{
+	static const struct {
+		const char *in;
+		const char *hex;
+	} v[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	uint8_t d[32];
+	char hex[65];
+	char *a;
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		hcclt_sha256(v[i].in, strlen(v[i].in), d);
+		for (k = 0; k < 32; k++)
+			snprintf(hex + 2 * k, 3, "%02x", d[k]);
+		tap_ok(!strcmp(hex, v[i].hex), "SHA-256 of a %zu-byte message (FIPS 180-4 example)",
+		       strlen(v[i].in));
+	}
+	a = malloc(1000000);
+	if (a) {
+		memset(a, 'a', 1000000);
+		hcclt_sha256(a, 1000000, d);
+		for (k = 0; k < 32; k++)
+			snprintf(hex + 2 * k, 3, "%02x", d[k]);
+		tap_ok(!strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+		       "SHA-256 of a million 'a'");
+		free(a);
+	}
+}
+
+static char rt_dir[64];
+
+/* Write @text (with ' for ") to @name in rt_dir; the path (static). */
+static const char *rt_file(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+	const char *p;
+
+	snprintf(path, sizeof(path), "%s/%s", rt_dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return path;
+	for (p = text; *p; p++)
+		fputc(*p == '\'' ? '"' : *p, f);
+	fclose(f);
+	return path;
+}
+
+/* Load @path (no wait for "completed"); then check for @rank on @dev of 8. */
+static HcclResult rt_path(const char *path, uint32_t rank, int32_t dev, struct hcclt_ranktable *out)
+{
+	struct hcclt_ranktable rt;
+	HcclResult r;
+
+	r = hcclt_ranktable_load(path, hcclt_deadline_ns(0), &rt);
+	if (r != HCCL_SUCCESS)
+		return r;
+	r = hcclt_ranktable_check(&rt, rank, dev, 8);
+	if (out && r == HCCL_SUCCESS)
+		*out = rt;
+	else
+		hcclt_ranktable_free(&rt);
+	return r;
+}
+
+static HcclResult rt_text(const char *text, uint32_t rank, int32_t dev)
+{
+	return rt_path(rt_file("t.json", text), rank, dev, NULL);
+}
+
+/* One server's table around a device list (its entries in ' quotes). */
+#define RT1(devs) "{'status':'completed','version':'1.0','server_count':'1'," \
+	"'server_list':[{'server_id':'node_0','device':[" devs "]}]}"
+#define RT12(devs, more) "{'status':'completed','version':'1.2','server_count':'1'," \
+	"'server_list':[{'server_id':'node_0','device':[" devs "]}]" more "}"
+#define D(dev, rank) "{'device_id':'" dev "','rank_id':'" rank "'}"
+
+/* Loading: every failure is HCCL_E_INTERNAL, as CANN's API returns it. */
+static void test_ranktable_load(void)
+{
+	struct hcclt_ranktable rt, rt2;
+	char longpath[4200];
+	uint8_t d[32];
+	FILE *f;
+	char buf[512];
+	size_t n;
+	double t0;
+
+	TAP_EQ(rt_path("", 0, 0, NULL), HCCL_E_INTERNAL, "rank table: empty path -> HCCL_E_INTERNAL");
+	memset(longpath, 'a', sizeof(longpath));
+	longpath[0] = '/';
+	strcpy(longpath + 4096 - 5, ".json");
+	TAP_EQ(rt_path(longpath, 0, 0, NULL), HCCL_E_INTERNAL, "rank table: a 4,096-byte path -> HCCL_E_INTERNAL");
+	TAP_EQ(rt_path("/nonexistent/r.json", 0, 0, NULL), HCCL_E_INTERNAL,
+	       "rank table: missing file -> HCCL_E_INTERNAL");
+	rt_file("t.txt", RT1(D("0", "0")));
+	snprintf(buf, sizeof(buf), "%s/t.txt", rt_dir);
+	TAP_EQ(rt_path(buf, 0, 0, NULL), HCCL_E_INTERNAL, "rank table: not a .json path -> HCCL_E_INTERNAL");
+	snprintf(buf, sizeof(buf), "%s/dir.json", rt_dir);
+	mkdir(buf, 0700);
+	TAP_EQ(rt_path(buf, 0, 0, NULL), HCCL_E_INTERNAL, "rank table: a directory -> HCCL_E_INTERNAL");
+	TAP_EQ(rt_path("tests/ranktable/truncated.json", 0, 0, NULL), HCCL_E_INTERNAL,
+	       "rank table: truncated JSON (sample file) -> HCCL_E_INTERNAL");
+	TAP_EQ(rt_path("tests/ranktable/comments.json", 0, 0, NULL), HCCL_E_INTERNAL,
+	       "rank table: // comments, as in CANN's annotated samples -> HCCL_E_INTERNAL");
+	TAP_EQ(rt_text(RT1(D("0", "0")) "}", 0, 0), HCCL_E_INTERNAL,
+	       "rank table: characters after the object -> HCCL_E_INTERNAL");
+	TAP_EQ(rt_text(RT1(D("0", "0")) " \n\t\n", 0, 0), HCCL_SUCCESS,
+	       "rank table: white space after the object is fine");
+	TAP_EQ(rt_text("['status','completed']", 0, 0), HCCL_E_INTERNAL,
+	       "rank table: a JSON array -> HCCL_E_INTERNAL");
+	TAP_EQ(rt_text("{'version':'1.0','server_list':[]}", 0, 0), HCCL_E_INTERNAL,
+	       "rank table: no status -> HCCL_E_INTERNAL (CANN reads it first)");
+	TAP_EQ(rt_text("{'status':1,'version':'1.0'}", 0, 0), HCCL_E_INTERNAL,
+	       "rank table: status not a string -> HCCL_E_INTERNAL");
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t0 = ts.tv_sec + ts.tv_nsec / 1e9;
+		TAP_EQ(hcclt_ranktable_load("tests/ranktable/initializing.json",
+					    hcclt_deadline_ns(1200), &rt), HCCL_E_INTERNAL,
+		       "rank table: status 'initializing' until the deadline -> HCCL_E_INTERNAL");
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t0 = ts.tv_sec + ts.tv_nsec / 1e9 - t0;
+		tap_ok(t0 >= 1.1 && t0 < 5, "... read again every second until the deadline (%.2f s)", t0);
+	}
+	/* The identity: the SHA-256 of the file's bytes. */
+	TAP_EQ(hcclt_ranktable_load("tests/ranktable/server8_v1.0.json", hcclt_deadline_ns(0), &rt),
+	       HCCL_SUCCESS, "rank table: the 8-card sample loads");
+	{
+		char *all = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&all, &len);
+
+		f = fopen("tests/ranktable/server8_v1.0.json", "r");
+		while (f && m && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, m);
+		if (f)
+			fclose(f);
+		if (m)
+			fclose(m);
+		hcclt_sha256(all, len, d);
+		tap_ok(all && !memcmp(d, rt.digest, 32), "rank table: its identity is the SHA-256 of its %zu bytes", len);
+		free(all);
+	}
+	hcclt_ranktable_free(&rt);
+	hcclt_ranktable_load(rt_file("a.json", RT1(D("0", "0") "," D("1", "1"))), hcclt_deadline_ns(0), &rt);
+	hcclt_ranktable_load(rt_file("b.json", RT1(D("0", "0") "," D("1", "1"))), hcclt_deadline_ns(0), &rt2);
+	tap_ok(!memcmp(rt.digest, rt2.digest, 32), "rank table: the same bytes under another name: the same identity");
+	hcclt_ranktable_free(&rt2);
+	hcclt_ranktable_load(rt_file("b.json", RT1(D("0", "0") ", " D("1", "1"))), hcclt_deadline_ns(0), &rt2);
+	tap_ok(memcmp(rt.digest, rt2.digest, 32) != 0, "rank table: one more space: another identity");
+	hcclt_ranktable_free(&rt2);
+	hcclt_ranktable_free(&rt);
+}
+
+/* Checking: CANN's order and codes. */
+static void test_ranktable_check(void)
+{
+	struct hcclt_ranktable rt;
+	char big[256];
+
+	TAP_EQ(rt_path("tests/ranktable/server8_v1.0.json", 5, 5, &rt), HCCL_SUCCESS,
+	       "rank table 1.0, 8 cards (sample): rank 5 on device 5");
+	tap_ok(rt.nranks == 8 && rt.dev[0] == 0 && rt.dev[7] == 7, "... 8 ranks, rank r on device r");
+	hcclt_ranktable_free(&rt);
+	TAP_EQ(rt_path("tests/ranktable/server4_v1.2.json", 0, 3, &rt), HCCL_SUCCESS,
+	       "rank table 1.2 with super_pod_list (sample): rank 0 on device 3");
+	tap_ok(rt.nranks == 4 && rt.dev[0] == 3 && rt.dev[3] == 0, "... 4 ranks, by rank_id, not by listing");
+	hcclt_ranktable_free(&rt);
+	TAP_EQ(rt_path("tests/ranktable/numbers.json", 0, 0, NULL), HCCL_E_PARA,
+	       "numbers instead of strings (sample) -> HCCL_E_PARA, as CANN");
+	TAP_EQ(rt_path("tests/ranktable/two_servers_v1.0.json", 0, 0, NULL), HCCL_E_NOT_SUPPORT,
+	       "two servers (sample, CANN's A2 example) -> HCCL_E_NOT_SUPPORT, not yet");
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("1", "1")), 1, 0), HCCL_E_UNAVAIL,
+	       "rank 1 is on device 1, the current device is 0 -> HCCL_E_UNAVAIL (CANN)");
+	/* version */
+	TAP_EQ(rt_text("{'status':'completed','server_list':[]}", 0, 0), HCCL_E_NOT_SUPPORT,
+	       "no version (the older format) -> HCCL_E_NOT_SUPPORT");
+	TAP_EQ(rt_text("{'status':'completed','version':1.0}", 0, 0), HCCL_E_PARA,
+	       "version not a string -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.1','server_list':[]}", 0, 0), HCCL_E_NOT_SUPPORT,
+	       "version 1.1 (heterogeneous) -> HCCL_E_NOT_SUPPORT, as CANN does for unknown ones");
+	/* server_list, server_count */
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0'}", 0, 0), HCCL_E_NOT_FOUND,
+	       "no server_list -> HCCL_E_NOT_FOUND (CANN's code)");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[]}", 0, 0), HCCL_E_PARA,
+	       "empty server_list -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':{}}", 0, 0), HCCL_E_PARA,
+	       "server_list an object -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_count':'2',"
+		       "'server_list':[{'server_id':'a','device':[" D("0", "0") "]}]}", 0, 0), HCCL_E_PARA,
+	       "server_count 2, one server -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_count':'x',"
+		       "'server_list':[{'server_id':'a','device':[" D("0", "0") "]}]}", 0, 0), HCCL_E_PARA,
+	       "server_count not a number -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0',"
+		       "'server_list':[{'server_id':'a','device':[" D("0", "0") "]}]}", 0, 0), HCCL_SUCCESS,
+	       "no server_count: server_list's length (CANN)");
+	/* servers */
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'device':[" D("0", "0") "]}]}", 0, 0),
+	       HCCL_E_NOT_FOUND, "a server without server_id -> HCCL_E_NOT_FOUND");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'','device':[" D("0", "0") "]}]}", 0, 0),
+	       HCCL_E_PARA, "an empty server_id -> HCCL_E_PARA");
+	snprintf(big, sizeof(big), "{'status':'completed','version':'1.0','server_list':[{'server_id':'%065d',"
+		 "'device':[" D("0", "0") "]}]}", 0);
+	TAP_EQ(rt_text(big, 0, 0), HCCL_E_PARA, "a 65-character server_id -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'a','host_ip':'10.0.0.1',"
+		       "'device':[" D("0", "0") "]},{'server_id':'a','device':[" D("1", "1") "]}]}", 0, 0), HCCL_E_PARA,
+	       "a server_id twice -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'a','host_ip':'10.0.0',"
+		       "'device':[" D("0", "0") "]}]}", 0, 0), HCCL_E_PARA, "host_ip not an address -> HCCL_E_PARA");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'a'}]}", 0, 0),
+	       HCCL_E_NOT_FOUND, "a server without device -> HCCL_E_NOT_FOUND");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'a','device':[]}]}", 0, 0),
+	       HCCL_E_PARA, "an empty device list -> HCCL_E_PARA");
+	/* devices */
+	TAP_EQ(rt_text(RT1("{'device_id':'0'}"), 0, 0), HCCL_E_NOT_FOUND, "a device without rank_id -> HCCL_E_NOT_FOUND");
+	TAP_EQ(rt_text(RT1("{'rank_id':'0'}"), 0, 0), HCCL_E_NOT_FOUND, "a device without device_id -> HCCL_E_NOT_FOUND");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':0}"), 0, 0), HCCL_E_PARA, "rank_id a number -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1(D("8", "0")), 0, 0), HCCL_E_PARA, "device_id 8 on a machine of 8 cards -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1(D("-1", "0")), 0, 0), HCCL_E_PARA, "device_id -1 -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("0", "1")), 0, 0), HCCL_E_PARA,
+	       "device_id 0 twice on the server -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'0','device_ip':'192.168.1'}"), 0, 0), HCCL_E_PARA,
+	       "device_ip not an address -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'0','device_ip':'10.0.0.1'},"
+			   "{'device_id':'1','rank_id':'1','device_ip':'10.0.0.1'}"), 0, 0), HCCL_E_PARA,
+	       "a device_ip twice -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'0','device_ip':'10.0.0.1,fe80::1'},"
+			   "{'device_id':'1','rank_id':'1','device_ip':'10.0.0.2'}"), 0, 0), HCCL_E_PARA,
+	       "two addresses on one rank, one on another -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'0','device_ip':'10.0.0.1,fe80::1'},"
+			   "{'device_id':'1','rank_id':'1','device_ip':'10.0.0.2,fe80::2'}"), 0, 0), HCCL_SUCCESS,
+	       "two addresses (v4 and v6) on each rank");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'0','device_port':'0'}"), 0, 0), HCCL_E_PARA,
+	       "device_port 0 (reserved) -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'0','host_port':'65536'}"), 0, 0), HCCL_E_PARA,
+	       "host_port 65536 -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1("{'device_id':'0','rank_id':'x'}"), 0, 0), HCCL_E_PARA, "rank_id 'x' -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT12("{'device_id':'0','rank_id':'0','super_device_id':'s'}", ""), 0, 0), HCCL_E_PARA,
+	       "1.2: super_device_id not a number -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT12(D("0", "0"), ",'super_pod_list':[{'super_pod_id':'0','server_list':[{'server_id':'x'}]}]"),
+		       0, 0), HCCL_E_NOT_FOUND, "1.2: super_pod_list names a server not in server_list -> HCCL_E_NOT_FOUND");
+	TAP_EQ(rt_text(RT12(D("0", "0"), ",'super_pod_list':[{'super_pod_id':'0'}]"), 0, 0), HCCL_E_NOT_FOUND,
+	       "1.2: a super pod without server_list -> HCCL_E_NOT_FOUND");
+	/* servers */
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'a','device':[" D("0", "0") "]},"
+		       "{'server_id':'b','device':[" D("0", "1") "]}]}", 0, 0), HCCL_E_PARA,
+	       "two servers without device_ip -> HCCL_E_PARA (CANN needs addresses there)");
+	/* ranks, in CANN's order */
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("1", "1")), 2, 0), HCCL_E_PARA, "rank 2 of a 2-rank table -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("1", "2")), 1, 1), HCCL_E_UNAVAIL,
+	       "rank 1 where the sorted table has rank_id 2 -> HCCL_E_UNAVAIL (CANN)");
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("1", "2")), 0, 0), HCCL_E_PARA,
+	       "rank_id 0 and 2: not dense -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("1", "0")), 0, 0), HCCL_E_PARA,
+	       "rank_id 0 twice -> HCCL_E_PARA");
+	TAP_EQ(rt_text(RT1(D("0", "0") "," D("1", "2")), 0, 1), HCCL_E_UNAVAIL,
+	       "the wrong device comes before the density check (HCCL_E_UNAVAIL)");
+	TAP_EQ(rt_text("{'status':'completed','version':'1.0','server_list':[{'server_id':'a','device':[{'device_id':'0','rank_id':'0','device_ip':'1.1.1.1'}]},"
+		       "{'server_id':'b','device':[{'device_id':'0','rank_id':'0','device_ip':'1.1.1.2'}]}]}", 0, 0),
+	       HCCL_E_NOT_SUPPORT, "two servers come before the ranks (HCCL_E_NOT_SUPPORT)");
+	TAP_EQ(rt_text(RT1(D("1", "1") "," D("0", "0")), 0, 0), HCCL_SUCCESS, "ranks in any order in the file");
+}
+
+/* HcclCommInitClusterInfo[Config] without a device: the device first. */
+static void test_cluster_checks(void)
+{
+	HcclComm c = NULL;
+
+	TAP_EQ(HcclCommInitClusterInfo(NULL, 0, NULL), HCCL_E_RUNTIME,
+	       "HcclCommInitClusterInfo without a device -> HCCL_E_RUNTIME before the arguments");
+	TAP_EQ(HcclCommInitClusterInfoConfig(NULL, 0, NULL, NULL), HCCL_E_RUNTIME,
+	       "HcclCommInitClusterInfoConfig without a device -> HCCL_E_RUNTIME");
+	TAP_EQ(HcclCommInitClusterInfo("tests/ranktable/server8_v1.0.json", 0, &c), HCCL_E_RUNTIME,
+	       "HcclCommInitClusterInfo of a good table without a device -> HCCL_E_RUNTIME");
+	tap_ok(c == NULL, "no communicator");
+}
+
+/* The config's checks CANN makes (hcclt_config_load). */
+static void test_config_load(void)
+{
+	HcclCommConfig cfg;
+	uint64_t bs = 0;
+	const char *nm = NULL;
+
+	HcclCommConfigInit(&cfg);
+	cfg.hcclDeterministic = 1;
+	TAP_EQ(hcclt_config_load(&cfg, &bs, &nm), HCCL_SUCCESS, "config: hcclDeterministic 1");
+	cfg.hcclDeterministic = 3;
+	TAP_EQ(hcclt_config_load(&cfg, &bs, &nm), HCCL_E_PARA, "config: hcclDeterministic 3 -> HCCL_E_PARA (CANN)");
+	cfg.hcclDeterministic = 2;
+	TAP_EQ(hcclt_config_load(&cfg, &bs, &nm), HCCL_E_PARA,
+	       "config: hcclDeterministic 2 (strict) on an A3 (sim_soc Ascend910_9391) -> HCCL_E_PARA (CANN: A2 only)");
+}
+
+static void test_ranktable(void)
+{
+	char tmpl[] = "/tmp/hcclt-unit-rt.XXXXXX";
+	char cmd[128];
+
+	if (!mkdtemp(tmpl)) {
+		tap_ok(0, "mkdtemp for the rank tables");
+		return;
+	}
+	snprintf(rt_dir, sizeof(rt_dir), "%s", tmpl);
+	test_sha256();
+	test_ranktable_load();
+	test_ranktable_check();
+	test_cluster_checks();
+	test_config_load();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", rt_dir);
+	if (system(cmd))
+		printf("# could not remove %s\n", rt_dir);
+}
+
 static void test_acl_init(void)
 {
 	uint32_t n = 0;
@@ -1107,6 +1477,9 @@ int main(int argc, char **argv)
 	test_acl_checks();
 	test_comm_checks();
 	test_group_checks();
+	test_config_capability();
+	test_ranktable();
+	test_commmem_checks();
 	test_acl_init();
 	test_ext_checks();
 	test_fork();

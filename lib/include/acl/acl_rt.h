@@ -35,6 +35,13 @@ typedef void *aclrtEvent;
 /** aclrtNotify - an ACL notify (opaque pointer). */
 typedef void *aclrtNotify;
 
+/**
+ * aclrtDrvMemHandle - a physical memory handle (opaque pointer; CANN's
+ * aclrtMallocPhysical() makes them, which libhcclthread does not have).
+ * Only HcclCommActivateCommMemory() takes one here.
+ */
+typedef void *aclrtDrvMemHandle;
+
 /* aclrtCreateEventWithFlag() flags (CANN's values). */
 #define ACL_EVENT_SYNC				0x00000001U
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS	0x00000002U

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hccl/hccl_comm.h - communicators: rendezvous of ranks on one host, their
- * ids and names, destruction. Same include guard, names and signatures as
+ * hccl/hccl_comm.h - communicators: rendezvous of ranks on one host (root
+ * info or rank table), their ids and names, destruction, memory
+ * registration. Same include guard, names and signatures as
  * CANN's hccl_comm.h, for the calls libhcclthread implements (CANN declares
  * more; every function declared here is exported by libhcclthread, which
  * lib/Makefile check-symbols verifies).
@@ -73,6 +74,110 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo,
 HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo *rootInfo,
 				      uint32_t rank, const HcclCommConfig *config,
 				      HcclComm *comm);
+
+/**
+ * HcclCommInitClusterInfo() - join a multi-rank communicator described by
+ * a rank table.
+ * @clusterInfo: path of the rank table, a JSON file (CANN's format,
+ *	"version" "1.0" or "1.2", "status" "completed"; the path at most
+ *	4,095 bytes and ending in ".json"). Every rank reads the same file.
+ * @rank: this rank: the "rank_id" of one "device" entry of the table.
+ * @comm: out, the communicator, named "hccl_world_group".
+ *
+ * Needs a current device (aclrtSetDevice()): the "device_id" the table
+ * gives @rank. Every rank (a thread of this process or another process)
+ * calls it with its own rank; the ranks find each other through the
+ * table's content (its SHA-256), no root info is passed around: rank 0
+ * creates the group and hands its key, over an abstract unix socket named
+ * after the content and the user, to the other ranks of the same user.
+ * Blocks until every rank of the table has joined, for at most
+ * HCCL_CONNECT_TIMEOUT seconds (also the limit for a table whose "status"
+ * is not yet "completed", which is read again every second). One server
+ * only: the table's ranks are cards of this machine. One such
+ * communicator per device and process at a time (as CANN's world group).
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_RUNTIME (no current device); HCCL_E_PTR
+ * (@clusterInfo or @comm NULL); HCCL_E_PARA (HCCL_CONNECT_TIMEOUT or
+ * HCCL_BUFFSIZE not a number; a communicator of that name on this device;
+ * a malformed table: Documentation/channels.rst, "Rank tables"; @rank not
+ * in it; ranks not 0..n-1; a "device_id" that is not a card here, or twice
+ * on the server; the group's rank 0 already busy with the same table);
+ * HCCL_E_INTERNAL (the file cannot be read, is not JSON or not a ".json"
+ * path, or its "status" stayed other than "completed"); HCCL_E_NOT_FOUND
+ * (a required key missing, as CANN); HCCL_E_NOT_SUPPORT (a "version" other
+ * than "1.0" and "1.2", or more than one server: not yet); HCCL_E_UNAVAIL
+ * (a communicator of a rank table already on this device in this process;
+ * the table's "rank_id" at @rank's place is not @rank; the table gives
+ * @rank another device than the current one); HCCL_E_TIMEOUT (not every
+ * rank joined in time); HCCL_E_TCP_CONNECT (a rank gave up or died while
+ * this one waited); HCCL_E_MEMORY; HCCL_E_DRV.
+ */
+HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm);
+
+/**
+ * HcclCommInitClusterInfoConfig() - HcclCommInitClusterInfo() with options.
+ * @clusterInfo: as HcclCommInitClusterInfo().
+ * @rank: as HcclCommInitClusterInfo().
+ * @config: options made by HcclCommConfigInit(), as for
+ *	HcclCommInitRootInfoConfig(): hcclBufferSize and hcclCommName (the
+ *	name instead of "hccl_world_group") are used.
+ * @comm: as HcclCommInitClusterInfo().
+ *
+ * Return: as HcclCommInitClusterInfo(), and HCCL_E_PTR for @config NULL
+ * (after @comm), HCCL_E_PARA for a config CANN refuses (wrong magic word,
+ * hcclBufferSize 0, hcclDeterministic above 2 or 2 on another SoC than an
+ * A2's, aclGraphZeroCopyEnable above 1, a name of 128 bytes).
+ */
+HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank,
+					 HcclCommConfig *config, HcclComm *comm);
+
+/**
+ * HcclGetCommConfigCapability() - which HcclCommConfig options this
+ * library honours.
+ *
+ * Return: HCCL_COMM_CONFIG_OP_EXPANSION_MODE (3): hcclBufferSize,
+ * hcclDeterministic and hcclCommName are supported (an option is when the
+ * number is greater than its HcclCommConfigCapability value); the later
+ * fields are accepted and kept but change nothing. CANN returns
+ * HCCL_COMM_CONFIG_RESERVED.
+ */
+uint32_t HcclGetCommConfigCapability(void);
+
+/**
+ * HcclCommActivateCommMemory() - register device memory with a
+ * communicator (CANN: for zero-copy collectives on it).
+ * @comm: the communicator.
+ * @virPtr: start of the range: device memory of @comm's device from
+ *	aclrtMalloc() of this process (libhcclthread has no aclrtMapMem()).
+ * @size: bytes, at least 1; the range lies inside one allocation.
+ * @offset: 0 (CANN: "reserved, only 0").
+ * @handle: not NULL (CANN's check); not otherwise used: libhcclthread
+ *	has no aclrtMallocPhysical(), the memory is named by its address.
+ * @flags: 0 (CANN: "reserved, only 0").
+ *
+ * Records the range with @comm (hccltCommListCommMemory() lists it) until
+ * HcclCommDeactivateCommMemory(), HcclCommDestroy() of @comm or aclrtFree()
+ * of the memory. That is all it does here: no peer maps it (there is no
+ * zero-copy collective to use it; peers reach this rank's HCCL buffer
+ * through channels), and no HcclCommSetMemoryRange() is needed first.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm, @virPtr or @handle NULL, @comm
+ * not live); HCCL_E_PARA (@size 0, @offset or @flags not 0, the range is
+ * not inside one aclrtMalloc() allocation of @comm's device, or overlaps a
+ * range activated on @comm); HCCL_E_MEMORY.
+ */
+HcclResult HcclCommActivateCommMemory(HcclComm comm, void *virPtr, size_t size, size_t offset,
+				      aclrtDrvMemHandle handle, uint64_t flags);
+
+/**
+ * HcclCommDeactivateCommMemory() - undo HcclCommActivateCommMemory().
+ * @comm: the communicator.
+ * @virPtr: the start of an activated range (a whole range only, as CANN).
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@comm or @virPtr NULL, @comm not
+ * live); HCCL_E_PARA (@virPtr does not start a range activated on @comm).
+ */
+HcclResult HcclCommDeactivateCommMemory(HcclComm comm, void *virPtr);
 
 /**
  * HcclGetCommName() - name of a communicator.

@@ -161,6 +161,27 @@ static const int32_t HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET = -1;
 static const uint32_t HCCL_COMM_DEFAULT_SYM_WIN_MAX_MEM_SIZE_PER_RANK = 16;
 
 /**
+ * HcclCommConfigCapability - the HcclCommConfig options, numbered as CANN
+ * numbers them. HcclGetCommConfigCapability() returns a number: an option
+ * is supported when that number is greater than the option's value.
+ */
+typedef enum {
+	HCCL_COMM_CONFIG_BUFFER_SIZE = 0,
+	HCCL_COMM_CONFIG_DETERMINISTIC = 1,
+	HCCL_COMM_CONFIG_COMM_NAME = 2,
+	HCCL_COMM_CONFIG_OP_EXPANSION_MODE = 3,
+	HCCL_COMM_CONFIG_SUPPORT_INIT_BY_ENV = 4,
+	HCCL_COMM_CONFIG_WORLD_RANKID = 5,
+	HCCL_COMM_CONFIG_JOBID = 6,
+	HCCL_COMM_CONFIG_ACLGRAPH_ZEROCOPY_ENABLE = 7,
+	HCCL_COMM_CONFIG_EXEC_TIMEOUT = 8,
+	HCCL_COMM_CONFIG_ALGO = 9,
+	HCCL_COMM_CONFIG_RETRY = 10,
+	HCCL_COMM_CONFIG_BUFFER_NAME = 11,
+	HCCL_COMM_CONFIG_RESERVED
+} HcclCommConfigCapability;
+
+/**
  * HcclRootInfo - what HcclGetRootInfo() gives the root rank to hand to the
  * others (4,108 opaque bytes, as CANN's). libhcclthread's layout: a magic
  * and a version, the group's 128-bit key, and the group's name (at most
@@ -173,13 +194,15 @@ typedef struct HcclRootInfoDef {
 /**
  * HcclCommConfig - communicator options (CANN's layout, 2,240 bytes).
  * Fill it with HcclCommConfigInit() (hccl/hccl_comm.h), then set fields.
- * libhcclthread honours hcclBufferSize and hcclCommName and checks the
- * header and the fields CANN checks; the others are accepted and kept.
+ * libhcclthread honours hcclBufferSize and hcclCommName, checks
+ * hcclDeterministic as CANN does (every reduction here is deterministic
+ * anyway), checks the header and the other fields CANN checks; the others
+ * are accepted and kept.
  */
 typedef struct HcclCommConfigDef {
 	char reserved[24];		/* header: size, magic, version */
 	uint32_t hcclBufferSize;	/* MB; NOT_SET = default */
-	uint32_t hcclDeterministic;
+	uint32_t hcclDeterministic;	/* 0 off, 1 on, 2 strict (A2 only) */
 	char hcclCommName[128];		/* non-empty: the communicator's name */
 	char hcclUdi[128];
 	uint32_t hcclOpExpansionMode;	/* 0 default, 1 host, 2 aicpu, 3 aiv */
