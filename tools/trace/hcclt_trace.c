@@ -897,6 +897,7 @@ static const char *op_name(unsigned long long v)
 		[10] = "read_reduce", [11] = "kernel_launch",
 		[12] = "event_record", [13] = "event_wait",
 		[14] = "acl_notify_record", [15] = "acl_notify_wait",
+		[16] = "event_reset",
 		[64] = "in_fences",
 	};
 
