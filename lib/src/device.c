@@ -370,8 +370,11 @@ int hcclt_device_open(int dev)
 		return fd;
 	pthread_mutex_lock(&dev_lock);
 	fd = atomic_load_explicit(&devs[dev].fd1, memory_order_relaxed) - 1;
-	if (fd < 0)
+	if (fd < 0) {
 		fd = device_open_locked(dev);
+		if (fd >= 0)
+			hcclt_sat_device_opened(dev, fd);
+	}
 	pthread_mutex_unlock(&dev_lock);
 	return fd;
 }

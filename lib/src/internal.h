@@ -147,6 +147,13 @@ int hcclt_batch_add(int fd, int dev, uint64_t id, const struct drm_hcclt_task *t
 int hcclt_submit_one(int fd, int dev, uint64_t id,
 		     const struct drm_hcclt_task *task);
 
+/*
+ * The process's float overflow mode (acl.c, aclrtSetDeviceSatMode()):
+ * apply it to device @dev just opened through @fd (device.c, dev_lock
+ * held).
+ */
+void hcclt_sat_device_opened(int dev, int fd);
+
 /* ACL memory (mem.c). */
 void hcclt_mem_atfork_prepare(void);
 void hcclt_mem_atfork_parent(void);
@@ -185,6 +192,8 @@ enum hcclt_op {
 	HCCLT_OP_EVENT,		/* the other event calls, ACL tasks on streams */
 	HCCLT_OP_NOTIFY_CREATE,	/* aclrtCreateNotify */
 	HCCLT_OP_ACL_NOTIFY_TASK,	/* HcommAclrtNotify{Record,Wait}OnThread */
+	HCCLT_OP_EVENT_RESET,	/* aclrtResetEvent */
+	HCCLT_OP_SET_PARAM,	/* aclrtSetStreamFailureMode, aclrtSetDeviceSatMode */
 	HCCLT_OP_COUNT
 };
 

@@ -600,6 +600,52 @@ int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
 	return ret;
 }
 
+/* aclrtMemAttr values the runtime knows; which of them are HBM. */
+static int mem_attr_hbm(aclrtMemAttr attr)
+{
+	switch (attr) {
+	case ACL_DDR_MEM:
+	case ACL_DDR_MEM_HUGE:
+	case ACL_DDR_MEM_NORMAL:
+	case ACL_DDR_MEM_P2P_HUGE:
+	case ACL_DDR_MEM_P2P_NORMAL:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+HCCLT_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+	struct drm_hcclt_query q;
+	int32_t dev = hcclt_current_device();
+	int fd, ret;
+
+	/* ACL's checks, then the runtime's (CANN's order). */
+	if (!free || !total)
+		return ACL_ERROR_INVALID_PARAM;
+	if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
+		return ACL_ERROR_RT_INVALID_MEMORY_TYPE;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	fd = hcclt_device_open(dev);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd);
+	memset(&q, 0, sizeof(q));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, ret);
+	if (!mem_attr_hbm(attr)) {
+		*free = 0;
+		*total = 0;
+		return ACL_SUCCESS;
+	}
+	/* A driver without memory leaves both zero. */
+	*total = (size_t)q.mem_total;
+	*free = q.mem_total > q.mem_used ? (size_t)(q.mem_total - q.mem_used) : 0;
+	return ACL_SUCCESS;
+}
+
 /*
  * @c is being destroyed (claimed, no longer live): unmap its HCCL buffer
  * and close the handle, and unmap its peers' buffers; the kernel frees

@@ -44,6 +44,10 @@ typedef void *aclrtNotify;
 #define ACL_NOTIFY_DEFAULT			0x00000000U
 #define ACL_NOTIFY_DEVICE_USE_ONLY		0x00000001U
 
+/* aclrtSetStreamFailureMode() modes (CANN's values). */
+#define ACL_CONTINUE_ON_FAILURE			0x00000000U
+#define ACL_STOP_ON_FAILURE			0x00000001U
+
 /** aclrtEventRecordedStatus - aclrtQueryEventStatus()'s answer. */
 typedef enum aclrtEventRecordedStatus {
 	ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
@@ -62,6 +66,8 @@ typedef enum aclrtEventRecordedStatus {
 #define ACL_ERROR_RT_PARAM_INVALID		107000
 #define ACL_ERROR_RT_INVALID_DEVICEID		107001
 #define ACL_ERROR_RT_CONTEXT_NULL		107002
+#define ACL_ERROR_RT_STREAM_CONTEXT		107003
+#define ACL_ERROR_RT_INVALID_MEMORY_TYPE	107016
 #define ACL_ERROR_RT_INVALID_HANDLE		107017
 #define ACL_ERROR_RT_WAIT_TIMEOUT		107019
 #define ACL_ERROR_RT_STREAM_ABORT		107023
@@ -106,6 +112,36 @@ typedef enum aclrtMemMallocPolicy {
 	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
 	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
+
+/** aclrtMemAttr - a kind of memory, for aclrtGetMemInfo() (CANN's values). */
+typedef enum aclrtMemAttr {
+	ACL_DDR_MEM,
+	ACL_HBM_MEM,
+	ACL_DDR_MEM_HUGE,
+	ACL_DDR_MEM_NORMAL,
+	ACL_HBM_MEM_HUGE,
+	ACL_HBM_MEM_NORMAL,
+	ACL_DDR_MEM_P2P_HUGE,
+	ACL_DDR_MEM_P2P_NORMAL,
+	ACL_HBM_MEM_P2P_HUGE,
+	ACL_HBM_MEM_P2P_NORMAL,
+	ACL_HBM_MEM_HUGE1G,
+	ACL_HBM_MEM_P2P_HUGE1G,
+	ACL_MEM_NORMAL,
+	ACL_MEM_HUGE,
+	ACL_MEM_HUGE1G,
+	ACL_MEM_P2P_NORMAL,
+	ACL_MEM_P2P_HUGE,
+	ACL_MEM_P2P_HUGE1G
+} aclrtMemAttr;
+
+/** aclrtFloatOverflowMode - float results on overflow (CANN's values). */
+typedef enum aclrtFloatOverflowMode {
+	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+	ACL_RT_OVERFLOW_MODE_INFNAN,
+	ACL_RT_OVERFLOW_MODE_UNDEF
+} aclrtFloatOverflowMode;
+
 
 /**
  * aclrtGetDeviceCount() - number of devices (hcclthread device nodes).
@@ -175,6 +211,36 @@ aclError aclrtResetDevice(int32_t deviceId);
 aclError aclrtGetDevice(int32_t *deviceId);
 
 /**
+ * aclrtSetDeviceSatMode() - how the float results of the reduces of
+ * streams made from now on overflow.
+ * @mode: ACL_RT_OVERFLOW_MODE_INFNAN (IEEE 754: infinities and NaNs, the
+ *	default) or ACL_RT_OVERFLOW_MODE_SATURATION (an infinite result
+ *	becomes the largest finite value of its sign, a NaN result 0).
+ *
+ * As CANN: the process's mode, which devices opened later take, and the
+ * calling thread's current device's, if it has one; streams made before
+ * keep theirs. The mode is the kernel's, per device file
+ * (HCCLT_PARAM_SATURATION), and applies to the FP16, FP32 and BF16
+ * results of every reduce task of the streams made afterwards
+ * (aclrtCreateStream(), HcclThreadAcquire()); integer results, copies and
+ * reduces already queued are not affected.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_PARAM_INVALID (@mode not one of the
+ * two, checked first); ACL_ERROR_RT_FEATURE_NOT_SUPPORT (saturation on an
+ * Ascend950 SoC, which has only ACL_RT_OVERFLOW_MODE_INFNAN, or on a
+ * driver without it); a device error.
+ */
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+
+/**
+ * aclrtGetDeviceSatMode() - the process's mode of aclrtSetDeviceSatMode().
+ * @mode: out.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@mode NULL).
+ */
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+
+/**
  * aclrtCreateStream() - create a stream on the current device.
  * @stream: out, the new stream.
  *
@@ -226,6 +292,30 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
  * ACL_ERROR_RT_NO_DEVICE (device unplugged).
  */
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/**
+ * aclrtSetStreamFailureMode() - what @stream does after a task fails.
+ * @stream: a stream of the calling thread's current device.
+ * @mode: ACL_CONTINUE_ON_FAILURE (the task fails, the next one runs) or
+ *	ACL_STOP_ON_FAILURE (the tasks behind the failed one are dropped and
+ *	the stream takes no new task: ACL_ERROR_RT_STREAM_ABORT); only bit
+ *	0 is looked at, as CANN does.
+ *
+ * A failure is reported once by the next synchronize in either mode. A
+ * stream whose mode was never set drops the tasks queued behind a failed
+ * one and takes new ones (the driver's HCCLT_FAILURE_DROP), which is
+ * neither of CANN's modes (CANN's default is continue). On an Ascend910
+ * SoC (A2, A3) stopping one stream stops every stream of the device in
+ * this process, those made later and the HCCL threads' too, as CANN
+ * documents for those devices. A stream never leaves stop mode.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (@stream NULL:
+ * CANN's default stream; continue asked of a stream in stop mode; a
+ * driver without failure modes); ACL_ERROR_RT_CONTEXT_NULL (no current
+ * device); ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
+ * ACL_ERROR_RT_STREAM_CONTEXT (a stream of another device).
+ */
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 
 /* ---- device memory (lib/src/mem.c) ---- */
 
@@ -341,6 +431,22 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
  */
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
 			  aclrtMemcpyKind kind, aclrtStream stream);
+
+/**
+ * aclrtGetMemInfo() - free and total device memory of the current device.
+ * @attr: the kind of memory: every HBM kind (ACL_HBM_MEM*, ACL_MEM_*)
+ *	reports the device's memory (module parameter sim_memory_mb), the
+ *	DDR kinds 0 and 0 (an Ascend910's device memory is all HBM).
+ * @free: out, bytes not held by any memory object, of all processes.
+ * @total: out, the device's capacity in bytes.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@free or @total NULL,
+ * checked first); ACL_ERROR_RT_INVALID_MEMORY_TYPE (@attr not an
+ * aclrtMemAttr); ACL_ERROR_RT_CONTEXT_NULL (no current device); a device
+ * error.
+ */
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
 
 /* ---- AICPU kernels (CANN's types and values) ---- */
 
@@ -565,6 +671,26 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
  * Return: as aclrtRecordEvent().
  */
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/**
+ * aclrtResetEvent() - queue on @stream a reset of @event: when the stream
+ * reaches it, the event forgets its completed records, their time and
+ * their failure (HCCLT_TASK_EVENT_RESET).
+ * @event: the event.
+ * @stream: a stream of the event's device (no default stream).
+ *
+ * Afterwards the event is as aclrtCreateEvent() made it:
+ * aclrtEventElapsedTime() reports ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID
+ * until a later record, aclrtSynchronizeEvent() succeeds, and, with no
+ * record queued, aclrtQueryEventStatus() says complete (as for an event
+ * never recorded here; CANN says not ready for both). As CANN asks, make
+ * sure the records to forget have run (the streams that record it
+ * synchronized) before the reset runs.
+ *
+ * Return: as aclrtRecordEvent(); ACL_ERROR_RT_FEATURE_NOT_SUPPORT (a driver
+ * without event resets).
+ */
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 
 /**
  * aclrtSynchronizeEvent() - wait until every record of @event queued so far
