@@ -176,13 +176,15 @@ static void take(struct cand *c, int n)
 }
 
 /*
- * Lock order: dev_lock, the idle table's lock, reuse_lock (objects.c), the
- * name table's lock (group.c), the memory table's lock (mem.c).
+ * Lock order: dev_lock, the idle table's lock, vmm_lock (vmm.c),
+ * reuse_lock (objects.c), the name table's lock (group.c), the memory
+ * table's lock (mem.c).
  */
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&dev_lock);
 	hcclt_idle_atfork_prepare();
+	hcclt_vmm_atfork_prepare();
 	hcclt_obj_atfork_prepare();
 	hcclt_names_atfork_prepare();
 	hcclt_mem_atfork_prepare();
@@ -193,6 +195,7 @@ static void atfork_parent(void)
 	hcclt_mem_atfork_parent();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
+	hcclt_vmm_atfork_parent();
 	hcclt_idle_atfork_parent();
 	pthread_mutex_unlock(&dev_lock);
 }
@@ -216,6 +219,7 @@ static void atfork_child(void)
 	hcclt_mem_atfork_child();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
+	hcclt_vmm_atfork_child();
 	hcclt_idle_atfork_child();
 	pthread_mutex_unlock(&dev_lock);
 }

@@ -142,6 +142,47 @@ typedef enum aclrtFloatOverflowMode {
 	ACL_RT_OVERFLOW_MODE_UNDEF
 } aclrtFloatOverflowMode;
 
+/** aclrtMemLocationType - where physical memory is (CANN's values). */
+typedef enum aclrtMemLocationType {
+	ACL_MEM_LOCATION_TYPE_HOST = 0,
+	ACL_MEM_LOCATION_TYPE_DEVICE,
+	ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+	ACL_MEM_LOCATION_TYPE_MANAGED,
+	ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+} aclrtMemLocationType;
+
+/** aclrtMemLocation - a device (@id: its index) or the host. */
+typedef struct aclrtMemLocation {
+	uint32_t id;
+	aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef enum aclrtMemAllocationType {
+	ACL_MEM_ALLOCATION_TYPE_PINNED = 0
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+	ACL_MEM_HANDLE_TYPE_NONE = 0,
+	ACL_MEM_HANDLE_TYPE_POSIX = 2
+} aclrtMemHandleType;
+
+/** aclrtPhysicalMemProp - what aclrtMallocPhysical() allocates (CANN's). */
+typedef struct aclrtPhysicalMemProp {
+	aclrtMemHandleType handleType;
+	aclrtMemAllocationType allocationType;
+	aclrtMemAttr memAttr;
+	aclrtMemLocation location;
+	uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+typedef enum aclrtMemGranularityOptions {
+	ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+	ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+	ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF
+} aclrtMemGranularityOptions;
+
+/** aclrtDrvMemHandle - physical memory of aclrtMallocPhysical() (opaque). */
+typedef void *aclrtDrvMemHandle;
 
 /**
  * aclrtGetDeviceCount() - number of devices (hcclthread device nodes).
@@ -447,6 +488,136 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
  */
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 
+/* ---- virtual memory (lib/src/vmm.c) ---- */
+
+/**
+ * aclrtMemGetAllocationGranularity() - the granularity of physical memory.
+ * @prop: as for aclrtMallocPhysical().
+ * @option: ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM or _RECOMMENDED.
+ * @granularity: out: 2 MiB for ACL_HBM_MEM_HUGE and ACL_HBM_MEM_NORMAL
+ *	(allocated as huge pages, as CANN does), 1 GiB for
+ *	ACL_HBM_MEM_HUGE1G; both options give the same.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@prop or @granularity
+ * NULL, a @prop->memAttr other than the three); ACL_ERROR_RT_INVALID_DEVICEID
+ * (@prop->location a device that does not exist);
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (host memory; ACL_HBM_MEM_HUGE1G on an
+ * Ascend950); ACL_ERROR_RT_PARAM_INVALID (another @option).
+ */
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+					  aclrtMemGranularityOptions option,
+					  size_t *granularity);
+
+/**
+ * aclrtReserveMemAddress() - reserve a range of addresses for
+ * aclrtMapMem().
+ * @virPtr: out, its start.
+ * @size: bytes, not zero.
+ * @alignment: 0 (the 2 MiB granularity; CANN's only value) or a power of
+ *	two of at least the page size, the start's alignment.
+ * @expectPtr: NULL, or the start wanted: 1 GiB aligned and not in use.
+ * @flags: 0 (normal pages) or 1 (huge pages); the same either way here.
+ *
+ * The range is an inaccessible (PROT_NONE) anonymous mapping of this
+ * process: an access faults until memory is mapped there. A fork() child
+ * has none of the parent's reservations, mappings or physical memory.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr NULL, @size zero,
+ * @flags neither 0 nor 1, in this order); ACL_ERROR_RT_PARAM_INVALID
+ * (@alignment or @expectPtr not as above); ACL_ERROR_RT_MEMORY_ALLOCATION
+ * (@expectPtr's range is in use, or no address space is left).
+ */
+aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
+				void *expectPtr, uint64_t flags);
+
+/**
+ * aclrtReleaseMemAddress() - give a reservation back.
+ * @virPtr: its start.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr NULL);
+ * ACL_ERROR_RT_PARAM_INVALID (not the start of a reservation of this
+ * process, or memory is still mapped in it: unmap it first, as CANN asks).
+ */
+aclError aclrtReleaseMemAddress(void *virPtr);
+
+/**
+ * aclrtMallocPhysical() - allocate device memory to map with aclrtMapMem().
+ * @handle: out, the memory.
+ * @size: bytes, not zero; rounded up to the granularity
+ *	(aclrtMemGetAllocationGranularity()).
+ * @prop: handleType ACL_MEM_HANDLE_TYPE_NONE, allocationType
+ *	ACL_MEM_ALLOCATION_TYPE_PINNED, memAttr ACL_HBM_MEM_HUGE,
+ *	ACL_HBM_MEM_NORMAL or ACL_HBM_MEM_HUGE1G, location the device
+ *	(ACL_MEM_LOCATION_TYPE_DEVICE and its index).
+ * @flags: 0.
+ *
+ * A memory object of the device (as aclrtMalloc()'s), not mapped
+ * anywhere yet; it takes its rounded size from the device's capacity.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@handle or @prop NULL,
+ * @size zero, @flags non-zero, another handle type, allocation type or
+ * memAttr, an unregistered location, in CANN's order);
+ * ACL_ERROR_RT_INVALID_DEVICEID; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (host
+ * memory; ACL_HBM_MEM_HUGE1G on an Ascend950; a driver without device
+ * memory); ACL_ERROR_RT_MEMORY_ALLOCATION (device memory exhausted, or
+ * the size does not round); ACL_ERROR_BAD_ALLOC; a device error.
+ */
+aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+			     const aclrtPhysicalMemProp *prop, uint64_t flags);
+
+/**
+ * aclrtFreePhysical() - free memory of aclrtMallocPhysical().
+ * @handle: the memory.
+ *
+ * The handle is dead at once. Memory still mapped (aclrtMapMem()) stays
+ * mapped and usable, and is given back to the device when its last
+ * mapping is unmapped (aclrtUnmapMem(), or the process exits), as CANN
+ * documents.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@handle NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE (not live memory of this process).
+ */
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+
+/**
+ * aclrtMapMem() - map physical memory at reserved addresses.
+ * @virPtr: where: inside a reservation, aligned to the granularity; the
+ *	range must not overlap another mapping. One reservation maps
+ *	memory of one device at a time.
+ * @size: the physical memory's size (as aclrtMallocPhysical() rounded it).
+ * @offset: 0.
+ * @handle: the memory.
+ * @flags: 0.
+ *
+ * The object is mapped there (MAP_FIXED over the reservation): the
+ * addresses are then device memory of its device for every call that
+ * takes device addresses (aclrtMemcpy(), aclrtMemcpyAsync(),
+ * aclrtMemset(), HcommLocalCopyOnThread() and the other data tasks), and
+ * a range may run across adjacent mappings of one reservation (data tasks
+ * are then split at the mappings, at most 256 pieces). A memory may be
+ * mapped at several places.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr or @handle NULL,
+ * @size zero, @flags non-zero, in this order); ACL_ERROR_RT_INVALID_HANDLE
+ * (not live memory of this process); ACL_ERROR_RT_PARAM_INVALID (@offset
+ * non-zero, @size not the memory's, a range not as above);
+ * ACL_ERROR_RT_MEMORY_ALLOCATION (the mapping failed: the process's
+ * memory cgroup).
+ */
+aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+		     uint64_t flags);
+
+/**
+ * aclrtUnmapMem() - unmap what aclrtMapMem() mapped at @virPtr.
+ * @virPtr: the start of the mapping.
+ *
+ * The addresses are inaccessible again (PROT_NONE), still reserved. Data
+ * tasks already queued on them keep their memory until they completed.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr NULL);
+ * ACL_ERROR_RT_PARAM_INVALID (not the start of a mapping).
+ */
+aclError aclrtUnmapMem(void *virPtr);
 
 /* ---- AICPU kernels (CANN's types and values) ---- */
 
