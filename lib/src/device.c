@@ -178,7 +178,7 @@ static void take(struct cand *c, int n)
 /*
  * Lock order: dev_lock, the idle table's lock, vmm_lock (vmm.c),
  * reuse_lock (objects.c), the name table's lock (group.c), the memory
- * table's lock (mem.c).
+ * table's lock (mem.c), prof_lock (prof.c; it holds none of them).
  */
 static void atfork_prepare(void)
 {
@@ -188,10 +188,12 @@ static void atfork_prepare(void)
 	hcclt_obj_atfork_prepare();
 	hcclt_names_atfork_prepare();
 	hcclt_mem_atfork_prepare();
+	hcclt_prof_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	hcclt_prof_atfork_parent();
 	hcclt_mem_atfork_parent();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
@@ -216,6 +218,7 @@ static void atfork_child(void)
 			close(fd);
 	}
 	atomic_fetch_add(&fork_gen, 1);
+	hcclt_prof_atfork_child();
 	hcclt_mem_atfork_child();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();

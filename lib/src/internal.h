@@ -180,6 +180,11 @@ int hcclt_submit_one(int fd, int dev, uint64_t id,
 int hcclt_submit_many(int fd, int dev, uint64_t id,
 		      const struct drm_hcclt_task *tasks, uint32_t n);
 
+/* ACL profiling (prof.c). */
+void hcclt_prof_atfork_prepare(void);
+void hcclt_prof_atfork_parent(void);
+void hcclt_prof_atfork_child(void);
+
 /* ACL virtual memory (vmm.c). */
 void hcclt_vmm_atfork_prepare(void);
 void hcclt_vmm_atfork_parent(void);
