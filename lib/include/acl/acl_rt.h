@@ -593,9 +593,10 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
  * addresses are then device memory of its device for every call that
  * takes device addresses (aclrtMemcpy(), aclrtMemcpyAsync(),
  * aclrtMemset(), HcommLocalCopyOnThread() and the other data tasks), and
- * a range may run across adjacent mappings of one reservation (data tasks
- * are then split at the mappings, at most 256 pieces). A memory may be
- * mapped at several places.
+ * a range may run across adjacent mappings of one reservation, at most
+ * 64 of them (data tasks are then split at the mappings; more is
+ * ACL_ERROR_INVALID_PARAM or HCCL_E_PARA). A memory may be mapped at
+ * several places.
  *
  * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr or @handle NULL,
  * @size zero, @flags non-zero, in this order); ACL_ERROR_RT_INVALID_HANDLE
