@@ -479,11 +479,12 @@ static int hcclt_copy_chunk(struct hcclt_copy *c)
 			if (c->saturate)
 				hcclt_saturate(c->dtype,
 					       dv + offset_in_page(dof), chunk);
-		} else if (chunk == PAGE_SIZE && sp != dp)
+		} else if (chunk == PAGE_SIZE && sp != dp) {
 			copy_page(dv, sv);
-		else
+		} else {
 			memmove(dv + offset_in_page(dof),
 				sv + offset_in_page(so), chunk);
+		}
 		kunmap_local(dv);
 		kunmap_local(sv);
 		set_page_dirty(dp);
