@@ -354,14 +354,29 @@ static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
  * Saturate the @len bytes of float results at @p (whole, aligned elements
  * of @dtype), as a stream in saturation mode has them
  * (HCCLT_PARAM_SATURATION): an infinity becomes the largest finite value
- * of its sign, a NaN becomes +0. Bit patterns only: no FPU. Integer types
- * have no such values and are left alone.
+ * of its sign, a NaN becomes +0. Every float type: FP16, BF16, FP32 and
+ * FP64 (uAPI 1.7). Bit patterns only: no FPU. Integer types have no such
+ * values and are left alone.
  */
-static void hcclt_saturate(u32 dtype, void *p, size_t len)
+void hcclt_saturate(u32 dtype, void *p, size_t len)
 {
 	size_t i;
 
 	switch (dtype) {
+	case HCCLT_DTYPE_FP64: {
+		u64 *v = p;
+
+		for (i = 0; i < len / 8; i++) {
+			u64 mag = v[i] & 0x7fffffffffffffffULL;
+
+			if (mag == 0x7ff0000000000000ULL)
+				v[i] = (v[i] & 0x8000000000000000ULL) |
+				       0x7fefffffffffffffULL;
+			else if (mag > 0x7ff0000000000000ULL)
+				v[i] = 0;
+		}
+		break;
+	}
 	case HCCLT_DTYPE_FP32: {
 		u32 *v = p;
 

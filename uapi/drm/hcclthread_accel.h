@@ -1940,8 +1940,9 @@ struct drm_hcclt_kernel_done {
  * close) drops its tasks in every mode.
  *
  * HCCLT_PARAM_SATURATION (HCCLT_FEATURE_SATURATION), @handle 0: the
- * float results of the reduce tasks (HCCLT_DTYPE_FP16, _FP32, _BF16) of
- * streams made by this file from now on (STREAM_CREATE, THREAD_ACQUIRE)
+ * float results of the reduce tasks (HCCLT_DTYPE_FP16, _FP32, _BF16 and,
+ * with HCCLT_FEATURE_REDUCE_EXT, _FP64) of streams made by this file from
+ * now on (STREAM_CREATE, THREAD_ACQUIRE)
  * are, with HCCLT_SATURATION_ON, saturated: an infinite result becomes
  * the type's largest finite value of its sign, a NaN result becomes +0;
  * with HCCLT_SATURATION_OFF (the default) they are IEEE 754's. Streams

@@ -268,7 +268,7 @@ aclError aclrtGetDevice(int32_t *deviceId);
  * As CANN: the process's mode, which devices opened later take, and the
  * calling thread's current device's, if it has one; streams made before
  * keep theirs. The mode is the kernel's, per device file
- * (HCCLT_PARAM_SATURATION), and applies to the FP16, FP32 and BF16
+ * (HCCLT_PARAM_SATURATION), and applies to the FP16, FP32, BF16 and FP64
  * results of every reduce task of the streams made afterwards
  * (aclrtCreateStream(), HcclThreadAcquire()); integer results, copies and
  * reduces already queued are not affected.

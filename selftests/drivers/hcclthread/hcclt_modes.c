@@ -420,7 +420,8 @@ static int reduce(int fd, __u64 stream, __u32 dtype, __u32 rop,
 /*
  * Saturation: the streams a file makes after HCCLT_SATURATION_ON turn
  * infinite results into the type's largest finite value and NaN results
- * into 0; streams made before, and after OFF, give IEEE results.
+ * into 0, for every float type (FP64 too, with HCCLT_FEATURE_REDUCE_EXT);
+ * streams made before, and after OFF, give IEEE results.
  */
 TEST_F(mode, saturation)
 {
@@ -447,6 +448,22 @@ TEST_F(mode, saturation)
 		{ 0x3f80, 0x4000 },
 	};
 	static const __u16 bf16_sat[] = { 0x7f7f, 0xff7f, 0, 0x4040 };
+	static const __u64 f64_in[][2] = {
+		{ 0x7fefffffffffffffULL, 0x7fefffffffffffffULL }, /* +inf */
+		{ 0xffefffffffffffffULL, 0xffefffffffffffffULL }, /* -inf */
+		{ 0x7ff8000000000000ULL, 0x3ff0000000000000ULL }, /* NaN + 1 */
+		{ 0xfff0000000000000ULL, 0x3ff0000000000000ULL }, /* -inf + 1 */
+		{ 0x3ff0000000000000ULL, 0x4000000000000000ULL }, /* 1 + 2 */
+	};
+	static const __u64 f64_sat[] = {
+		0x7fefffffffffffffULL, 0xffefffffffffffffULL, 0,
+		0xffefffffffffffffULL, 0x4008000000000000ULL,
+	};
+	static const __u64 f64_ieee[] = {
+		0x7ff0000000000000ULL, 0xfff0000000000000ULL,
+		0x7ff8000000000000ULL, 0xfff0000000000000ULL,
+		0x4008000000000000ULL,
+	};
 	struct mobj a, b;
 	__u64 before, sat, after;
 	unsigned int i;
@@ -524,6 +541,41 @@ TEST_F(mode, saturation)
 			    &a, &b, 4));
 	ASSERT_EQ(0, hcclt_sync(self->fd, sat, 5000));
 	EXPECT_EQ(0x80000000U, ((__u32 *)a.p)[0]);
+
+	/* The 1.7 types: FP64 saturates to +-DBL_MAX and 0, INT64 wraps. */
+	if (self->q.features & HCCLT_FEATURE_REDUCE_EXT) {
+		for (i = 0; i < HCCLT_ARRAY_SIZE(f64_in); i++) {
+			((__u64 *)a.p)[i] = f64_in[i][0];
+			((__u64 *)b.p)[i] = f64_in[i][1];
+		}
+		ASSERT_EQ(0, reduce(self->fd, sat, HCCLT_DTYPE_FP64,
+				    HCCLT_REDUCE_SUM, &a, &b,
+				    8 * HCCLT_ARRAY_SIZE(f64_in)));
+		ASSERT_EQ(0, hcclt_sync(self->fd, sat, 5000));
+		for (i = 0; i < HCCLT_ARRAY_SIZE(f64_in); i++)
+			EXPECT_EQ(f64_sat[i], ((__u64 *)a.p)[i]);
+		for (i = 0; i < HCCLT_ARRAY_SIZE(f64_in); i++)
+			((__u64 *)a.p)[i] = f64_in[i][0];
+		ASSERT_EQ(0, reduce(self->fd, after, HCCLT_DTYPE_FP64,
+				    HCCLT_REDUCE_SUM, &a, &b,
+				    8 * HCCLT_ARRAY_SIZE(f64_in)));
+		ASSERT_EQ(0, hcclt_sync(self->fd, after, 5000));
+		for (i = 0; i < HCCLT_ARRAY_SIZE(f64_in); i++)
+			EXPECT_EQ(f64_ieee[i], ((__u64 *)a.p)[i]);
+		/* PROD overflows too: max * 2. */
+		((__u64 *)a.p)[0] = 0xffefffffffffffffULL;
+		((__u64 *)b.p)[0] = 0x4000000000000000ULL;
+		ASSERT_EQ(0, reduce(self->fd, sat, HCCLT_DTYPE_FP64,
+				    HCCLT_REDUCE_PROD, &a, &b, 8));
+		ASSERT_EQ(0, hcclt_sync(self->fd, sat, 5000));
+		EXPECT_EQ(0xffefffffffffffffULL, ((__u64 *)a.p)[0]);
+		((__u64 *)a.p)[0] = 0x7fffffffffffffffULL;
+		((__u64 *)b.p)[0] = 1;
+		ASSERT_EQ(0, reduce(self->fd, sat, HCCLT_DTYPE_INT64,
+				    HCCLT_REDUCE_SUM, &a, &b, 8));
+		ASSERT_EQ(0, hcclt_sync(self->fd, sat, 5000));
+		EXPECT_EQ(0x8000000000000000ULL, ((__u64 *)a.p)[0]);
+	}
 	munmap(a.p, a.size);
 	munmap(b.p, b.size);
 }
