@@ -89,6 +89,9 @@
  * @cancelled: its stream was flushed while the engine ran a chunk of it;
  *	written under sched_lock, read by that chunk between pages without
  *	it (a page more at most).
+ * @saturate: a reduce of a stream made in saturation mode
+ *	(HCCLT_PARAM_SATURATION): its float results saturate
+ *	(hcclt_saturate()); set when the engine takes it.
  */
 struct hcclt_copy {
 	struct list_head node;
@@ -105,6 +108,7 @@ struct hcclt_copy {
 	u32 dtype;
 	u32 rop;
 	bool cancelled;
+	bool saturate;
 };
 
 static void hcclt_copy_free(struct hcclt_copy *c)
@@ -346,6 +350,68 @@ static struct page *hcclt_pages_get(struct hcclt_pages *p, pgoff_t idx)
 	return p->one;
 }
 
+/*
+ * Saturate the @len bytes of float results at @p (whole, aligned elements
+ * of @dtype), as a stream in saturation mode has them
+ * (HCCLT_PARAM_SATURATION): an infinity becomes the largest finite value
+ * of its sign, a NaN becomes +0. Every float type: FP16, BF16, FP32 and
+ * FP64 (uAPI 1.7). Bit patterns only: no FPU. Integer types have no such
+ * values and are left alone.
+ */
+void hcclt_saturate(u32 dtype, void *p, size_t len)
+{
+	size_t i;
+
+	switch (dtype) {
+	case HCCLT_DTYPE_FP64: {
+		u64 *v = p;
+
+		for (i = 0; i < len / 8; i++) {
+			u64 mag = v[i] & 0x7fffffffffffffffULL;
+
+			if (mag == 0x7ff0000000000000ULL)
+				v[i] = (v[i] & 0x8000000000000000ULL) |
+				       0x7fefffffffffffffULL;
+			else if (mag > 0x7ff0000000000000ULL)
+				v[i] = 0;
+		}
+		break;
+	}
+	case HCCLT_DTYPE_FP32: {
+		u32 *v = p;
+
+		for (i = 0; i < len / 4; i++) {
+			u32 mag = v[i] & 0x7fffffffU;
+
+			if (mag == 0x7f800000U)
+				v[i] = (v[i] & 0x80000000U) | 0x7f7fffffU;
+			else if (mag > 0x7f800000U)
+				v[i] = 0;
+		}
+		break;
+	}
+	case HCCLT_DTYPE_FP16:
+	case HCCLT_DTYPE_BF16: {
+		/* Exponent all ones: 0x7c00 for FP16, 0x7f80 for BF16. */
+		u16 inf = dtype == HCCLT_DTYPE_FP16 ? 0x7c00 : 0x7f80;
+		u16 max = dtype == HCCLT_DTYPE_FP16 ? 0x7bff : 0x7f7f;
+		u16 *v = p;
+
+		for (i = 0; i < len / 2; i++) {
+			u16 mag = v[i] & 0x7fff;
+
+			if (mag == inf)
+				v[i] = (v[i] & 0x8000) | max;
+			else if (mag > inf)
+				v[i] = 0;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 /* The object @c reaches as a channel peer's HCCL buffer, or NULL. */
 static struct drm_gem_object *hcclt_copy_peer(const struct hcclt_copy *c)
 {
@@ -421,15 +487,19 @@ static int hcclt_copy_chunk(struct hcclt_copy *c)
 		sv = kmap_local_page(sp);
 		dv = kmap_local_page(dp);
 		/* Whole pages with copy_page(): rep movsq on x86. */
-		if (reduce)
+		if (reduce) {
 			hcclt_reduce(c->dtype, c->rop,
 				     dv + offset_in_page(dof),
 				     sv + offset_in_page(so), chunk);
-		else if (chunk == PAGE_SIZE && sp != dp)
+			if (c->saturate)
+				hcclt_saturate(c->dtype,
+					       dv + offset_in_page(dof), chunk);
+		} else if (chunk == PAGE_SIZE && sp != dp) {
 			copy_page(dv, sv);
-		else
+		} else {
 			memmove(dv + offset_in_page(dof),
 				sv + offset_in_page(so), chunk);
+		}
 		kunmap_local(dv);
 		kunmap_local(sv);
 		set_page_dirty(dp);
@@ -537,6 +607,7 @@ void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 	kref_get(&s->ref);
 	c->s = s;
 	c->seqno = seqno;
+	c->saturate = s->saturate && hcclt_op_reduces(c->op);
 	s->copy = c;
 	hcclt_copy_queue(hdev, c);
 	queue_work(hdev->wq, &hdev->copy_work);

@@ -116,6 +116,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_KERNEL_LAUNCH | HCCLT_FEATURE_REDUCE |
 			 HCCLT_FEATURE_EVENTS | HCCLT_FEATURE_SYNCOBJ |
 			 HCCLT_FEATURE_PEER_REVOKE | HCCLT_FEATURE_REDUCE_EXT |
+			 HCCLT_FEATURE_FAILURE_MODES |
+			 HCCLT_FEATURE_SATURATION | HCCLT_FEATURE_EVENT_RESET |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	return 0;
@@ -311,6 +313,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(EVENT_WAIT, hcclt_event_wait_ioctl),
 	HCCLT_IOCTL(NOTIFY_CREATE, hcclt_notify_create_ioctl),
 	HCCLT_IOCTL(NOTIFY_DESTROY, hcclt_notify_destroy_ioctl),
+	HCCLT_IOCTL(SET_PARAM, hcclt_set_param_ioctl),
 };
 
 /* The DRM core's syncobj ioctls. */

@@ -47,6 +47,11 @@ struct pid;
  * @groups: the pending groups it created (hcclt_group.c), oldest first;
  *	hcclt_groups_lock.
  * @groups_pending: entries of @groups; hcclt_groups_lock.
+ * @fail_stop: every stream of the file is in HCCLT_FAILURE_STOP, those
+ *	made later too (DRM_IOCTL_HCCLT_SET_PARAM with handle 0); the
+ *	device's sched_lock.
+ * @saturate: streams the file makes from now on saturate their float
+ *	reduces (HCCLT_PARAM_SATURATION); the device's sched_lock.
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -68,6 +73,8 @@ struct hcclt_file {
 	struct hcclt_acct *acct;
 	struct list_head groups;
 	u32 groups_pending;
+	bool fail_stop;
+	bool saturate;
 };
 
 /* hcclt_drv.c */

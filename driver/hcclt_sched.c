@@ -16,8 +16,10 @@
  * iteratively and within a task budget (no
  * recursion); whatever is left when the budget runs out is executed by
  * the device's workqueue. A parked wait with a timeout arms the stream's
- * timer; when it fires (softirq) the wait fails with -ETIME, every task
- * queued behind it is dropped, and the next sync reports -ETIME once.
+ * timer; when it fires (softirq) the wait fails with -ETIME, and the next
+ * sync reports -ETIME once. What a failed task does to the tasks queued
+ * behind it is the stream's failure mode, in one place:
+ * hcclt_stream_fail() (dropped by default).
  *
  * All state here is protected by hdev->sched_lock (see hcclt_drv.h); each
  * task costs O(1) under it, but for an event record, which walks the
@@ -470,6 +472,59 @@ void hcclt_stream_kill(struct hcclt_stream *s, int err)
 	hcclt_stream_drop(s, HCCLT_STREAM_DEAD, err);
 }
 
+/**
+ * hcclt_stream_fail - the head task of @s failed with @err.
+ * @s: the stream, RUNNING (its executor's run), or holding the executor
+ *	no longer for the task (the copy engine or the AI CPU gave it back
+ *	failed, its wait or launch timed out: hcclt_stream_fail_head()).
+ * @err: the error the next STREAM_SYNC reports.
+ *
+ * As the stream's failure mode says (struct drm_hcclt_set_param): in
+ * HCCLT_FAILURE_CONTINUE only the task completes, with @err, and @s stays
+ * as it was (the caller lets it run on); else every queued task is
+ * dropped with @err and @s is idle, and in HCCLT_FAILURE_STOP stopped.
+ * s->error is written first: see hcclt_sched_task_done().
+ *
+ * Return: true when @s went on (HCCLT_FAILURE_CONTINUE).
+ */
+bool hcclt_stream_fail(struct hcclt_stream *s, int err)
+{
+	WRITE_ONCE(s->error, err);
+	if (s->fail_mode == HCCLT_FAILURE_CONTINUE) {
+		hcclt_sched_task_done(s, err);
+		return true;
+	}
+	hcclt_stream_flush(s, err);
+	if (s->fail_mode == HCCLT_FAILURE_STOP)
+		s->stopped = true;
+	return false;
+}
+
+/*
+ * The head task of @s, parked on a notify or running as a launch, failed
+ * with @err outside the executor's run (its timeout, in softirq): as
+ * hcclt_stream_fail(); a stream that goes on is put on the runlist, which
+ * the device's workqueue runs.
+ */
+void hcclt_stream_fail_head(struct hcclt_stream *s, int err)
+{
+	struct hcclt_device *hdev = s->hdev;
+
+	if (s->fail_mode == HCCLT_FAILURE_CONTINUE) {
+		/* Out of its wait, or of the launch's timeout, first. */
+		if (s->state == HCCLT_STREAM_LAUNCHING)
+			hcclt_stream_untime(s);
+		else
+			hcclt_stream_unpark(s);
+	}
+	if (hcclt_stream_fail(s, err)) {
+		hcclt_stream_settle(hdev, s);
+		if (!hdev->unplugged)
+			queue_work(hdev->wq, &hdev->run_work);
+	}
+	hcclt_stream_wake(s);
+}
+
 /*
  * Record a notify: the oldest wait parked on it, if any, consumes the
  * record at once, as hardware does (set and reset are one step), and its
@@ -556,7 +611,9 @@ void hcclt_chan_wait_log(struct hcclt_stream *s, struct hcclt_notify *n,
 
 /*
  * The head task of @s is an event task: a record completes the event's
- * record and releases the streams waiting for it; a wait completes if the
+ * record and releases the streams waiting for it; a reset makes the event
+ * forget its completed records (their time and error; streams parked on
+ * it wait on for the records they wait for); a wait completes if the
  * records it waits for ran, else parks @s on the event. Return: true when
  * parked.
  */
@@ -565,6 +622,12 @@ static bool hcclt_event_step(struct hcclt_device *hdev, struct hcclt_stream *s,
 {
 	struct hcclt_event *ev = task->event;
 
+	if (task->op == HCCLT_TASK_EVENT_RESET) {
+		ev->ts_ns = 0;
+		ev->err = 0;
+		hcclt_sched_task_done(s, 0);
+		return false;
+	}
 	if (task->op == HCCLT_TASK_EVENT_RECORD) {
 		/* Before the task, and its reference on @ev, is done. */
 		hcclt_event_complete(hdev, ev, task->ev_seq, 0);
@@ -575,8 +638,7 @@ static bool hcclt_event_step(struct hcclt_device *hdev, struct hcclt_stream *s,
 		if (ev->err) {
 			pr_info_ratelimited("hcclthread: device %u stream 0x%llx: wait on event 0x%llx failed (%d): its record was dropped\n",
 					    hdev->index, s->id, ev->id, ev->err);
-			WRITE_ONCE(s->error, ev->err);
-			hcclt_stream_flush(s, ev->err);
+			hcclt_stream_fail(s, ev->err);
 		} else {
 			hcclt_sched_task_done(s, 0);
 		}
@@ -664,12 +726,10 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 						       HCCLT_STREAM_WAIT_GATE);
 				break;
 			}
-			if (err) {
-				WRITE_ONCE(s->error, err);
-				hcclt_stream_flush(s, err);
-			} else {
+			if (err)
+				hcclt_stream_fail(s, err);
+			else
 				hcclt_sched_task_done(s, 0);
-			}
 			progress = true;
 			continue;
 		}
@@ -723,15 +783,13 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 			pr_info_ratelimited("hcclthread: device %u stream 0x%llx: wait on notify %u of 0x%llx failed (%d): stream 0x%llx, which was to record it, failed first\n",
 					    hdev->index, s->id, n->idx,
 					    n->owner_id, err, n->lost_by);
-			WRITE_ONCE(s->error, err);
-			hcclt_stream_flush(s, err);
+			hcclt_stream_fail(s, err);
 		} else if (n->dead) {
 			int err = n->err ?: -ECANCELED;
 
 			if (err == -ECONNRESET)
 				hcclt_chan_wait_log(s, n, "its peer is gone");
-			WRITE_ONCE(s->error, err);
-			hcclt_stream_flush(s, err);
+			hcclt_stream_fail(s, err);
 		} else {
 			s->parked = n;
 			s->park_ns = ktime_get_ns();
@@ -804,14 +862,12 @@ static bool hcclt_head_is(struct hcclt_stream *s, u64 seqno)
  */
 static void hcclt_head_done(struct hcclt_stream *s, int err)
 {
-	/* s->error first: see hcclt_sched_task_done(). */
-	if (err)
-		WRITE_ONCE(s->error, err);
-	hcclt_sched_task_done(s, err);
-	if (err)
-		hcclt_stream_flush(s, err);
-	else
+	if (!err) {
+		hcclt_sched_task_done(s, 0);
 		hcclt_stream_settle(s->hdev, s);
+	} else if (hcclt_stream_fail(s, err)) {
+		hcclt_stream_settle(s->hdev, s);
+	}
 	hcclt_stream_wake(s);
 	hcclt_run_kick_locked(s->hdev, HCCLT_INLINE_BUDGET);
 }

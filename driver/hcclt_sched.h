@@ -92,6 +92,8 @@ static inline void hcclt_make_runnable(struct hcclt_device *hdev,
 /* What hcclt_sched.c shares with hcclt_sched_*.c; sched_lock held. */
 void hcclt_stream_flush(struct hcclt_stream *s, int err);
 void hcclt_stream_kill(struct hcclt_stream *s, int err);
+bool hcclt_stream_fail(struct hcclt_stream *s, int err);
+void hcclt_stream_fail_head(struct hcclt_stream *s, int err);
 void hcclt_notify_record(struct hcclt_device *hdev, struct hcclt_notify *n);
 void hcclt_notify_release_all(struct hcclt_device *hdev,
 			      struct hcclt_notify *n);

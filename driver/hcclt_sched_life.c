@@ -36,8 +36,68 @@ void hcclt_sched_stream_init(struct hcclt_stream *s)
 
 	spin_lock_bh(&hdev->sched_lock);
 	list_add_tail(&s->dev_node, &hdev->streams);
+	/*
+	 * Its file's parameters as they are now, under the lock that
+	 * hcclt_sched_file_params() changes them and walks the list in.
+	 */
+	if (s->file) {
+		s->saturate = s->file->saturate;
+		if (s->file->fail_stop)
+			s->fail_mode = HCCLT_FAILURE_STOP;
+	}
 	if (hdev->unplugged)
 		hcclt_stream_set_state(s, HCCLT_STREAM_DEAD);
+	spin_unlock_bh(&hdev->sched_lock);
+}
+
+/**
+ * hcclt_sched_set_fail_mode - set the failure mode of a stream.
+ * @s: the stream.
+ * @mode: HCCLT_FAILURE_* (checked by the caller).
+ *
+ * Return: 0, or -EBUSY when @s is in HCCLT_FAILURE_STOP and @mode is
+ * another mode (a stream never leaves it).
+ */
+int hcclt_sched_set_fail_mode(struct hcclt_stream *s, u8 mode)
+{
+	struct hcclt_device *hdev = s->hdev;
+	int ret = 0;
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (s->fail_mode == HCCLT_FAILURE_STOP && mode != HCCLT_FAILURE_STOP)
+		ret = -EBUSY;
+	else
+		s->fail_mode = mode;
+	spin_unlock_bh(&hdev->sched_lock);
+	return ret;
+}
+
+/**
+ * hcclt_sched_file_params - change a file's stream parameters.
+ * @file: the file (its ioctl).
+ * @stop: put every stream of @file, and every one it makes later, in
+ *	HCCLT_FAILURE_STOP.
+ * @saturate: 0 or 1, the saturation of the streams @file makes from now
+ *	on; -1 leaves it.
+ *
+ * O(streams of the device) under sched_lock, for @stop; bounded by the
+ * device's stream pool.
+ */
+void hcclt_sched_file_params(struct hcclt_file *file, bool stop,
+			     int saturate)
+{
+	struct hcclt_device *hdev = file->hdev;
+	struct hcclt_stream *s;
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (saturate >= 0)
+		file->saturate = saturate;
+	if (stop && !file->fail_stop) {
+		file->fail_stop = true;
+		list_for_each_entry(s, &hdev->streams, dev_node)
+			if (s->file == file)
+				s->fail_mode = HCCLT_FAILURE_STOP;
+	}
 	spin_unlock_bh(&hdev->sched_lock);
 }
 

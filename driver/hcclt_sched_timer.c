@@ -33,9 +33,7 @@ void hcclt_stream_timeout(struct timer_list *timer)
 		pr_info_ratelimited("hcclthread: device %u stream 0x%llx: kernel launch %llu did not return within %u s\n",
 				    hdev->index, s->id, task->seqno,
 				    task->timeout_s);
-		WRITE_ONCE(s->error, -ETIME);
-		hcclt_stream_flush(s, -ETIME);
-		hcclt_stream_wake(s);
+		hcclt_stream_fail_head(s, -ETIME);
 	} else if (s->state == HCCLT_STREAM_WAIT_NOTIFY && s->timed &&
 		   time_after_eq(jiffies, s->deadline)) {
 		task = list_first_entry(&s->tasks, struct hcclt_task, node);
@@ -45,9 +43,7 @@ void hcclt_stream_timeout(struct timer_list *timer)
 					 n->idx, n->slot, n->hdev->index, -ETIME);
 		if (task->op == HCCLT_TASK_CHANNEL_WAIT)
 			hcclt_chan_wait_log(s, n, "timed out");
-		WRITE_ONCE(s->error, -ETIME);
-		hcclt_stream_flush(s, -ETIME);
-		hcclt_stream_wake(s);
+		hcclt_stream_fail_head(s, -ETIME);
 	} else if ((s->state == HCCLT_STREAM_WAIT_NOTIFY ||
 		    s->state == HCCLT_STREAM_LAUNCHING) && s->timed) {
 		/* The timer wheel capped a very long timeout: re-arm. */
@@ -58,8 +54,9 @@ void hcclt_stream_timeout(struct timer_list *timer)
 
 /*
  * The fence timer: the oldest pending out-fence of @s has not signalled by
- * its deadline (hcclt_fence.c). The stream fails as on a wait timeout:
- * every queued task is dropped (a launch the worker has not started never
+ * its deadline (hcclt_fence.c). The stream fails as on a wait timeout in
+ * HCCLT_FAILURE_DROP mode, whatever its mode (a watchdog, not a task's
+ * failure): every queued task is dropped (a launch the worker has not started never
  * starts, hcclt_sched_launch_start()), the fences signal with -ETIME and
  * the next STREAM_SYNC reports it.
  */

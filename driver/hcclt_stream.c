@@ -246,6 +246,46 @@ int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 }
 
 /*
+ * DRM_IOCTL_HCCLT_SET_PARAM (uAPI 1.8): a stream's failure mode, or its
+ * file's stream parameters (struct drm_hcclt_set_param).
+ */
+int hcclt_set_param_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *df)
+{
+	struct hcclt_file *file = df->driver_priv;
+	struct drm_hcclt_set_param *args = data;
+	struct hcclt_stream *stream;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	switch (args->param) {
+	case HCCLT_PARAM_SATURATION:
+		if (args->handle || args->value > HCCLT_SATURATION_ON)
+			return -EINVAL;
+		hcclt_sched_file_params(file, false, (int)args->value);
+		return 0;
+	case HCCLT_PARAM_FAILURE_MODE:
+		if (args->value > HCCLT_FAILURE_STOP)
+			return -EINVAL;
+		if (!args->handle) {
+			if (args->value != HCCLT_FAILURE_STOP)
+				return -EINVAL;
+			hcclt_sched_file_params(file, true, -1);
+			return 0;
+		}
+		stream = hcclt_stream_by_handle(file, args->handle);
+		if (!stream)
+			return -ENOENT;
+		ret = hcclt_sched_set_fail_mode(stream, (u8)args->value);
+		hcclt_stream_put(stream);
+		return ret;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
  * Take a created stream out of the id table; only one caller wins. Return
  * the table's reference, or NULL.
  */

@@ -156,8 +156,9 @@ enum hcclt_stream_state {
  *	thread; immutable.
  * @live: published, see hcclt_obj_publish() (created streams; a thread's
  *	own stream is found through its thread).
- * @file: the file whose table names it or whose thread owns it; never
- *	dereferenced; immutable.
+ * @file: the file whose table names it or whose thread owns it; immutable.
+ *	Dereferenced only by hcclt_sched_stream_init(), in the ioctl of that
+ *	file that makes the stream; else only compared.
  * @slot: backend stream slot.
  * @created: created by DRM_IOCTL_HCCLT_STREAM_CREATE (else owned by the
  *	thread that acquired it); immutable.
@@ -179,6 +180,13 @@ enum hcclt_stream_state {
  * @fail_err: the error of that task (fence error); sched_lock.
  * @error: error the next sync reports (-ETIME, -ECANCELED), 0 if none;
  *	sched_lock (written with WRITE_ONCE(): sync peeks without it).
+ * @fail_mode: HCCLT_FAILURE_*: what a failed task does to the stream
+ *	(hcclt_stream_fail()); DROP until DRM_IOCTL_HCCLT_SET_PARAM, STOP
+ *	for good once set, also by its file's; sched_lock.
+ * @stopped: in HCCLT_FAILURE_STOP, a task failed: SUBMIT refuses the
+ *	stream from now on; sched_lock.
+ * @saturate: float reduce results saturate (HCCLT_PARAM_SATURATION of its
+ *	file when it was made); immutable once made.
  * @state: enum hcclt_stream_state; IDLE when hcclt_sched_stream_init()
  *	sets it up, then changed by hcclt_stream_set_state() only, under
  *	sched_lock (written with WRITE_ONCE(): sync's wait condition reads
@@ -241,6 +249,9 @@ struct hcclt_stream {
 	u64 fail_seqno;
 	int fail_err;
 	int error;
+	u8 fail_mode;
+	bool stopped;
+	bool saturate;
 	enum hcclt_stream_state state;
 	struct hcclt_notify *parked;
 	struct hcclt_event *parked_ev;
@@ -298,8 +309,14 @@ int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 int hcclt_stream_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df);
 
+int hcclt_set_param_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *df);
+
 /* hcclt_sched.c */
 void hcclt_sched_stream_init(struct hcclt_stream *stream);
+int hcclt_sched_set_fail_mode(struct hcclt_stream *s, u8 mode);
+void hcclt_sched_file_params(struct hcclt_file *file, bool stop,
+			     int saturate);
 void hcclt_sched_stream_fini(struct hcclt_stream *stream);
 void hcclt_sched_stream_cancel(struct hcclt_stream *stream, bool kill);
 void hcclt_sched_task_done(struct hcclt_stream *stream, int err);

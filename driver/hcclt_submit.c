@@ -279,6 +279,7 @@ static int hcclt_task_prepare(struct hcclt_prep *pp,
 		goto found;
 	case HCCLT_TASK_EVENT_RECORD:
 	case HCCLT_TASK_EVENT_WAIT:
+	case HCCLT_TASK_EVENT_RESET:
 		if (ut->notify_idx || ut->timeout_s)
 			return -EINVAL;
 		task->event = hcclt_event_get(pp->file, ut->dst_thread);
@@ -407,6 +408,11 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		spin_unlock_bh(&hdev->sched_lock);
 		return -ENOENT;
 	}
+	/* Stopped at a failed task (HCCLT_FAILURE_STOP): for good. */
+	if (s->stopped) {
+		spin_unlock_bh(&hdev->sched_lock);
+		return -ECANCELED;
+	}
 	/* Fences count too: fence-only submits would add them unbounded. */
 	if (n > HCCLT_MAX_QUEUE_DEPTH - s->depth ||
 	    (fence && s->nfences >= HCCLT_MAX_QUEUE_DEPTH)) {
@@ -422,7 +428,10 @@ static int hcclt_batch_queue(struct hcclt_stream *s,
 		list_add_tail(&batch->tasks[i].node, &s->tasks);
 		if (hcclt_task_records(&batch->tasks[i]))
 			atomic_inc(&batch->tasks[i].notify->records);
-		/* A record is the event's next; a wait waits for all so far. */
+		/*
+		 * A record is the event's next; a wait waits for all so far
+		 * (a reset's number is not used).
+		 */
 		if (batch->tasks[i].event)
 			batch->tasks[i].ev_seq =
 				batch->tasks[i].op == HCCLT_TASK_EVENT_RECORD ?

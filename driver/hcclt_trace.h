@@ -91,6 +91,7 @@ TRACE_DEFINE_ENUM(HCCLT_TASK_KERNEL_LAUNCH);
 			 { HCCLT_TASK_EVENT_WAIT, "event_wait" },	\
 			 { HCCLT_TASK_ACL_NOTIFY_RECORD, "acl_notify_record" }, \
 			 { HCCLT_TASK_ACL_NOTIFY_WAIT, "acl_notify_wait" }, \
+			 { HCCLT_TASK_EVENT_RESET, "event_reset" },	\
 			 { HCCLT_TASK_IN_FENCES, "in_fences" })
 
 /*

@@ -6,7 +6,8 @@
  * unsigned order, rounding ties, overflow to infinity, subnormals, NaN,
  * signed zeros), given as bit patterns so that this file, built without
  * the FPU flags, needs no floating point. The integer types are also
- * checked against a reference of their own over pseudo-random elements.
+ * checked against a reference of their own over pseudo-random elements,
+ * and the saturation of every float type (hcclt_saturate()).
  * Built into the module with HCCLT_KUNIT=1 (Kbuild); suite
  * "hcclthread_reduce", run when the module loads.
  */
@@ -688,10 +689,95 @@ static void hcclt_test_reduce_ints(struct kunit *test)
 	}
 }
 
+/*
+ * Saturation (HCCLT_PARAM_SATURATION, uAPI 1.8) of every float type, the
+ * 1.7 FP64 included: an infinity becomes the largest finite value of its
+ * sign, every NaN (quiet, signalling, negative) +0, any other value stays;
+ * the element past @len and the integer types are left alone.
+ */
+struct hcclt_satvec {
+	u32 dtype;
+	u64 in;
+	u64 want;
+};
+
+static const struct hcclt_satvec hcclt_satvecs[] = {
+	/* FP16: +-Inf, NaNs, the largest finite, a subnormal, -0, 1.0. */
+	{ HCCLT_DTYPE_FP16, 0x7c00, 0x7bff },
+	{ HCCLT_DTYPE_FP16, 0xfc00, 0xfbff },
+	{ HCCLT_DTYPE_FP16, 0x7e00, 0x0000 },
+	{ HCCLT_DTYPE_FP16, 0x7c01, 0x0000 },
+	{ HCCLT_DTYPE_FP16, 0xfe00, 0x0000 },
+	{ HCCLT_DTYPE_FP16, 0x7bff, 0x7bff },
+	{ HCCLT_DTYPE_FP16, 0x0001, 0x0001 },
+	{ HCCLT_DTYPE_FP16, 0x8000, 0x8000 },
+	{ HCCLT_DTYPE_FP16, 0x3c00, 0x3c00 },
+	/* BF16. */
+	{ HCCLT_DTYPE_BF16, 0x7f80, 0x7f7f },
+	{ HCCLT_DTYPE_BF16, 0xff80, 0xff7f },
+	{ HCCLT_DTYPE_BF16, 0x7fc0, 0x0000 },
+	{ HCCLT_DTYPE_BF16, 0xff81, 0x0000 },
+	{ HCCLT_DTYPE_BF16, 0x7f7f, 0x7f7f },
+	{ HCCLT_DTYPE_BF16, 0x3f80, 0x3f80 },
+	/* FP32. */
+	{ HCCLT_DTYPE_FP32, 0x7f800000, 0x7f7fffff },
+	{ HCCLT_DTYPE_FP32, 0xff800000, 0xff7fffff },
+	{ HCCLT_DTYPE_FP32, 0x7fc00000, 0x00000000 },
+	{ HCCLT_DTYPE_FP32, 0x7f800001, 0x00000000 },
+	{ HCCLT_DTYPE_FP32, 0xffc00000, 0x00000000 },
+	{ HCCLT_DTYPE_FP32, 0x7f7fffff, 0x7f7fffff },
+	{ HCCLT_DTYPE_FP32, 0x00000001, 0x00000001 },
+	{ HCCLT_DTYPE_FP32, 0x80000000, 0x80000000 },
+	/* FP64: +-Inf to +-DBL_MAX, NaNs to +0. */
+	{ HCCLT_DTYPE_FP64, 0x7ff0000000000000, 0x7fefffffffffffff },
+	{ HCCLT_DTYPE_FP64, 0xfff0000000000000, 0xffefffffffffffff },
+	{ HCCLT_DTYPE_FP64, 0x7ff8000000000000, 0x0000000000000000 },
+	{ HCCLT_DTYPE_FP64, 0x7ff0000000000001, 0x0000000000000000 },
+	{ HCCLT_DTYPE_FP64, 0xfff8000000000000, 0x0000000000000000 },
+	{ HCCLT_DTYPE_FP64, 0xffffffffffffffff, 0x0000000000000000 },
+	{ HCCLT_DTYPE_FP64, 0x7fefffffffffffff, 0x7fefffffffffffff },
+	{ HCCLT_DTYPE_FP64, 0xffefffffffffffff, 0xffefffffffffffff },
+	{ HCCLT_DTYPE_FP64, 0x0000000000000001, 0x0000000000000001 },
+	{ HCCLT_DTYPE_FP64, 0x8000000000000000, 0x8000000000000000 },
+	{ HCCLT_DTYPE_FP64, 0x3ff0000000000000, 0x3ff0000000000000 },
+	/* Integers: the same bits are values, never touched. */
+	{ HCCLT_DTYPE_INT16, 0x7c00, 0x7c00 },
+	{ HCCLT_DTYPE_UINT32, 0x7f800000, 0x7f800000 },
+	{ HCCLT_DTYPE_INT64, 0x7ff0000000000000, 0x7ff0000000000000 },
+	{ HCCLT_DTYPE_UINT64, 0xfff8000000000000, 0xfff8000000000000 },
+};
+
+static void hcclt_test_saturate(struct kunit *test)
+{
+	const size_t n = 5;
+	u64 buf[6];
+	size_t v, i;
+
+	for (v = 0; v < ARRAY_SIZE(hcclt_satvecs); v++) {
+		const struct hcclt_satvec *sv = &hcclt_satvecs[v];
+		u32 size = hcclt_reduce_size(sv->dtype);
+
+		KUNIT_ASSERT_NE(test, 0U, size);
+		for (i = 0; i <= n; i++)
+			hcclt_test_put(buf, size, i, sv->in);
+		/* n elements; the (n + 1)th is past @len. */
+		hcclt_saturate(sv->dtype, buf, n * size);
+		for (i = 0; i < n; i++)
+			KUNIT_EXPECT_EQ_MSG(test, sv->want,
+					    hcclt_test_get(buf, size, i),
+					    "dtype %u: %#llx (element %zu)",
+					    sv->dtype, sv->in, i);
+		KUNIT_EXPECT_EQ_MSG(test, sv->in, hcclt_test_get(buf, size, n),
+				    "dtype %u: %#llx past the length",
+				    sv->dtype, sv->in);
+	}
+}
+
 static struct kunit_case hcclt_reduce_test_cases[] = {
 	KUNIT_CASE(hcclt_test_reduce_table),
 	KUNIT_CASE_PARAM(hcclt_test_reduce_vectors, hcclt_rcase_gen_params),
 	KUNIT_CASE(hcclt_test_reduce_ints),
+	KUNIT_CASE(hcclt_test_saturate),
 	{}
 };
 

@@ -456,6 +456,47 @@ static void hcclt_test_timeout(struct kunit *test)
 	hcclt_sched_unplug(hdev);
 }
 
+/*
+ * The failure modes: a wait on a notify that goes dead fails; the records
+ * behind it are dropped (DROP, STOP) or run (CONTINUE); a STOP stream
+ * takes no task afterwards, the others do.
+ */
+static void hcclt_test_failure_modes(struct kunit *test)
+{
+	struct hcclt_device *hdev = hcclt_test_dev(test);
+	u8 mode;
+
+	for (mode = HCCLT_FAILURE_DROP; mode <= HCCLT_FAILURE_STOP; mode++) {
+		struct hcclt_stream *a = hcclt_test_stream(test, hdev);
+		struct hcclt_notify *gone = hcclt_test_notify(test, hdev, 0);
+		struct hcclt_notify *m = hcclt_test_notify(test, hdev, 1);
+		u32 depth;
+
+		KUNIT_EXPECT_EQ(test, 0, hcclt_sched_set_fail_mode(a, mode));
+		KUNIT_EXPECT_EQ(test, 0, hcclt_test_wait(test, a, gone, 1, 0));
+		KUNIT_EXPECT_EQ(test, 0, hcclt_test_rec(test, a, m, 1));
+		KUNIT_EXPECT_EQ(test, 2U, a->depth);
+		hcclt_sched_notify_kill(gone, -ECANCELED);
+		flush_work(&hdev->run_work);
+		KUNIT_EXPECT_EQ(test, -ECANCELED, a->error);
+		KUNIT_EXPECT_EQ(test, 0U, a->depth);
+		KUNIT_EXPECT_EQ(test, mode == HCCLT_FAILURE_CONTINUE, m->set);
+		KUNIT_EXPECT_EQ(test, mode == HCCLT_FAILURE_STOP, a->stopped);
+		KUNIT_EXPECT_EQ(test, mode == HCCLT_FAILURE_STOP ? -ECANCELED : 0,
+				hcclt_test_rec(test, a, m, 1));
+		KUNIT_EXPECT_EQ(test, (u32)HCCLT_STATE_ERROR,
+				hcclt_test_state(a, &depth));
+		/* A stream never leaves STOP; the others change freely. */
+		KUNIT_EXPECT_EQ(test, mode == HCCLT_FAILURE_STOP ? -EBUSY : 0,
+				hcclt_sched_set_fail_mode(a,
+							  HCCLT_FAILURE_DROP));
+		hcclt_sched_stream_fini(a);
+		hcclt_notify_put(gone);
+		hcclt_notify_put(m);
+	}
+	hcclt_sched_unplug(hdev);
+}
+
 /* ---- the stream state machine ---- */
 
 struct hcclt_test_move {
@@ -805,6 +846,7 @@ static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_binary),
 	KUNIT_CASE(hcclt_test_lost_record),
 	KUNIT_CASE(hcclt_test_timeout),
+	KUNIT_CASE(hcclt_test_failure_modes),
 	KUNIT_CASE(hcclt_test_state_table),
 	KUNIT_CASE(hcclt_test_state_walk),
 	KUNIT_CASE(hcclt_test_queue_full),

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,103 @@ HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int3
 HCCLT_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
 {
 	return aclrtSynchronizeStreamWithTimeout(stream, -1);
+}
+
+/* DRM_IOCTL_HCCLT_SET_PARAM on @fd; 0 or a negative errno. */
+static int set_param(int fd, uint64_t handle, uint32_t param, uint64_t value)
+{
+	struct drm_hcclt_set_param sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.handle = handle;
+	sp.param = param;
+	sp.value = value;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SET_PARAM, &sp);
+}
+
+/* Does the SoC of the driver's sim_soc start with @prefix? */
+static int soc_is(const char *prefix)
+{
+	const char *soc = aclrtGetSocName();
+
+	return soc && !strncmp(soc, prefix, strlen(prefix));
+}
+
+HCCLT_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+	struct hcclt_stream *s;
+	int32_t dev = cur_dev;
+	uint64_t value;
+	int fd, ret;
+
+	/* CANN's default stream (NULL) cannot be set; then the context. */
+	if (!stream)
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	s = hcclt_stream_get(stream);
+	if (!s)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	if (s->dev != dev)
+		return ACL_ERROR_RT_STREAM_CONTEXT;
+	fd = hcclt_device_fd_fast(s->dev);
+	if (fd < 0)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	/* Only bit 0 counts, as in CANN's runtime. */
+	value = (mode & ACL_STOP_ON_FAILURE) ? HCCLT_FAILURE_STOP : HCCLT_FAILURE_CONTINUE;
+	ret = set_param(fd, s->id, HCCLT_PARAM_FAILURE_MODE, value);
+	/* A2 and A3 stop every stream of the context with it (CANN). */
+	if (!ret && value == HCCLT_FAILURE_STOP && soc_is("Ascend910"))
+		ret = set_param(fd, 0, HCCLT_PARAM_FAILURE_MODE, HCCLT_FAILURE_STOP);
+	return hcclt_map_errno(HCCLT_OP_SET_PARAM, ret);
+}
+
+/*
+ * The process's aclrtFloatOverflowMode (ACL_RT_OVERFLOW_MODE_INFNAN by
+ * default, as on A2, A3 and 950), which devices opened later take.
+ */
+static _Atomic int sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+
+void hcclt_sat_device_opened(int dev, int fd)
+{
+	(void)dev;
+	if (atomic_load(&sat_mode) == ACL_RT_OVERFLOW_MODE_SATURATION)
+		set_param(fd, 0, HCCLT_PARAM_SATURATION, HCCLT_SATURATION_ON);
+}
+
+HCCLT_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+	int32_t dev = cur_dev;
+	int fd, ret;
+
+	if ((int)mode < ACL_RT_OVERFLOW_MODE_SATURATION ||
+	    (int)mode >= ACL_RT_OVERFLOW_MODE_UNDEF)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	/* Ascend 950 has only the Inf/NaN mode (CANN). */
+	if (mode == ACL_RT_OVERFLOW_MODE_SATURATION && soc_is("Ascend950"))
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	/* The current device's, if any, then the process's. */
+	if (dev >= 0) {
+		fd = hcclt_device_open(dev);
+		if (fd < 0)
+			return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd);
+		ret = set_param(fd, 0, HCCLT_PARAM_SATURATION,
+				mode == ACL_RT_OVERFLOW_MODE_SATURATION ?
+				HCCLT_SATURATION_ON : HCCLT_SATURATION_OFF);
+		/* A driver before 1.8 has only IEEE results. */
+		if (ret && mode == ACL_RT_OVERFLOW_MODE_SATURATION)
+			return hcclt_map_errno(HCCLT_OP_SET_PARAM, ret);
+	}
+	atomic_store(&sat_mode, (int)mode);
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+	if (!mode)
+		return ACL_ERROR_INVALID_PARAM;
+	*mode = (aclrtFloatOverflowMode)atomic_load(&sat_mode);
+	return ACL_SUCCESS;
 }
 
 /* aclInit() calls not undone by aclFinalize() (CANN: a refcount). */

@@ -3,11 +3,14 @@
  * Data-plane copies and reduces (hcomm's HcommLocalCopyOnThread,
  * HcommWriteOnThread, HcommReadOnThread and their Reduce variants, and
  * hcclthread.h's hcclt...ReduceOnThread, which reduce every type and op
- * HCCL's collectives do): one data task per call on the thread's stream. The
+ * HCCL's collectives do): one data task per call on the thread's stream,
+ * or one per piece, in one submit, when a range runs across mappings of a
+ * reservation (vmm.c). The
  * addresses are translated to (memory object, offset) through mem.c's
  * table of this process's mappings; an address in none of them is refused
  * here, and the kernel checks the ranges again when the task is queued.
  */
+#include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 
@@ -35,10 +38,10 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 			 void *dst, const void *src, uint64_t len, uint32_t dtype,
 			 uint32_t rop, uint64_t need)
 {
-	struct drm_hcclt_task task;
-	uint64_t tid, cid = 0, soff, doff, schan, dchan;
-	uint32_t sh, dh;
-	int dev, fd;
+	struct hcclt_seg ssegs[HCCLT_MAX_SEGS], dsegs[HCCLT_MAX_SEGS];
+	struct drm_hcclt_task one, *tasks = &one;
+	uint64_t tid, cid = 0;
+	int dev, fd, ns, nd, n, i, ret;
 
 	/* hcomm's order: the buffers, then the thread, then the channel. */
 	if (!dst || !src || !thread)
@@ -55,25 +58,34 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 		return HCCL_E_NOT_SUPPORT;
 	if (!len)
 		return HCCL_SUCCESS;
-	if (hcclt_mem_resolve(dev, src, len, &sh, &soff, &schan) ||
-	    hcclt_mem_resolve(dev, dst, len, &dh, &doff, &dchan))
+	ns = hcclt_mem_segments(dev, src, len, ssegs, HCCLT_MAX_SEGS);
+	nd = hcclt_mem_segments(dev, dst, len, dsegs, HCCLT_MAX_SEGS);
+	if (ns < 0 || nd < 0)
 		return HCCL_E_PARA;
 	/* The peer side in this channel's peer buffer, the other one local. */
-	if ((from_peer(op) ? schan != cid : schan != 0) ||
-	    (to_peer(op) ? dchan != cid : dchan != 0))
-		return HCCL_E_PARA;
-	memset(&task, 0, sizeof(task));
-	task.op = op;
-	task.dst_thread = cid;
-	task.src_handle = sh;
-	task.dst_handle = dh;
-	task.src_offset = soff;
-	task.dst_offset = doff;
-	task.len = len;
-	task.dtype = dtype;
-	task.reduce_op = rop;
-	return hcclt_map_errno(HCCLT_OP_DATA_TASK,
-			       hcclt_submit_one(fd, dev, tid, &task));
+	for (i = 0; i < ns; i++)
+		if (from_peer(op) ? ssegs[i].chan != cid : ssegs[i].chan != 0)
+			return HCCL_E_PARA;
+	for (i = 0; i < nd; i++)
+		if (to_peer(op) ? dsegs[i].chan != cid : dsegs[i].chan != 0)
+			return HCCL_E_PARA;
+	n = hcclt_seg_tasks(dsegs, nd, ssegs, ns, NULL);
+	if (n > 1) {
+		tasks = calloc((size_t)n, sizeof(*tasks));
+		if (!tasks)
+			return HCCL_E_MEMORY;
+	}
+	hcclt_seg_tasks(dsegs, nd, ssegs, ns, tasks);
+	for (i = 0; i < n; i++) {
+		tasks[i].op = op;
+		tasks[i].dst_thread = cid;
+		tasks[i].dtype = dtype;
+		tasks[i].reduce_op = rop;
+	}
+	ret = hcclt_submit_many(fd, dev, tid, tasks, (uint32_t)n);
+	if (tasks != &one)
+		free(tasks);
+	return hcclt_map_errno(HCCLT_OP_DATA_TASK, ret);
 }
 
 HCCLT_EXPORT int32_t HcommLocalCopyOnThread(ThreadHandle thread, void *dst, const void *src,

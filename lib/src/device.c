@@ -177,25 +177,31 @@ static void take(struct cand *c, int n)
 }
 
 /*
- * Lock order: dev_lock, the idle table's lock, reuse_lock (objects.c), the
- * name table's lock (group.c), the memory table's lock (mem.c).
+ * Lock order: dev_lock, the idle table's lock, vmm_lock (vmm.c),
+ * reuse_lock (objects.c), the name table's lock (group.c), the memory
+ * table's lock (mem.c), srv_lock (cluster.c) and prof_lock (prof.c), two
+ * leaves: neither is held with another lock of the library.
  */
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&dev_lock);
 	hcclt_idle_atfork_prepare();
+	hcclt_vmm_atfork_prepare();
 	hcclt_obj_atfork_prepare();
 	hcclt_names_atfork_prepare();
 	hcclt_mem_atfork_prepare();
 	hcclt_cluster_atfork_prepare();
+	hcclt_prof_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	hcclt_prof_atfork_parent();
 	hcclt_cluster_atfork_parent();
 	hcclt_mem_atfork_parent();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
+	hcclt_vmm_atfork_parent();
 	hcclt_idle_atfork_parent();
 	pthread_mutex_unlock(&dev_lock);
 }
@@ -216,10 +222,12 @@ static void atfork_child(void)
 			close(fd);
 	}
 	atomic_fetch_add(&fork_gen, 1);
+	hcclt_prof_atfork_child();
 	hcclt_cluster_atfork_child();
 	hcclt_mem_atfork_child();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
+	hcclt_vmm_atfork_child();
 	hcclt_idle_atfork_child();
 	pthread_mutex_unlock(&dev_lock);
 }
@@ -385,8 +393,11 @@ int hcclt_device_open(int dev)
 		return fd;
 	pthread_mutex_lock(&dev_lock);
 	fd = atomic_load_explicit(&devs[dev].fd1, memory_order_relaxed) - 1;
-	if (fd < 0)
+	if (fd < 0) {
 		fd = device_open_locked(dev);
+		if (fd >= 0)
+			hcclt_sat_device_opened(dev, fd);
+	}
 	pthread_mutex_unlock(&dev_lock);
 	return fd;
 }

@@ -149,6 +149,32 @@ HCCLT_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 	return event_task(event, stream, HCCLT_TASK_EVENT_WAIT);
 }
 
+HCCLT_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct drm_hcclt_task t;
+	struct hcclt_stream *s;
+	hcclt_aclobj *o;
+	int fd;
+
+	if (!event || !stream)
+		return ACL_ERROR_INVALID_PARAM;
+	o = aclobj_get(event, HCCLT_EVENT_MAGIC);
+	if (!o)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	s = hcclt_stream_get(stream);
+	if (!s)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	if (s->dev != o->dev)
+		return ACL_ERROR_INVALID_PARAM;
+	fd = hcclt_device_fd_fast(s->dev);
+	if (fd < 0)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	memset(&t, 0, sizeof(t));
+	t.op = HCCLT_TASK_EVENT_RESET;
+	t.dst_thread = o->id;
+	return hcclt_map_errno(HCCLT_OP_EVENT_RESET, hcclt_submit_one(fd, s->dev, s->id, &t));
+}
+
 /* EVENT_WAIT on @event for up to @timeout_ms: its status and time. */
 static aclError event_wait(aclrtEvent event, int32_t timeout_ms, uint32_t *status,
 			   uint64_t *ts)

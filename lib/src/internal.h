@@ -125,12 +125,42 @@ void hcclt_idle_atfork_child(void);
 int hcclt_channel_parse(ChannelHandle h, int dev, uint64_t *id);
 
 /*
- * Device memory of @dev holding [@p, @p + @len) (mem.c): its GEM handle
- * (0 for a channel peer's buffer, whose channel id goes to @chan, else
- * 0) and the offset of @p in it. 0, or -1 when no allocation holds it.
+ * A piece of a device range in one memory object (mem.c): its GEM handle
+ * (0 for a channel peer's buffer, whose channel id is @chan, else 0), the
+ * offset in it and the bytes.
  */
-int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
-		      uint64_t *off, uint64_t *chan);
+struct hcclt_seg {
+	uint32_t handle;
+	uint32_t pad;
+	uint64_t off;
+	uint64_t chan;
+	uint64_t len;
+};
+
+/* Most pieces of one range: mappings it runs across (vmm.c). */
+#define HCCLT_MAX_SEGS	64
+
+/*
+ * Device memory of @dev holding [@p, @p + @len) (mem.c), one piece per
+ * memory object (one but across adjacent mappings of a reservation): the
+ * number of pieces in @segs, -1 when no allocation holds it, -2 when it
+ * has more than @max pieces.
+ */
+int hcclt_mem_segments(int dev, const void *p, uint64_t len, struct hcclt_seg *segs,
+		       int max);
+
+/*
+ * The copy tasks of a destination and a source cut into pieces (equal
+ * lengths in all): the number of tasks, at most @nd + @ns - 1, filled in
+ * @tasks (handles, offsets and lengths; the rest zero) unless NULL.
+ */
+int hcclt_seg_tasks(const struct hcclt_seg *d, int nd, const struct hcclt_seg *s, int ns,
+		    struct drm_hcclt_task *tasks);
+
+/* A mapping of physical memory at reserved addresses (vmm.c, mem.c). */
+int hcclt_mem_vmap_add(uintptr_t base, size_t size, int dev, uint32_t handle,
+		       uintptr_t resv);
+int hcclt_mem_vmap_del(uintptr_t base);
 
 /* Device memory on @dev (mem.c; aclrtFree() frees it). */
 aclError hcclt_dev_alloc(int32_t dev, size_t size, void **devPtr);
@@ -199,6 +229,26 @@ int hcclt_batch_add(int fd, int dev, uint64_t id, const struct drm_hcclt_task *t
 /* Queue one task (primitives.c); 0 or a negative errno. */
 int hcclt_submit_one(int fd, int dev, uint64_t id,
 		     const struct drm_hcclt_task *task);
+/* Queue @n tasks in one submit (all or none); 0 or a negative errno. */
+int hcclt_submit_many(int fd, int dev, uint64_t id,
+		      const struct drm_hcclt_task *tasks, uint32_t n);
+
+/* ACL profiling (prof.c). */
+void hcclt_prof_atfork_prepare(void);
+void hcclt_prof_atfork_parent(void);
+void hcclt_prof_atfork_child(void);
+
+/* ACL virtual memory (vmm.c). */
+void hcclt_vmm_atfork_prepare(void);
+void hcclt_vmm_atfork_parent(void);
+void hcclt_vmm_atfork_child(void);
+
+/*
+ * The process's float overflow mode (acl.c, aclrtSetDeviceSatMode()):
+ * apply it to device @dev just opened through @fd (device.c, dev_lock
+ * held).
+ */
+void hcclt_sat_device_opened(int dev, int fd);
 
 /* ACL memory (mem.c). */
 void hcclt_mem_atfork_prepare(void);
@@ -238,6 +288,8 @@ enum hcclt_op {
 	HCCLT_OP_EVENT,		/* the other event calls, ACL tasks on streams */
 	HCCLT_OP_NOTIFY_CREATE,	/* aclrtCreateNotify */
 	HCCLT_OP_ACL_NOTIFY_TASK,	/* HcommAclrtNotify{Record,Wait}OnThread */
+	HCCLT_OP_EVENT_RESET,	/* aclrtResetEvent */
+	HCCLT_OP_SET_PARAM,	/* aclrtSetStreamFailureMode, aclrtSetDeviceSatMode */
 	HCCLT_OP_COUNT
 };
 

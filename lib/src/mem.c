@@ -20,10 +20,16 @@
  * A channel peer's buffer (HcclChannelGetHcclBuffer) is a dma-buf of the
  * peer's object (DRM_IOCTL_HCCLT_CHANNEL_BUFFER), mapped once per
  * (communicator, channel) and entered like the others, with no handle;
- * data tasks name it by the channel (hcclt_mem_resolve()). The kernel
+ * data tasks name it by the channel (hcclt_mem_segments()). The kernel
  * revokes it when the peer's communicator goes: the mapping then faults
  * SIGBUS and data tasks on it fail (-ECONNRESET); the entry stays until
  * this communicator is destroyed.
+ *
+ * Virtual memory (vmm.c): each mapping of physical memory at reserved
+ * addresses is an entry too (ALLOC_VMAP), device memory that aclrtFree()
+ * refuses. Mappings that follow each other in one reservation make one
+ * device range for the range checks, and data tasks on such a range are
+ * split at the mappings (hcclt_mem_segments()).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -42,7 +48,8 @@ struct alloc {
 	int dev;		/* device index, -1 for host memory */
 	uint32_t handle;	/* GEM handle in the device's file; 0 for a peer's */
 	int hccl_buf;		/* ALLOC_* kind: HCCL buffers are not freed here */
-	uint64_t comm;		/* ALLOC_PEER_BUF: kernel id of the communicator */
+	uint64_t comm;		/* ALLOC_PEER_BUF: kernel id of the communicator;
+				 * ALLOC_VMAP: start of its reservation */
 	uint64_t chan;		/* ALLOC_PEER_BUF: kernel id of the channel */
 };
 
@@ -50,6 +57,7 @@ struct alloc {
 #define ALLOC_OWN	0	/* aclrtMalloc / aclrtMallocHost */
 #define ALLOC_HCCL_BUF	1	/* a communicator's HCCL buffer */
 #define ALLOC_PEER_BUF	2	/* a channel peer's HCCL buffer, mapped here */
+#define ALLOC_VMAP	3	/* physical memory mapped at reserved addresses */
 
 /* protects table, nallocs, cap */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -82,6 +90,22 @@ static struct alloc *find(uintptr_t p)
 	if (p - table[i - 1].base < table[i - 1].size)
 		return &table[i - 1];
 	return NULL;
+}
+
+/*
+ * The entry that continues @a's addresses in the same reservation (both
+ * mappings of physical memory of one device), or NULL. Caller holds the
+ * lock.
+ */
+static struct alloc *next_vmap(struct alloc *a)
+{
+	struct alloc *b = a + 1;
+
+	if (a->hccl_buf != ALLOC_VMAP || b >= table + nallocs ||
+	    b->hccl_buf != ALLOC_VMAP || b->comm != a->comm ||
+	    b->dev != a->dev || b->base != a->base + a->size)
+		return NULL;
+	return b;
 }
 
 static int table_add(const struct alloc *a)
@@ -294,6 +318,7 @@ static int range_ok(const void *p, size_t n, int device)
 {
 	uintptr_t u = (uintptr_t)p;
 	struct alloc *a;
+	size_t have;
 
 	if (n > UINTPTR_MAX - u)
 		return 0;
@@ -302,7 +327,11 @@ static int range_ok(const void *p, size_t n, int device)
 		return !device;
 	if (device && a->dev < 0)
 		return 0;
-	return n <= a->size - (u - a->base);
+	have = a->size - (u - a->base);
+	/* On into the mappings that follow in the same reservation. */
+	while (n > have && (a = next_vmap(a)))
+		have += a->size;
+	return n <= have;
 }
 
 /* aclrtMemcpy()'s checks; ACL_SUCCESS or the code. */
@@ -357,12 +386,11 @@ HCCLT_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *sr
 				       size_t count, aclrtMemcpyKind kind,
 				       aclrtStream stream)
 {
-	struct drm_hcclt_task task;
-	uint64_t doff, soff, dchan, schan;
-	uint32_t dh, sh;
+	struct hcclt_seg dsegs[HCCLT_MAX_SEGS], ssegs[HCCLT_MAX_SEGS];
+	struct drm_hcclt_task one, *tasks = &one;
 	struct hcclt_stream *s;
 	aclError ret;
-	int fd, err;
+	int fd, err, nd, ns, n, i;
 
 	ret = memcpy_check(dst, destMax, src, count, kind);
 	if (ret != ACL_SUCCESS)
@@ -377,9 +405,18 @@ HCCLT_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *sr
 		return ACL_ERROR_RT_INVALID_HANDLE;
 	if (!count)
 		return ACL_SUCCESS;
-	if (hcclt_mem_resolve(s->dev, dst, count, &dh, &doff, &dchan) ||
-	    hcclt_mem_resolve(s->dev, src, count, &sh, &soff, &schan) ||
-	    !dh || !sh) {
+	nd = hcclt_mem_segments(s->dev, dst, count, dsegs, HCCLT_MAX_SEGS);
+	ns = hcclt_mem_segments(s->dev, src, count, ssegs, HCCLT_MAX_SEGS);
+	n = nd > 0 && ns > 0 ? hcclt_seg_tasks(dsegs, nd, ssegs, ns, NULL) : -1;
+	for (i = 0; n > 0 && i < nd; i++)
+		if (!dsegs[i].handle)
+			n = -1;
+	for (i = 0; n > 0 && i < ns; i++)
+		if (!ssegs[i].handle)
+			n = -1;
+	if (nd == -2 || ns == -2 || n == -2)
+		return ACL_ERROR_INVALID_PARAM;	/* more pieces than a submit */
+	if (n < 0) {
 		/* Host memory (or a peer's): after the stream's work, now. */
 		if (!hcclt_idle_check(s->dev, s->id)) {
 			err = hcclt_stream_sync(fd, s->id, -1);
@@ -389,15 +426,18 @@ HCCLT_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *sr
 		memmove(dst, src, count);
 		return ACL_SUCCESS;
 	}
-	memset(&task, 0, sizeof(task));
-	task.op = HCCLT_TASK_LOCAL_COPY;
-	task.src_handle = sh;
-	task.dst_handle = dh;
-	task.src_offset = soff;
-	task.dst_offset = doff;
-	task.len = count;
-	return hcclt_map_errno(HCCLT_OP_MEMCPY_ASYNC,
-			       hcclt_submit_one(fd, s->dev, s->id, &task));
+	if (n > 1) {
+		tasks = calloc((size_t)n, sizeof(*tasks));
+		if (!tasks)
+			return ACL_ERROR_BAD_ALLOC;
+	}
+	hcclt_seg_tasks(dsegs, nd, ssegs, ns, tasks);
+	for (i = 0; i < n; i++)
+		tasks[i].op = HCCLT_TASK_LOCAL_COPY;
+	err = hcclt_submit_many(fd, s->dev, s->id, tasks, (uint32_t)n);
+	if (tasks != &one)
+		free(tasks);
+	return hcclt_map_errno(HCCLT_OP_MEMCPY_ASYNC, err);
 }
 
 HCCLT_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
@@ -583,23 +623,150 @@ out:
 	return ret;
 }
 
-int hcclt_mem_resolve(int dev, const void *p, uint64_t len, uint32_t *handle,
-		      uint64_t *off, uint64_t *chan)
+int hcclt_mem_segments(int dev, const void *p, uint64_t len, struct hcclt_seg *segs,
+		       int max)
 {
 	uintptr_t u = (uintptr_t)p;
 	struct alloc *a;
-	int ret = -1;
+	uint64_t off, n;
+	int nsegs = 0;
 
+	if (len > UINTPTR_MAX - u)
+		return -1;
 	pthread_mutex_lock(&table_lock);
 	a = find(u);
-	if (a && a->dev == dev && len <= a->size - (u - a->base)) {
-		*handle = a->handle;
-		*off = u - a->base;
-		*chan = a->hccl_buf == ALLOC_PEER_BUF ? a->chan : 0;
-		ret = 0;
+	if (!a || a->dev != dev)
+		goto fail;
+	off = u - a->base;
+	for (;;) {
+		if (nsegs == max) {
+			nsegs = -2;
+			goto out;
+		}
+		n = a->size - off;
+		if (n > len)
+			n = len;
+		segs[nsegs].handle = a->handle;
+		segs[nsegs].off = off;
+		segs[nsegs].chan = a->hccl_buf == ALLOC_PEER_BUF ? a->chan : 0;
+		segs[nsegs].len = n;
+		nsegs++;
+		len -= n;
+		if (!len)
+			break;
+		a = next_vmap(a);
+		if (!a)
+			goto fail;
+		off = 0;
 	}
+out:
 	pthread_mutex_unlock(&table_lock);
-	return ret;
+	return nsegs;
+fail:
+	pthread_mutex_unlock(&table_lock);
+	return -1;
+}
+
+int hcclt_seg_tasks(const struct hcclt_seg *d, int nd, const struct hcclt_seg *s, int ns,
+		    struct drm_hcclt_task *tasks)
+{
+	uint64_t dused = 0, sused = 0, len;
+	int i = 0, j = 0, n = 0;
+
+	while (i < nd && j < ns) {
+		len = d[i].len - dused;
+		if (s[j].len - sused < len)
+			len = s[j].len - sused;
+		if (tasks) {
+			memset(&tasks[n], 0, sizeof(tasks[n]));
+			tasks[n].dst_handle = d[i].handle;
+			tasks[n].dst_offset = d[i].off + dused;
+			tasks[n].src_handle = s[j].handle;
+			tasks[n].src_offset = s[j].off + sused;
+			tasks[n].len = len;
+		}
+		n++;
+		dused += len;
+		sused += len;
+		if (dused == d[i].len) {
+			i++;
+			dused = 0;
+		}
+		if (sused == s[j].len) {
+			j++;
+			sused = 0;
+		}
+	}
+	return n;
+}
+
+int hcclt_mem_vmap_add(uintptr_t base, size_t size, int dev, uint32_t handle,
+		       uintptr_t resv)
+{
+	struct alloc a;
+
+	memset(&a, 0, sizeof(a));
+	a.base = base;
+	a.size = size;
+	a.map_len = size;
+	a.dev = dev;
+	a.handle = handle;
+	a.hccl_buf = ALLOC_VMAP;
+	a.comm = resv;
+	return table_add(&a);
+}
+
+int hcclt_mem_vmap_del(uintptr_t base)
+{
+	struct alloc a;
+
+	return table_take(base, 1, ALLOC_VMAP, &a);
+}
+
+/* aclrtMemAttr values the runtime knows; which of them are HBM. */
+static int mem_attr_hbm(aclrtMemAttr attr)
+{
+	switch (attr) {
+	case ACL_DDR_MEM:
+	case ACL_DDR_MEM_HUGE:
+	case ACL_DDR_MEM_NORMAL:
+	case ACL_DDR_MEM_P2P_HUGE:
+	case ACL_DDR_MEM_P2P_NORMAL:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+HCCLT_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+	struct drm_hcclt_query q;
+	int32_t dev = hcclt_current_device();
+	int fd, ret;
+
+	/* ACL's checks, then the runtime's (CANN's order). */
+	if (!free || !total)
+		return ACL_ERROR_INVALID_PARAM;
+	if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
+		return ACL_ERROR_RT_INVALID_MEMORY_TYPE;
+	if (dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	fd = hcclt_device_open(dev);
+	if (fd < 0)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, fd);
+	memset(&q, 0, sizeof(q));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_DEVICE_ACL, ret);
+	if (!mem_attr_hbm(attr)) {
+		*free = 0;
+		*total = 0;
+		return ACL_SUCCESS;
+	}
+	/* A driver without memory leaves both zero. */
+	*total = (size_t)q.mem_total;
+	*free = q.mem_total > q.mem_used ? (size_t)(q.mem_total - q.mem_used) : 0;
+	return ACL_SUCCESS;
 }
 
 int hcclt_mem_is_own_device(int dev, const void *p, uint64_t len)

@@ -65,6 +65,39 @@ int hcclt_submit_one(int fd, int dev, uint64_t id,
 	return ret;
 }
 
+int hcclt_submit_many(int fd, int dev, uint64_t id,
+		      const struct drm_hcclt_task *tasks, uint32_t n)
+{
+	struct drm_hcclt_submit sub;
+	uint64_t epoch;
+	uint32_t i;
+	int ret;
+
+	if (n == 1)
+		return hcclt_submit_one(fd, dev, id, tasks);
+	for (i = 0; i < n; i++) {
+		ret = hcclt_batch_add(fd, dev, id, &tasks[i]);
+		if (ret <= 0)
+			break;
+	}
+	/* In batch mode: kept (the first add says whether it is on). */
+	if (i == n)
+		return 0;
+	if (ret < 0)
+		return ret;
+	memset(&sub, 0, sizeof(sub));
+	sub.handle = id;
+	sub.tasks_ptr = (uintptr_t)tasks;
+	sub.task_count = n;
+	sub.task_size = sizeof(*tasks);
+	sub.fence_fd = -1;
+	epoch = hcclt_idle_epoch();
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_SUBMIT, &sub);
+	if (!ret)
+		hcclt_idle_note(dev, id, &sub, epoch);
+	return ret;
+}
+
 HCCLT_EXPORT int32_t HcommThreadNotifyRecordOnThread(ThreadHandle thread, ThreadHandle dstThread,
 						     uint32_t dstNotifyIdx)
 {

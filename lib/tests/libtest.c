@@ -33,6 +33,7 @@
 #include "hcomm/hcomm_primitives_expt.h"
 #include "hccl/hcomm_primitives.h"
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "hccl/hccl_comm.h"
 #include "hcclthread.h"
 #include "hcclthread_accel.h"
@@ -3538,6 +3539,609 @@ static void test_memory(void)
 	TAP_EQ(aclrtFree(p), ACL_SUCCESS, "free it");
 }
 
+/* ---- issue 30 item 4: memory info, virtual memory, modes, profiling ---- */
+
+static void test_meminfo(void)
+{
+	uint64_t total = 0, used = 0;
+	size_t fr = 0, tot = 0, fr2 = 0, tot2 = 0;
+	void *p = NULL;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "meminfo: aclrtSetDevice(0)");
+	mem_query(&total, &used);
+	TAP_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &fr, &tot), ACL_SUCCESS, "aclrtGetMemInfo(ACL_HBM_MEM)");
+	TAP_EQ(tot, total, "meminfo: total is the device's capacity (QUERY mem_total)");
+	TAP_EQ(fr, total - used, "meminfo: free is the capacity no object holds");
+	TAP_EQ(aclrtMalloc(&p, (4u << 20) + 1, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS,
+	       "meminfo: aclrtMalloc 4 MiB + 1");
+	TAP_EQ(aclrtGetMemInfo(ACL_MEM_P2P_HUGE, &fr2, &tot2), ACL_SUCCESS, "aclrtGetMemInfo(ACL_MEM_P2P_HUGE)");
+	TAP_EQ(tot2, tot, "meminfo: every HBM kind is the device's memory");
+	TAP_EQ(fr - fr2, (4u << 20) + 4096, "meminfo: the allocation, page-rounded, is no longer free");
+	aclrtFree(p);
+	TAP_EQ(aclrtGetMemInfo(ACL_HBM_MEM_NORMAL, &fr2, &tot2), ACL_SUCCESS, "aclrtGetMemInfo(ACL_HBM_MEM_NORMAL)");
+	TAP_EQ(fr2, fr, "meminfo: free again after aclrtFree");
+	TAP_EQ(aclrtGetMemInfo(ACL_DDR_MEM, &fr2, &tot2), ACL_SUCCESS, "aclrtGetMemInfo(ACL_DDR_MEM)");
+	tap_ok(fr2 == 0 && tot2 == 0, "meminfo: no DDR device memory: 0 and 0 (as CANN on an Ascend910)");
+}
+
+/* Pattern byte @i of seed @s. */
+static unsigned char pat8(size_t i, unsigned int s)
+{
+	return (unsigned char)((i * 131u + s * 7u) ^ (i >> 9));
+}
+
+static aclrtPhysicalMemProp hbm_prop(uint32_t dev)
+{
+	aclrtPhysicalMemProp p;
+
+	memset(&p, 0, sizeof(p));
+	p.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+	p.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+	p.memAttr = ACL_HBM_MEM_HUGE;
+	p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	p.location.id = dev;
+	return p;
+}
+
+static void test_vmm(uint32_t ndev)
+{
+	aclrtPhysicalMemProp prop = hbm_prop(0);
+	aclrtDrvMemHandle p1 = NULL, p2 = NULL, p3 = NULL;
+	size_t g = 0, fr0 = 0, fr = 0, tot = 0, n, i;
+	unsigned char *v = NULL, *loc = NULL, *host = NULL;
+	HcclComm c = NULL;
+	ThreadHandle th;
+	aclrtStream st;
+	int32_t *iv, *il;
+	int bad, status;
+	pid_t pid;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "vmm: aclrtSetDevice(0)");
+	TAP_EQ(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_SUCCESS, "aclrtMemGetAllocationGranularity");
+	TAP_EQ(g, 2u << 20, "vmm: granularity 2 MiB");
+	aclrtGetMemInfo(ACL_HBM_MEM, &fr0, &tot);
+	TAP_EQ(aclrtReserveMemAddress((void **)&v, 4 * g, 0, NULL, 0), ACL_SUCCESS,
+	       "aclrtReserveMemAddress: four granules");
+	TAP_EQ(aclrtMallocPhysical(&p1, g, &prop, 0), ACL_SUCCESS, "aclrtMallocPhysical: one granule");
+	TAP_EQ(aclrtMallocPhysical(&p2, g + 1, &prop, 0), ACL_SUCCESS, "aclrtMallocPhysical: a granule + 1 (two)");
+	aclrtGetMemInfo(ACL_HBM_MEM, &fr, &tot);
+	TAP_EQ(fr0 - fr, 3 * g, "vmm: physical memory is taken from the device when made");
+	if (!v || !p1 || !p2) {
+		tap_ok(0, "vmm: setup");
+		return;
+	}
+	/* aclrtMapMem's range checks. */
+	TAP_EQ(aclrtMapMem(v, g, 1, p1, 0), ACL_ERROR_RT_PARAM_INVALID, "map: offset 1 -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtMapMem(v, 2 * g, 0, p1, 0), ACL_ERROR_RT_PARAM_INVALID, "map: another size than the memory's");
+	TAP_EQ(aclrtMapMem(v + g, g + 1, 0, p2, 0), ACL_ERROR_RT_PARAM_INVALID, "map: the size asked, not the rounded one");
+	TAP_EQ(aclrtMapMem(v + 4096, g, 0, p1, 0), ACL_ERROR_RT_PARAM_INVALID, "map: not at the granularity");
+	TAP_EQ(aclrtMapMem(v + 3 * g, 2 * g, 0, p2, 0), ACL_ERROR_RT_PARAM_INVALID, "map: past the reservation's end");
+	TAP_EQ(aclrtMapMem(&status, g, 0, p1, 0), ACL_ERROR_RT_PARAM_INVALID, "map: not in a reservation");
+	TAP_EQ(aclrtMapMem(v, g, 0, p1, 0), ACL_SUCCESS, "aclrtMapMem: the first granule");
+	TAP_EQ(aclrtMapMem(v, g, 0, p1, 0), ACL_ERROR_RT_PARAM_INVALID, "map: over a mapping");
+	TAP_EQ(aclrtMapMem(v + g, 2 * g, 0, p2, 0), ACL_SUCCESS, "aclrtMapMem: the next two, other memory");
+	tap_ok(v[0] == 0 && v[3 * g - 1] == 0, "vmm: mapped memory starts zeroed and is dereferenceable");
+	v[g - 1] = 0x11;
+	v[g] = 0x22;
+
+	/* aclrtMemcpy and aclrtMemset across the two mappings. */
+	n = g + 12345;
+	host = malloc(n);
+	TAP_EQ(aclrtMalloc((void **)&loc, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "vmm: device buffer");
+	if (!host || !loc) {
+		tap_ok(0, "vmm: buffers");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		host[i] = pat8(i, 1);
+	TAP_EQ(aclrtMemcpy(v + g - 777, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS,
+	       "aclrtMemcpy H2D across two mappings");
+	bad = memcmp(v + g - 777, host, n) != 0;
+	tap_ok(!bad, "vmm: every byte there");
+	TAP_EQ(aclrtMemset(v + g - 10, 20, 0x7e, 20), ACL_SUCCESS, "aclrtMemset across two mappings");
+	tap_ok(v[g - 10] == 0x7e && v[g + 9] == 0x7e && v[g + 10] == pat8(787, 1),
+	       "vmm: set on both sides, no further");
+	TAP_EQ(aclrtMemcpy(v + 3 * g - 10, 20, host, 20, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "aclrtMemcpy past the last mapping -> ACL_ERROR_INVALID_PARAM");
+
+	/* Data tasks: aclrtMemcpyAsync and a thread's copy and reduce, split. */
+	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "vmm: a stream");
+	for (i = 0; i < n; i++)
+		loc[i] = pat8(i, 2);
+	TAP_EQ(aclrtMemcpyAsync(v + g - 5000, n, loc, n, ACL_MEMCPY_DEVICE_TO_DEVICE, st), ACL_SUCCESS,
+	       "aclrtMemcpyAsync D2D into two mappings");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "vmm: the copy tasks ran");
+	bad = 0;
+	for (i = 0; i < n; i++)
+		bad += v[g - 5000 + i] != pat8(i, 2);
+	TAP_EQ(bad, 0, "vmm: every byte copied by the device, across the mappings");
+	c = new_comm();
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &th), HCCL_SUCCESS, "vmm: a thread");
+	memset(loc, 0, n);
+	CHECK_HCCL(HcommLocalCopyOnThread(th, loc, v + g - 5000, n), HCCL_SUCCESS,
+		   "HcommLocalCopyOnThread from two mappings");
+	TAP_EQ(hccltThreadSynchronize(th, -1), ACL_SUCCESS, "vmm: the thread's copy ran");
+	bad = 0;
+	for (i = 0; i < n; i++)
+		bad += loc[i] != pat8(i, 2);
+	TAP_EQ(bad, 0, "vmm: copied back whole");
+	iv = (int32_t *)(v + g - 4096);
+	il = (int32_t *)loc;
+	for (i = 0; i < 4096; i++) {
+		iv[i] = (int32_t)i;
+		il[i] = (int32_t)(3 * i);
+	}
+	CHECK_HCCL(HcommLocalReduceOnThread(th, iv, il, 4096, HCOMM_DATA_TYPE_INT32, HCOMM_REDUCE_SUM),
+		   HCCL_SUCCESS, "HcommLocalReduceOnThread into two mappings");
+	TAP_EQ(hccltThreadSynchronize(th, -1), ACL_SUCCESS, "vmm: the reduces ran");
+	bad = 0;
+	for (i = 0; i < 4096; i++)
+		bad += iv[i] != (int32_t)(4 * i);
+	TAP_EQ(bad, 0, "vmm: every element reduced, across the mappings");
+
+	/* aclrtFreePhysical of mapped memory: freed at its last unmap (CANN). */
+	TAP_EQ(aclrtFreePhysical(p1), ACL_SUCCESS, "aclrtFreePhysical of mapped memory");
+	TAP_EQ(aclrtFreePhysical(p1), ACL_ERROR_RT_INVALID_HANDLE, "aclrtFreePhysical twice -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtMapMem(v + 3 * g, g, 0, p1, 0), ACL_ERROR_RT_INVALID_HANDLE, "map of freed memory -> ACL_ERROR_RT_INVALID_HANDLE");
+	aclrtGetMemInfo(ACL_HBM_MEM, &fr, &tot);
+	TAP_EQ(fr0 - fr, 3 * g + n + 4096 - (n % 4096 ? n % 4096 : 4096), "vmm: freed but mapped: still held");
+	v[5] = 0x5a;
+	tap_ok(v[5] == 0x5a, "vmm: freed but mapped: still readable and writable");
+	memset(loc, 0x33, 64);
+	TAP_EQ(aclrtMemcpyAsync(v, 64, loc, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, st), ACL_SUCCESS,
+	       "vmm: a data task on freed, mapped memory");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "vmm: it ran");
+	tap_ok(v[0] == 0x33 && v[63] == 0x33, "vmm: and wrote there");
+	TAP_EQ(aclrtReleaseMemAddress(v), ACL_ERROR_RT_PARAM_INVALID,
+	       "aclrtReleaseMemAddress with memory mapped -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtUnmapMem(v + 1), ACL_ERROR_RT_PARAM_INVALID, "unmap: not a mapping's start");
+	TAP_EQ(aclrtUnmapMem(v), ACL_SUCCESS, "aclrtUnmapMem of freed memory");
+	aclrtGetMemInfo(ACL_HBM_MEM, &fr, &tot);
+	TAP_EQ(fr0 - fr, 2 * g + n + 4096 - (n % 4096 ? n % 4096 : 4096), "vmm: its last unmap gave it back");
+	TAP_EQ(aclrtMemcpy(v, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "aclrtMemcpy to unmapped addresses -> ACL_ERROR_INVALID_PARAM");
+	CHECK_HCCL(HcommLocalCopyOnThread(th, loc, v, 16), HCCL_E_PARA,
+		   "a data task on unmapped addresses -> HCCL_E_PARA");
+	/* The same memory at two places. */
+	TAP_EQ(aclrtMapMem(v, 2 * g, 0, p2, 0), ACL_ERROR_RT_PARAM_INVALID, "map: overlapping its other mapping");
+	TAP_EQ(aclrtMallocPhysical(&p3, g, &prop, 0), ACL_SUCCESS, "vmm: more memory");
+	TAP_EQ(aclrtMapMem(v + 3 * g, g, 0, p3, 0), ACL_SUCCESS, "vmm: mapped after the others");
+	v[3 * g] = 0x44;
+	TAP_EQ(aclrtMemcpy(v + 3 * g - 1, 2, host, 2, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS,
+	       "aclrtMemcpy across the second and third mappings");
+	if (ndev > 1) {
+		aclrtPhysicalMemProp prop1 = hbm_prop(1);
+		aclrtDrvMemHandle q = NULL;
+		unsigned char *w = NULL;
+
+		TAP_EQ(aclrtMallocPhysical(&q, g, &prop1, 0), ACL_SUCCESS, "vmm: memory of device 1");
+		TAP_EQ(aclrtMapMem(v, g, 0, q, 0), ACL_ERROR_RT_PARAM_INVALID,
+		       "map: two devices' memory in one reservation -> ACL_ERROR_RT_PARAM_INVALID");
+		TAP_EQ(aclrtReserveMemAddress((void **)&w, g, 0, NULL, 0), ACL_SUCCESS, "vmm: another reservation");
+		TAP_EQ(aclrtMapMem(w, g, 0, q, 0), ACL_SUCCESS, "vmm: device 1's memory there");
+		TAP_EQ(aclrtMemcpy(w, g, v + g, g, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS,
+		       "aclrtMemcpy between two devices' mappings");
+		TAP_EQ(aclrtMemcpyAsync(w, 64, v + g, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, st), ACL_SUCCESS,
+		       "aclrtMemcpyAsync across devices: the host copies after the stream");
+		TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "vmm: synchronized");
+		TAP_EQ(aclrtUnmapMem(w), ACL_SUCCESS, "vmm: unmap device 1's");
+		TAP_EQ(aclrtFreePhysical(q), ACL_SUCCESS, "vmm: free device 1's");
+		TAP_EQ(aclrtReleaseMemAddress(w), ACL_SUCCESS, "vmm: release its reservation");
+	}
+
+	/* A fork() child has none of it. */
+	pid = fork();
+	if (pid == 0)
+		_exit((aclrtFreePhysical(p2) != ACL_ERROR_RT_INVALID_HANDLE) |
+		      (aclrtUnmapMem(v + g) != ACL_ERROR_RT_PARAM_INVALID) << 1 |
+		      (aclrtReleaseMemAddress(v) != ACL_ERROR_RT_PARAM_INVALID) << 2);
+	status = -1;
+	waitpid(pid, &status, 0);
+	TAP_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 255, 0,
+	       "vmm: a fork() child has none of the parent's memory, mappings or reservations");
+
+	TAP_EQ(aclrtUnmapMem(v + g), ACL_SUCCESS, "vmm: unmap the second");
+	TAP_EQ(aclrtUnmapMem(v + 3 * g), ACL_SUCCESS, "vmm: unmap the third");
+	TAP_EQ(aclrtFreePhysical(p2), ACL_SUCCESS, "vmm: free the second");
+	TAP_EQ(aclrtFreePhysical(p3), ACL_SUCCESS, "vmm: free the third");
+	TAP_EQ(aclrtReleaseMemAddress(v), ACL_SUCCESS, "aclrtReleaseMemAddress");
+	aclrtFree(loc);
+	free(host);
+	aclrtDestroyStream(st);
+	HcclCommDestroy(c);
+	aclrtGetMemInfo(ACL_HBM_MEM, &fr, &tot);
+	TAP_EQ(fr, fr0, "vmm: all the device memory is back");
+}
+
+/*
+ * On @s: a wait on an ACL notify nobody records, then a record of @ev;
+ * the notify is destroyed, which fails the wait. Returns the notify's
+ * destroy's result.
+ */
+static aclError fail_then_record(aclrtStream s, aclrtEvent ev)
+{
+	aclrtNotify n;
+	aclError r;
+
+	r = aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT);
+	if (!r)
+		r = aclrtWaitAndResetNotify(n, s, 0);
+	if (!r)
+		r = aclrtRecordEvent(ev, s);
+	if (!r)
+		r = aclrtDestroyNotify(n);
+	return r;
+}
+
+/* In a child: stop mode, on an Ascend910 for every stream of the device. */
+static int stop_child(void)
+{
+	aclrtStream a, b;
+	aclrtEvent ev;
+	HcclComm c;
+	ThreadHandle th;
+	int bits = 0;
+
+	if (aclrtSetDevice(0) || aclrtCreateStream(&a) || aclrtCreateStream(&b) ||
+	    aclrtCreateEvent(&ev))
+		return 64;
+	bits |= (aclrtSetStreamFailureMode(a, 3) != ACL_SUCCESS) << 0;	/* bit 0: stop */
+	bits |= (aclrtSetStreamFailureMode(a, ACL_CONTINUE_ON_FAILURE) !=
+		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 1;
+	/* Ascend910B1: the device's other streams stop too. */
+	bits |= (aclrtSetStreamFailureMode(b, ACL_CONTINUE_ON_FAILURE) !=
+		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 2;
+	bits |= (aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) != ACL_SUCCESS) << 3;
+	bits |= (fail_then_record(a, ev) != ACL_SUCCESS) << 4;
+	bits |= (aclrtSynchronizeStream(a) != ACL_ERROR_RT_STREAM_ABORT) << 5;
+	bits |= (aclrtRecordEvent(ev, a) != ACL_ERROR_RT_STREAM_ABORT) << 6;
+	c = new_comm();
+	if (!c || HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 1, &th))
+		return 64 | bits;
+	/* A thread's stream made later is in stop mode as well. */
+	if (HcommThreadNotifyWaitOnThread(th, 0, 1) ||
+	    hccltThreadSynchronize(th, -1) == ACL_SUCCESS ||
+	    HcommThreadNotifyRecordOnThread(th, th, 0) != HCCL_E_RUNTIME)
+		bits |= 1 << 7;
+	return bits;
+}
+
+static void test_failure_modes(uint32_t ndev)
+{
+	aclrtEventRecordedStatus es;
+	aclrtStream s, d;
+	aclrtEvent ev;
+	int status;
+	pid_t pid;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "modes: aclrtSetDevice(0)");
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "modes: a stream");
+	TAP_EQ(aclrtCreateStream(&d), ACL_SUCCESS, "modes: a stream left in the default mode");
+	TAP_EQ(aclrtCreateEvent(&ev), ACL_SUCCESS, "modes: an event");
+	/* The default: the record behind the failed wait is dropped. */
+	TAP_EQ(fail_then_record(d, ev), ACL_SUCCESS, "modes: default stream: a wait that fails, a record behind it");
+	TAP_EQ(aclrtSynchronizeStream(d), ACL_ERROR_RT_STREAM_ABORT, "modes: default stream: the failure is reported");
+	TAP_EQ(aclrtQueryEventStatus(ev, &es), ACL_ERROR_RT_STREAM_ABORT, "modes: default stream: the record was dropped");
+	TAP_EQ(aclrtSynchronizeStream(d), ACL_SUCCESS, "modes: default stream: reported once");
+	/* Continue: the record behind it runs. */
+	TAP_EQ(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE), ACL_SUCCESS,
+	       "aclrtSetStreamFailureMode(ACL_CONTINUE_ON_FAILURE)");
+	TAP_EQ(aclrtSetStreamFailureMode(s, 2), ACL_SUCCESS, "modes: mode 2 is continue (bit 0 only)");
+	TAP_EQ(fail_then_record(s, ev), ACL_SUCCESS, "modes: continue: a wait that fails, a record behind it");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT, "modes: continue: the failure is reported");
+	TAP_EQ(aclrtQueryEventStatus(ev, &es), ACL_SUCCESS, "modes: continue: the record ran");
+	TAP_EQ(es, ACL_EVENT_RECORDED_STATUS_COMPLETE, "modes: continue: the event is complete");
+	TAP_EQ(aclrtRecordEvent(ev, s), ACL_SUCCESS, "modes: continue: the stream takes tasks");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "modes: continue: and runs them");
+	if (ndev > 1) {
+		aclrtStream s1;
+
+		TAP_EQ(aclrtSetDevice(1), ACL_SUCCESS, "modes: device 1");
+		TAP_EQ(aclrtCreateStream(&s1), ACL_SUCCESS, "modes: a stream of device 1");
+		TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "modes: back on device 0");
+		TAP_EQ(aclrtSetStreamFailureMode(s1, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_STREAM_CONTEXT,
+		       "aclrtSetStreamFailureMode: another device's stream -> ACL_ERROR_RT_STREAM_CONTEXT");
+		aclrtDestroyStream(s1);
+	}
+	/* Stop, in a child: on this SoC it stops every stream of the device. */
+	pid = fork();
+	if (pid == 0)
+		_exit(stop_child());
+	status = -1;
+	waitpid(pid, &status, 0);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	TAP_EQ(status, 0, "modes: stop (bits: 0 set, 1 no way back, 2 the device's other streams, "
+	       "3 set again, 4-6 a failure stops the stream, 7 a thread's stream made later)");
+	aclrtDestroyEvent(ev);
+	aclrtDestroyStream(s);
+	aclrtDestroyStream(d);
+}
+
+/* FP16 65504 + 65504 through a thread made now: its result's bits. */
+static int fp16_overflow(HcclComm c, uint16_t *a, uint16_t *b, uint16_t *out)
+{
+	ThreadHandle th;
+
+	if (HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &th))
+		return -1;
+	a[0] = 0x7bff;
+	b[0] = 0x7bff;
+	a[1] = 0x7e00;		/* NaN */
+	b[1] = 0x3c00;
+	if (HcommLocalReduceOnThread(th, a, b, 2, HCOMM_DATA_TYPE_FP16, HCOMM_REDUCE_SUM) ||
+	    hccltThreadSynchronize(th, -1))
+		return -2;
+	out[0] = a[0];
+	out[1] = a[1];
+	return 0;
+}
+
+/* A child whose first device open is after aclrtSetDeviceSatMode(). */
+static int sat_child(void)
+{
+	uint16_t *a = NULL, *b = NULL, out[2] = { 0, 0 };
+	HcclComm c;
+
+	if (aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION))
+		return 1;
+	/* The device file opens now: it takes the process's mode. */
+	c = new_comm();
+	if (!c || aclrtSetDevice(0) ||
+	    aclrtMalloc((void **)&a, 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    aclrtMalloc((void **)&b, 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    fp16_overflow(c, a, b, out))
+		return 2;
+	return out[0] == 0x7bff && out[1] == 0 ? 0 : 3;
+}
+
+static void test_sat_mode(void)
+{
+	uint16_t *a = NULL, *b = NULL, out[2];
+	aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+	HcclComm c;
+	ThreadHandle before;
+	int status;
+	pid_t pid;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "sat: aclrtSetDevice(0)");
+	TAP_EQ(aclrtGetDeviceSatMode(&m), ACL_SUCCESS, "aclrtGetDeviceSatMode");
+	TAP_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN, "sat: Inf/NaN by default");
+	c = new_comm();
+	TAP_EQ(aclrtMalloc((void **)&a, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "sat: buffer a");
+	TAP_EQ(aclrtMalloc((void **)&b, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "sat: buffer b");
+	if (!c || !a || !b)
+		return;
+	TAP_EQ(fp16_overflow(c, a, b, out), 0, "sat: FP16 sum on an Inf/NaN thread");
+	tap_ok(out[0] == 0x7c00 && (out[1] & 0x7c00) == 0x7c00 && (out[1] & 0x3ff),
+	       "sat: Inf/NaN: 65504 + 65504 is +Inf, NaN + 1 is NaN (0x%04x 0x%04x)", out[0], out[1]);
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 1, 0, &before), HCCL_SUCCESS,
+		   "sat: a thread made before the mode changes");
+	TAP_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_SUCCESS,
+	       "aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION)");
+	aclrtGetDeviceSatMode(&m);
+	TAP_EQ(m, ACL_RT_OVERFLOW_MODE_SATURATION, "sat: reported");
+	TAP_EQ(fp16_overflow(c, a, b, out), 0, "sat: FP16 sum on a thread made afterwards");
+	tap_ok(out[0] == 0x7bff && out[1] == 0,
+	       "sat: saturation: +Inf becomes 65504, NaN becomes 0 (0x%04x 0x%04x)", out[0], out[1]);
+	a[0] = 0x7bff;
+	b[0] = 0x7bff;
+	CHECK_HCCL(HcommLocalReduceOnThread(before, a, b, 1, HCOMM_DATA_TYPE_FP16, HCOMM_REDUCE_SUM),
+		   HCCL_SUCCESS, "sat: a sum on the thread made before");
+	TAP_EQ(hccltThreadSynchronize(before, -1), ACL_SUCCESS, "sat: it ran");
+	TAP_EQ(a[0], 0x7c00, "sat: streams made before keep Inf/NaN");
+	TAP_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN), ACL_SUCCESS, "sat: back to Inf/NaN");
+	TAP_EQ(fp16_overflow(c, a, b, out), 0, "sat: FP16 sum on a thread made then");
+	TAP_EQ(out[0], 0x7c00, "sat: Inf again");
+	pid = fork();
+	if (pid == 0)
+		_exit(sat_child());
+	status = -1;
+	waitpid(pid, &status, 0);
+	TAP_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 255, 0,
+	       "sat: a device opened after aclrtSetDeviceSatMode takes the process's mode");
+	aclrtFree(a);
+	aclrtFree(b);
+	HcclCommDestroy(c);
+}
+
+static void test_reset_event(uint32_t ndev)
+{
+	aclrtEventRecordedStatus es;
+	aclrtStream s;
+	aclrtEvent e;
+	float ms = -1;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "reset event: aclrtSetDevice(0)");
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "reset event: a stream");
+	TAP_EQ(aclrtCreateEvent(&e), ACL_SUCCESS, "reset event: an event");
+	TAP_EQ(aclrtRecordEvent(e, s), ACL_SUCCESS, "reset event: recorded");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "reset event: the record ran");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e, e), ACL_SUCCESS, "reset event: it has a time");
+	TAP_EQ(aclrtResetEvent(e, s), ACL_SUCCESS, "aclrtResetEvent");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "reset event: the reset ran");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e, e), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+	       "reset event: no time any more -> ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID");
+	TAP_EQ(aclrtQueryEventStatus(e, &es), ACL_SUCCESS, "reset event: query");
+	TAP_EQ(es, ACL_EVENT_RECORDED_STATUS_COMPLETE, "reset event: complete, as never recorded");
+	TAP_EQ(aclrtSynchronizeEvent(e), ACL_SUCCESS, "reset event: synchronize returns");
+	/* A dropped record's failure is forgotten too. */
+	TAP_EQ(fail_then_record(s, e), ACL_SUCCESS, "reset event: a record dropped");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT, "reset event: its stream failed");
+	TAP_EQ(aclrtSynchronizeEvent(e), ACL_ERROR_RT_STREAM_ABORT, "reset event: the event failed");
+	TAP_EQ(aclrtResetEvent(e, s), ACL_SUCCESS, "reset event: reset");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "reset event: ran");
+	TAP_EQ(aclrtSynchronizeEvent(e), ACL_SUCCESS, "reset event: the failure is gone");
+	TAP_EQ(aclrtRecordEvent(e, s), ACL_SUCCESS, "reset event: recorded again");
+	TAP_EQ(aclrtSynchronizeEvent(e), ACL_SUCCESS, "reset event: synchronized");
+	TAP_EQ(aclrtEventElapsedTime(&ms, e, e), ACL_SUCCESS, "reset event: a time again");
+	if (ndev > 1) {
+		aclrtStream s1;
+
+		aclrtSetDevice(1);
+		TAP_EQ(aclrtCreateStream(&s1), ACL_SUCCESS, "reset event: a stream of device 1");
+		TAP_EQ(aclrtResetEvent(e, s1), ACL_ERROR_INVALID_PARAM,
+		       "aclrtResetEvent: another device's stream -> ACL_ERROR_INVALID_PARAM");
+		aclrtDestroyStream(s1);
+		aclrtSetDevice(0);
+	}
+	TAP_EQ(aclrtDestroyEvent(e), ACL_SUCCESS, "reset event: destroyed");
+	TAP_EQ(aclrtResetEvent(e, s), ACL_ERROR_RT_INVALID_HANDLE, "aclrtResetEvent of a destroyed event");
+	aclrtDestroyStream(s);
+}
+
+/* The file's contents, NUL-terminated (malloc'ed), or NULL. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 65536);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/* The one PROF_* run directory under @dir: its timeline.json, or "". */
+static void find_timeline(const char *dir, char *out, size_t len)
+{
+	char cmd[600];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "ls -d %s/PROF_*/timeline.json 2>/dev/null", dir);
+	f = popen(cmd, "r");
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	pclose(f);
+}
+
+/* Leave a recording behind (no aclprofStop), as a crashed process does. */
+static int prof_crash_child(const char *dir)
+{
+	uint32_t d = 0;
+	aclprofConfig *cfg;
+
+	if (aclprofInit(dir, strlen(dir)))
+		return 1;
+	cfg = aclprofCreateConfig(&d, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME);
+	if (!cfg || aclprofStart(cfg))
+		return 2;
+	return 0;
+}
+
+static void test_prof(uint32_t ndev)
+{
+	static const char dir[] = "/tmp/hcclt-libtest-prof";
+	uint64_t sw = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS |
+		      ACL_PROF_AICPU | ACL_PROF_HCCL_TRACE | ACL_PROF_MSPROFTX | ACL_PROF_RUNTIME_API;
+	char file[700], cmd[800], inst[128];
+	aclprofConfig *cfg, *other;
+	uint32_t devs[2] = { 0, 1 };
+	ThreadHandle th[2];
+	HcclComm c;
+	char *json;
+	int status;
+	pid_t pid;
+
+	if (access("/sys/kernel/tracing/events/hcclthread", F_OK)) {
+		tap_skip("aclprof: no hcclthread tracepoints in /sys/kernel/tracing");
+		return;
+	}
+	if (system("rm -rf /tmp/hcclt-libtest-prof"))
+		printf("# could not clean %s\n", dir);
+	/* HCCL Test's sequence: init, a config of its device, start, stop, finalize. */
+	TAP_EQ(aclprofInit(dir, strlen(dir)), ACL_SUCCESS, "aclprofInit");
+	cfg = aclprofCreateConfig(devs, 1, ACL_AICORE_PIPE_UTILIZATION, NULL, sw);
+	other = aclprofCreateConfig(devs, 1, ACL_AICORE_PIPE_UTILIZATION, NULL, ACL_PROF_TASK_TIME);
+	tap_ok(cfg && other, "aclprofCreateConfig: device 0, HCCL Test's switches");
+	/* A recording some process left behind is removed by the next start. */
+	pid = fork();
+	if (pid == 0)
+		_exit(prof_crash_child(dir));
+	status = -1;
+	waitpid(pid, &status, 0);
+	snprintf(inst, sizeof(inst), "/sys/kernel/tracing/instances/hcclthread-aclprof-%d-0", (int)pid);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !access(inst, F_OK),
+	       "aclprof: a process that died recording left its tracefs instance");
+	TAP_EQ(aclprofStart(cfg), ACL_SUCCESS, "aclprofStart");
+	tap_ok(access(inst, F_OK) != 0, "aclprof: aclprofStart removed the dead process's instance");
+	TAP_EQ(aclprofStart(cfg), ACL_ERROR_PROF_ALREADY_RUN, "aclprofStart of a device recording -> ACL_ERROR_PROF_ALREADY_RUN");
+	/* Work to record: a record/wait handshake and a copy on device 0. */
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "aclprof: device 0");
+	c = new_comm();
+	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_CPU, 2, 1, th), HCCL_SUCCESS, "aclprof: two threads");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[0], 0, 30), HCCL_SUCCESS, "aclprof: thread 0 waits");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[1], th[0], 0), HCCL_SUCCESS, "aclprof: thread 1 records it");
+	TAP_EQ(hccltThreadSynchronize(th[0], -1), ACL_SUCCESS, "aclprof: the handshake ran");
+	if (ndev > 1) {
+		/* Device 1's tasks are not device 0's timeline. */
+		aclrtStream s1;
+		aclrtEvent e1;
+
+		aclrtSetDevice(1);
+		if (!aclrtCreateStream(&s1) && !aclrtCreateEvent(&e1)) {
+			aclrtRecordEvent(e1, s1);
+			aclrtSynchronizeStream(s1);
+			aclrtDestroyEvent(e1);
+			aclrtDestroyStream(s1);
+		}
+		aclrtSetDevice(0);
+	}
+	TAP_EQ(aclprofStop(other), ACL_ERROR_INVALID_PROFILING_CONFIG,
+	       "aclprofStop with another dataTypeConfig -> ACL_ERROR_INVALID_PROFILING_CONFIG");
+	TAP_EQ(aclprofStop(cfg), ACL_SUCCESS, "aclprofStop");
+	find_timeline(dir, file, sizeof(file));
+	tap_ok(file[0] != '\0', "aclprof: %s/PROF_*/timeline.json written", dir);
+	json = file[0] ? slurp(file) : NULL;
+	tap_ok(json && strstr(json, "\"traceEvents\"") && strstr(json, "libhcclthread aclprof"),
+	       "aclprof: a Chrome/Perfetto trace of this library");
+	tap_ok(json && strstr(json, "\"name\":\"record\"") && strstr(json, "\"name\":\"wait\"") &&
+	       strstr(json, "\"ph\":\"s\"") && strstr(json, "\"ph\":\"f\""),
+	       "aclprof: the record and the wait, and the arrow between them");
+	tap_ok(json && !strstr(json, "\"args\":{\"dev\":1,"), "aclprof: only device 0's tasks");
+	free(json);
+	snprintf(cmd, sizeof(cmd), "[ -x /opt/hcclt/bin/hcclt-trace-check ] || exit 77; "
+		 "/opt/hcclt/bin/hcclt-trace-check '%s' >/dev/null", file);
+	status = system(cmd);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		tap_skip("aclprof: hcclt-trace-check not installed");
+	else
+		tap_ok(WIFEXITED(status) && !WEXITSTATUS(status), "aclprof: hcclt-trace-check accepts the timeline");
+	snprintf(inst, sizeof(inst), "/sys/kernel/tracing/instances/hcclthread-aclprof-%d-0", (int)getpid());
+	tap_ok(access(inst, F_OK) != 0, "aclprof: aclprofStop removed its tracefs instance");
+	/* A start left running: aclprofFinalize stops it and writes it. */
+	TAP_EQ(aclprofStart(cfg), ACL_SUCCESS, "aclprofStart again");
+	TAP_EQ(aclprofFinalize(), ACL_SUCCESS, "aclprofFinalize with a recording running");
+	snprintf(cmd, sizeof(cmd), "[ $(ls -d %s/PROF_*/timeline.json | wc -l) = 2 ]", dir);
+	tap_ok(system(cmd) == 0, "aclprof: aclprofFinalize wrote the second timeline");
+	TAP_EQ(aclprofStart(cfg), ACL_ERROR_PROF_NOT_RUN, "aclprofStart after aclprofFinalize -> ACL_ERROR_PROF_NOT_RUN");
+	TAP_EQ(aclprofDestroyConfig(cfg), ACL_SUCCESS, "aclprofDestroyConfig");
+	aclprofDestroyConfig(other);
+	HcclCommDestroy(c);
+	if (system("rm -rf /tmp/hcclt-libtest-prof"))
+		printf("# could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	hccltDeviceUsage end;
@@ -3552,6 +4156,8 @@ int main(void)
 	printf("# %u hcclthread device(s)\n", n);
 	test_devices();
 	test_memory();
+	test_meminfo();
+	test_vmm(n);
 	test_hccl_buffer();
 	/*
 	 * The full run needs about 100 streams and 200 notifies; a module
@@ -3580,6 +4186,10 @@ int main(void)
 		test_ranks(n);
 		test_kernels();
 		test_events();
+		test_reset_event(n);
+		test_failure_modes(n);
+		test_sat_mode();
+		test_prof(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}
 	end = devusage();

@@ -25,6 +25,7 @@
 #include "internal.h"
 #include "hccl/hccl_res.h"
 #include "hccl/hcomm_primitives.h"
+#include "acl/acl_prof.h"
 #include "tap.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aULL
@@ -1454,8 +1455,424 @@ static void test_acl_init(void)
 	tap_ok(soc && !strcmp(soc, "Ascend910_9391"), "aclrtGetSocName reads the driver's sim_soc");
 }
 
+/* ---- issue 30 item 4: memory info, modes, virtual memory, profiling ---- */
+
+static void test_new_values(void)
+{
+	TAP_EQ(ACL_CONTINUE_ON_FAILURE, 0, "ACL_CONTINUE_ON_FAILURE is 0");
+	TAP_EQ(ACL_STOP_ON_FAILURE, 1, "ACL_STOP_ON_FAILURE is 1");
+	TAP_EQ(ACL_ERROR_RT_STREAM_CONTEXT, 107003, "ACL_ERROR_RT_STREAM_CONTEXT is 107003");
+	TAP_EQ(ACL_ERROR_RT_INVALID_MEMORY_TYPE, 107016, "ACL_ERROR_RT_INVALID_MEMORY_TYPE is 107016");
+	TAP_EQ(ACL_HBM_MEM_HUGE, 4, "ACL_HBM_MEM_HUGE is 4");
+	TAP_EQ(ACL_HBM_MEM_HUGE1G, 10, "ACL_HBM_MEM_HUGE1G is 10");
+	TAP_EQ(ACL_HBM_MEM_P2P_HUGE1G, 11, "ACL_HBM_MEM_P2P_HUGE1G is 11");
+	TAP_EQ(ACL_MEM_P2P_HUGE1G, 17, "ACL_MEM_P2P_HUGE1G is 17");
+	TAP_EQ(ACL_RT_OVERFLOW_MODE_INFNAN, 1, "ACL_RT_OVERFLOW_MODE_INFNAN is 1");
+	TAP_EQ(ACL_RT_OVERFLOW_MODE_UNDEF, 2, "ACL_RT_OVERFLOW_MODE_UNDEF is 2");
+	TAP_EQ(ACL_MEM_LOCATION_TYPE_HOST_NUMA, 4, "ACL_MEM_LOCATION_TYPE_HOST_NUMA is 4");
+	TAP_EQ(ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF, 0xFFFF, "ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF is 0xFFFF");
+	TAP_EQ(offsetof(aclrtPhysicalMemProp, location), 12, "aclrtPhysicalMemProp.location at 12");
+	TAP_EQ(offsetof(aclrtPhysicalMemProp, reserve), 24, "aclrtPhysicalMemProp.reserve at 24");
+	TAP_EQ(sizeof(aclrtPhysicalMemProp), 32, "aclrtPhysicalMemProp is 32 bytes");
+	TAP_EQ(ACL_PROF_HCCL_TRACE, 0x20, "ACL_PROF_HCCL_TRACE is 0x20");
+	TAP_EQ(ACL_PROF_GE_API_L1, 0x01000000, "ACL_PROF_GE_API_L1 is 0x01000000");
+	TAP_EQ(ACL_AICORE_NONE, 0xFF, "ACL_AICORE_NONE is 0xFF");
+	TAP_EQ(ACL_ERROR_PROF_NOT_RUN, 100043, "ACL_ERROR_PROF_NOT_RUN is 100043");
+	TAP_EQ(ACL_ERROR_PROFILING_FAILURE, 500005, "ACL_ERROR_PROFILING_FAILURE is 500005");
+}
+
+static void test_new_errmap(void)
+{
+	static const struct { enum hcclt_op op; int err; int32_t want; const char *what; } rows[] = {
+		{ HCCLT_OP_SET_PARAM, -EBUSY, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "set param -EBUSY (stop is final) -> FEATURE_NOT_SUPPORT" },
+		{ HCCLT_OP_SET_PARAM, -EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "set param -EINVAL (driver before 1.8) -> FEATURE_NOT_SUPPORT" },
+		{ HCCLT_OP_SET_PARAM, -ENOENT, ACL_ERROR_RT_INVALID_HANDLE, "set param -ENOENT -> INVALID_HANDLE" },
+		{ HCCLT_OP_SET_PARAM, -EXDEV, ACL_ERROR_RT_INTERNAL_ERROR, "set param undocumented errno -> ACL_ERROR_RT_INTERNAL_ERROR" },
+		{ HCCLT_OP_EVENT_RESET, -EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event reset -EINVAL (driver before 1.8) -> FEATURE_NOT_SUPPORT" },
+		{ HCCLT_OP_EVENT_RESET, -ECANCELED, ACL_ERROR_RT_STREAM_ABORT, "event reset on a stopped stream -> STREAM_ABORT" },
+		{ HCCLT_OP_EVENT, -ECANCELED, ACL_ERROR_RT_STREAM_ABORT, "event task on a stopped stream -> STREAM_ABORT" },
+		{ HCCLT_OP_MEMCPY_ASYNC, -ECANCELED, ACL_ERROR_RT_STREAM_ABORT, "memcpy async on a stopped stream -> STREAM_ABORT" },
+		{ HCCLT_OP_LAUNCH, -ECANCELED, ACL_ERROR_RT_STREAM_ABORT, "launch on a stopped stream -> STREAM_ABORT" },
+		{ HCCLT_OP_STREAM_FENCE, -ECANCELED, ACL_ERROR_RT_STREAM_ABORT, "stream fence on a stopped stream -> STREAM_ABORT" },
+		{ HCCLT_OP_RECORD, -ECANCELED, HCCL_E_RUNTIME, "record on a stopped stream -> HCCL_E_RUNTIME" },
+		{ HCCLT_OP_WAIT, -ECANCELED, HCCL_E_RUNTIME, "wait on a stopped stream -> HCCL_E_RUNTIME" },
+		{ HCCLT_OP_DATA_TASK, -ECANCELED, HCCL_E_RUNTIME, "data task on a stopped stream -> HCCL_E_RUNTIME" },
+		{ HCCLT_OP_CHANNEL_TASK, -ECANCELED, HCCL_E_RUNTIME, "channel task on a stopped stream -> HCCL_E_RUNTIME" },
+		{ HCCLT_OP_BATCH, -ECANCELED, HCCL_E_RUNTIME, "batch on a stopped stream -> HCCL_E_RUNTIME" },
+		{ HCCLT_OP_ACL_NOTIFY_TASK, -ECANCELED, HCCL_E_RUNTIME, "ACL notify task on a stopped stream -> HCCL_E_RUNTIME" },
+		{ HCCLT_OP_THREAD_FENCE, -ECANCELED, HCCL_E_RUNTIME, "thread fence on a stopped stream -> HCCL_E_RUNTIME" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		TAP_EQ(hcclt_map_errno(rows[i].op, rows[i].err), rows[i].want, "errno map: %s", rows[i].what);
+}
+
+/* A live-looking event struct (the layout of a stream, event magic). */
+static struct hcclt_stream fake_event(int dev)
+{
+	struct hcclt_stream e = fake_stream(dev);
+
+	e.magic = HCCLT_EVENT_MAGIC;
+	return e;
+}
+
+static void test_mode_checks(void)
+{
+	struct hcclt_stream s0 = fake_stream(0), s1 = fake_stream(1), bad = fake_stream(0);
+	struct hcclt_stream e0 = fake_event(0), ebad = fake_event(0);
+	aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+	size_t fr = 7, tot = 7;
+
+	bad.magic = 1;
+	ebad.magic = 1;
+	/* aclrtGetMemInfo: ACL's NULL checks, the runtime's type, the context. */
+	TAP_EQ(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &tot), ACL_ERROR_INVALID_PARAM, "meminfo: free NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &fr, NULL), ACL_ERROR_INVALID_PARAM, "meminfo: total NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtGetMemInfo((aclrtMemAttr)99, NULL, &tot), ACL_ERROR_INVALID_PARAM, "meminfo order: NULL before the type");
+	TAP_EQ(aclrtGetMemInfo((aclrtMemAttr)18, &fr, &tot), ACL_ERROR_RT_INVALID_MEMORY_TYPE, "meminfo: attr 18 -> ACL_ERROR_RT_INVALID_MEMORY_TYPE");
+	TAP_EQ(aclrtGetMemInfo((aclrtMemAttr)-1, &fr, &tot), ACL_ERROR_RT_INVALID_MEMORY_TYPE, "meminfo: attr -1 -> ACL_ERROR_RT_INVALID_MEMORY_TYPE");
+	TAP_EQ(aclrtGetMemInfo((aclrtMemAttr)99, &fr, &tot), ACL_ERROR_RT_INVALID_MEMORY_TYPE, "meminfo order: the type before the context");
+	TAP_EQ(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &fr, &tot), ACL_ERROR_RT_CONTEXT_NULL, "meminfo: no current device -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtGetMemInfo(ACL_DDR_MEM, &fr, &tot), ACL_ERROR_RT_CONTEXT_NULL, "meminfo: DDR, no current device -> ACL_ERROR_RT_CONTEXT_NULL");
+	tap_ok(fr == 7 && tot == 7, "meminfo: free and total untouched on error");
+
+	/* aclrtResetEvent: NULLs, then the handles, then the devices. */
+	TAP_EQ(aclrtResetEvent(NULL, &s0), ACL_ERROR_INVALID_PARAM, "reset event: event NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtResetEvent(&e0, NULL), ACL_ERROR_INVALID_PARAM, "reset event: stream NULL (no default stream) -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtResetEvent(&ebad, &s0), ACL_ERROR_RT_INVALID_HANDLE, "reset event: garbage event -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtResetEvent(&s0, &s0), ACL_ERROR_RT_INVALID_HANDLE, "reset event: a stream as the event -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtResetEvent(&e0, &bad), ACL_ERROR_RT_INVALID_HANDLE, "reset event: garbage stream -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtResetEvent(&e0, &s1), ACL_ERROR_INVALID_PARAM, "reset event: stream of another device -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtResetEvent(&e0, &s0), ACL_ERROR_RT_INVALID_HANDLE, "reset event: device not open -> ACL_ERROR_RT_INVALID_HANDLE");
+
+	/* aclrtSetStreamFailureMode: the default stream, then the context. */
+	TAP_EQ(aclrtSetStreamFailureMode(NULL, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+	       "failure mode: NULL (CANN's default stream) -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	TAP_EQ(aclrtSetStreamFailureMode(NULL, 77), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "failure mode: NULL before the mode");
+	TAP_EQ(aclrtSetStreamFailureMode(&bad, ACL_CONTINUE_ON_FAILURE), ACL_ERROR_RT_CONTEXT_NULL,
+	       "failure mode: no current device -> ACL_ERROR_RT_CONTEXT_NULL (before the handle, as CANN)");
+	TAP_EQ(aclrtSetStreamFailureMode(&s0, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_CONTEXT_NULL,
+	       "failure mode: a stream without a current device -> ACL_ERROR_RT_CONTEXT_NULL");
+
+	/* aclrtSetDeviceSatMode / aclrtGetDeviceSatMode (SoC Ascend910_9391 here). */
+	TAP_EQ(aclrtGetDeviceSatMode(NULL), ACL_ERROR_INVALID_PARAM, "sat mode get: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtGetDeviceSatMode(&m), ACL_SUCCESS, "sat mode get succeeds");
+	TAP_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN, "sat mode: the default is ACL_RT_OVERFLOW_MODE_INFNAN");
+	TAP_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_RT_PARAM_INVALID, "sat mode set: UNDEF -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtSetDeviceSatMode((aclrtFloatOverflowMode)-1), ACL_ERROR_RT_PARAM_INVALID, "sat mode set: -1 -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_SUCCESS,
+	       "sat mode set: saturation without a current device is the process's (CANN)");
+	aclrtGetDeviceSatMode(&m);
+	TAP_EQ(m, ACL_RT_OVERFLOW_MODE_SATURATION, "sat mode get: what was set");
+	TAP_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN), ACL_SUCCESS, "sat mode set: back to Inf/NaN");
+	aclrtGetDeviceSatMode(&m);
+	TAP_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN, "sat mode get: Inf/NaN again");
+}
+
+/* On an Ascend950 (a SoC file of its own): no saturation, no 1 GiB pages. */
+static int soc950_child(void)
+{
+	aclrtPhysicalMemProp prop = { ACL_MEM_HANDLE_TYPE_NONE, ACL_MEM_ALLOCATION_TYPE_PINNED,
+				      ACL_HBM_MEM_HUGE1G, { 0, ACL_MEM_LOCATION_TYPE_DEVICE }, 0 };
+	aclrtDrvMemHandle h = NULL;
+	size_t g = 0;
+
+	return (aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION) !=
+		ACL_ERROR_RT_FEATURE_NOT_SUPPORT) |
+	       (aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN) != ACL_SUCCESS) << 1 |
+	       (aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g) !=
+		ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 2 |
+	       (aclrtMallocPhysical(&h, 1, &prop, 0) != ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 3;
+}
+
+static void test_soc950(const char *self, const char *dir)
+{
+	char path[4200];
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sim_soc_950", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		tap_ok(0, "Ascend950 SoC file");
+		return;
+	}
+	fputs("Ascend950PR\n", f);
+	fclose(f);
+	pid = fork();
+	if (pid == 0) {
+		setenv("HCCLT_SOC_PARAM", path, 1);
+		execl(self, self, "--soc950", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	tap_ok(!(status & 1) && status < 16, "Ascend950: saturation -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	tap_ok(!(status & 2) && status < 16, "Ascend950: Inf/NaN -> ACL_SUCCESS");
+	tap_ok(!(status & 4) && status < 16, "Ascend950: granularity of 1 GiB pages -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	tap_ok(!(status & 8) && status < 16, "Ascend950: 1 GiB physical memory -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	unlink(path);
+}
+
+static void test_vmm_checks(void)
+{
+	aclrtPhysicalMemProp good = { ACL_MEM_HANDLE_TYPE_NONE, ACL_MEM_ALLOCATION_TYPE_PINNED,
+				      ACL_HBM_MEM_HUGE, { 0, ACL_MEM_LOCATION_TYPE_DEVICE }, 0 };
+	aclrtPhysicalMemProp p;
+	struct hcclt_stream bad = fake_stream(0);
+	aclrtDrvMemHandle h = (aclrtDrvMemHandle)0x1;
+	void *v = NULL, *v2 = NULL;
+	size_t g = 0;
+	char x;
+
+	bad.magic = 1;
+	/* Granularity. */
+	TAP_EQ(aclrtMemGetAllocationGranularity(NULL, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_ERROR_INVALID_PARAM, "granularity: prop NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemGetAllocationGranularity(&good, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, NULL),
+	       ACL_ERROR_INVALID_PARAM, "granularity: granularity NULL -> ACL_ERROR_INVALID_PARAM");
+	p = good;
+	p.memAttr = ACL_HBM_MEM;
+	TAP_EQ(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_ERROR_INVALID_PARAM, "granularity: ACL_HBM_MEM -> ACL_ERROR_INVALID_PARAM");
+	p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+	TAP_EQ(aclrtMemGetAllocationGranularity(&p, (aclrtMemGranularityOptions)7, &g),
+	       ACL_ERROR_INVALID_PARAM, "granularity order: memAttr before location and option");
+	p = good;
+	p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+	TAP_EQ(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "granularity: host memory -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	p = good;
+	p.location.id = 2;
+	TAP_EQ(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_ERROR_RT_INVALID_DEVICEID, "granularity: device 2 of 2 -> ACL_ERROR_RT_INVALID_DEVICEID");
+	TAP_EQ(aclrtMemGetAllocationGranularity(&good, (aclrtMemGranularityOptions)7, &g),
+	       ACL_ERROR_RT_PARAM_INVALID, "granularity: option 7 -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtMemGetAllocationGranularity(&good, ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF, &g),
+	       ACL_ERROR_RT_PARAM_INVALID, "granularity: UNDEF -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtMemGetAllocationGranularity(&good, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_SUCCESS, "granularity: huge pages");
+	TAP_EQ(g, 2 << 20, "granularity: huge pages: 2 MiB");
+	p = good;
+	p.memAttr = ACL_HBM_MEM_NORMAL;
+	g = 0;
+	aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g);
+	TAP_EQ(g, 2 << 20, "granularity: normal pages are huge ones: 2 MiB, recommended too");
+	p.memAttr = ACL_HBM_MEM_HUGE1G;
+	g = 0;
+	TAP_EQ(aclrtMemGetAllocationGranularity(&p, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+	       ACL_SUCCESS, "granularity: 1 GiB pages on an Ascend910");
+	TAP_EQ(g, 1 << 30, "granularity: 1 GiB pages: 1 GiB");
+
+	/* aclrtMallocPhysical: ACL's checks in its order, then the runtime's. */
+	TAP_EQ(aclrtMallocPhysical(NULL, 1, &good, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: handle NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMallocPhysical(&h, 1, NULL, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: prop NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMallocPhysical(&h, 0, &good, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: size 0 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &good, 1), ACL_ERROR_INVALID_PARAM, "malloc physical: flags 1 -> ACL_ERROR_INVALID_PARAM");
+	p = good;
+	p.handleType = ACL_MEM_HANDLE_TYPE_POSIX;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: POSIX handle type -> ACL_ERROR_INVALID_PARAM");
+	p = good;
+	p.allocationType = (aclrtMemAllocationType)1;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: allocation type 1 -> ACL_ERROR_INVALID_PARAM");
+	p = good;
+	p.location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: unregistered location -> ACL_ERROR_INVALID_PARAM");
+	p = good;
+	p.memAttr = ACL_DDR_MEM_HUGE;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_INVALID_PARAM, "malloc physical: ACL_DDR_MEM_HUGE -> ACL_ERROR_INVALID_PARAM");
+	p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_INVALID_PARAM, "malloc physical order: memAttr before location");
+	TAP_EQ(aclrtMallocPhysical(&h, 0, &p, 1), ACL_ERROR_INVALID_PARAM, "malloc physical order: size before the rest");
+	p = good;
+	p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "malloc physical: host memory -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	p = good;
+	p.location.id = 2;
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &p, 0), ACL_ERROR_RT_INVALID_DEVICEID, "malloc physical: device 2 of 2 -> ACL_ERROR_RT_INVALID_DEVICEID");
+	TAP_EQ(aclrtMallocPhysical(&h, SIZE_MAX, &good, 0), ACL_ERROR_RT_MEMORY_ALLOCATION,
+	       "malloc physical: a size that does not round -> ACL_ERROR_RT_MEMORY_ALLOCATION");
+	TAP_EQ(aclrtMallocPhysical(&h, 1, &good, 0), ACL_ERROR_RT_NO_DEVICE, "malloc physical: missing node -> ACL_ERROR_RT_NO_DEVICE");
+	tap_ok(h == (aclrtDrvMemHandle)0x1, "malloc physical: *handle untouched on error");
+
+	/* aclrtFreePhysical, aclrtMapMem, aclrtUnmapMem. */
+	TAP_EQ(aclrtFreePhysical(NULL), ACL_ERROR_INVALID_PARAM, "free physical: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtFreePhysical(&bad), ACL_ERROR_RT_INVALID_HANDLE, "free physical: garbage -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtMapMem(NULL, 1, 0, &bad, 0), ACL_ERROR_INVALID_PARAM, "map: virPtr NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMapMem(&x, 1, 0, NULL, 0), ACL_ERROR_INVALID_PARAM, "map: handle NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMapMem(&x, 0, 0, &bad, 0), ACL_ERROR_INVALID_PARAM, "map: size 0 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMapMem(&x, 1, 0, &bad, 1), ACL_ERROR_INVALID_PARAM, "map: flags 1 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMapMem(&x, 0, 5, &bad, 1), ACL_ERROR_INVALID_PARAM, "map order: ACL's checks before the offset and handle");
+	TAP_EQ(aclrtMapMem(&x, 1, 5, &bad, 0), ACL_ERROR_RT_INVALID_HANDLE, "map: garbage handle -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtUnmapMem(NULL), ACL_ERROR_INVALID_PARAM, "unmap: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtUnmapMem(&x), ACL_ERROR_RT_PARAM_INVALID, "unmap: not a mapping -> ACL_ERROR_RT_PARAM_INVALID");
+
+	/* Reservations need no device. */
+	TAP_EQ(aclrtReserveMemAddress(NULL, 1, 0, NULL, 0), ACL_ERROR_INVALID_PARAM, "reserve: virPtr NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtReserveMemAddress(&v, 0, 0, NULL, 0), ACL_ERROR_INVALID_PARAM, "reserve: size 0 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtReserveMemAddress(&v, 1, 0, NULL, 2), ACL_ERROR_INVALID_PARAM, "reserve: flags 2 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtReserveMemAddress(&v, 0, 3, &x, 2), ACL_ERROR_INVALID_PARAM, "reserve order: size before flags, alignment, expectPtr");
+	TAP_EQ(aclrtReserveMemAddress(&v, 1, 3, NULL, 0), ACL_ERROR_RT_PARAM_INVALID, "reserve: alignment 3 -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtReserveMemAddress(&v, 1, 512, NULL, 0), ACL_ERROR_RT_PARAM_INVALID, "reserve: alignment below the page -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtReserveMemAddress(&v, 1, 0, (void *)((uintptr_t)1 << 29), 0), ACL_ERROR_RT_PARAM_INVALID,
+	       "reserve: expectPtr not 1 GiB aligned -> ACL_ERROR_RT_PARAM_INVALID");
+	tap_ok(v == NULL, "reserve: *virPtr untouched on error");
+	TAP_EQ(aclrtReserveMemAddress(&v, 5 << 20, 0, NULL, 1), ACL_SUCCESS, "reserve: 5 MiB");
+	tap_ok(v && !((uintptr_t)v % (2 << 20)), "reserve: 2 MiB aligned by default");
+	TAP_EQ(aclrtReserveMemAddress(&v2, (size_t)3 << 30, (size_t)1 << 30, NULL, 0), ACL_SUCCESS, "reserve: 3 GiB, 1 GiB aligned");
+	tap_ok(v2 && !((uintptr_t)v2 % (1 << 30)), "reserve: 1 GiB aligned as asked");
+	TAP_EQ(aclrtReserveMemAddress(&v, 1, 0, v2, 0), ACL_ERROR_RT_MEMORY_ALLOCATION,
+	       "reserve: expectPtr in use -> ACL_ERROR_RT_MEMORY_ALLOCATION");
+	TAP_EQ(aclrtReleaseMemAddress(NULL), ACL_ERROR_INVALID_PARAM, "release: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtReleaseMemAddress((char *)v2 + 4096), ACL_ERROR_RT_PARAM_INVALID, "release: not a reservation's start -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtReleaseMemAddress(v2), ACL_SUCCESS, "release: 3 GiB");
+	TAP_EQ(aclrtReleaseMemAddress(v2), ACL_ERROR_RT_PARAM_INVALID, "release: twice -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtReserveMemAddress(&v2, 1, 0, v2, 0), ACL_SUCCESS, "reserve: at expectPtr, free again");
+	TAP_EQ(aclrtMemcpy(v, 16, &x, 1, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "memcpy: reserved, unmapped addresses are not device memory");
+	TAP_EQ(aclrtReleaseMemAddress(v2), ACL_SUCCESS, "release: the one at expectPtr");
+	TAP_EQ(aclrtReleaseMemAddress(v), ACL_SUCCESS, "release: 5 MiB");
+}
+
+/*
+ * The table's side of mappings (mem.c): entries that follow each other in
+ * a reservation make one device range, split into pieces for data tasks.
+ * Host memory stands in for the mapped objects.
+ */
+static void test_vmap_table(void)
+{
+	unsigned char *buf = aligned_alloc(4096, 3 * 4096), src[6000];
+	struct hcclt_seg d[HCCLT_MAX_SEGS], s[HCCLT_MAX_SEGS];
+	struct drm_hcclt_task t[8];
+	uintptr_t b = (uintptr_t)buf;
+	int n, i, ok;
+
+	if (!buf) {
+		tap_ok(0, "vmap table: memory");
+		return;
+	}
+	memset(buf, 0, 3 * 4096);
+	TAP_EQ(hcclt_mem_vmap_add(b, 4096, 0, 11, b), 0, "vmap table: a first mapping");
+	TAP_EQ(hcclt_mem_vmap_add(b + 4096, 4096, 0, 12, b), 0, "vmap table: the next, same reservation");
+	/* The third follows the second but in another reservation. */
+	TAP_EQ(hcclt_mem_vmap_add(b + 8192, 4096, 0, 13, b + 8192), 0, "vmap table: a third, another reservation");
+	n = hcclt_mem_segments(0, buf + 4000, 200, d, HCCLT_MAX_SEGS);
+	TAP_EQ(n, 2, "vmap table: a range across two mappings is two pieces");
+	tap_ok(n == 2 && d[0].handle == 11 && d[0].off == 4000 && d[0].len == 96 &&
+	       d[1].handle == 12 && d[1].off == 0 && d[1].len == 104 && !d[0].chan,
+	       "vmap table: the pieces' objects, offsets and lengths");
+	TAP_EQ(hcclt_mem_segments(0, buf + 8000, 300, d, HCCLT_MAX_SEGS), -1,
+	       "vmap table: no range across two reservations");
+	TAP_EQ(hcclt_mem_segments(1, buf + 10, 10, d, HCCLT_MAX_SEGS), -1, "vmap table: not memory of another device");
+	TAP_EQ(hcclt_mem_segments(0, buf + 4000, 200, d, 1), -2, "vmap table: more pieces than allowed -> -2");
+	TAP_EQ(hcclt_mem_segments(0, buf + 100, 100, d, HCCLT_MAX_SEGS), 1, "vmap table: inside one mapping, one piece");
+	/* A copy cut where either side's pieces end. */
+	n = hcclt_mem_segments(0, buf + 4000, 4192, d, HCCLT_MAX_SEGS);
+	i = hcclt_mem_segments(0, buf + 100, 4192, s, HCCLT_MAX_SEGS);
+	TAP_EQ(n, 2, "vmap table: destination in two pieces");
+	TAP_EQ(i, 2, "vmap table: source in two pieces");
+	TAP_EQ(hcclt_seg_tasks(d, n, s, i, NULL), 3, "vmap table: three tasks where the pieces end");
+	hcclt_seg_tasks(d, n, s, i, t);
+	tap_ok(t[0].dst_handle == 11 && t[0].dst_offset == 4000 && t[0].src_handle == 11 &&
+	       t[0].src_offset == 100 && t[0].len == 96 &&
+	       t[1].dst_handle == 12 && t[1].dst_offset == 0 && t[1].src_offset == 196 &&
+	       t[1].len == 3900 && t[2].src_handle == 12 && t[2].src_offset == 0 &&
+	       t[2].dst_offset == 3900 && t[2].len == 196,
+	       "vmap table: the tasks' handles, offsets and lengths");
+	/* aclrtMemcpy and aclrtMemset take the joined range. */
+	for (i = 0; i < (int)sizeof(src); i++)
+		src[i] = (unsigned char)(i * 7);
+	TAP_EQ(aclrtMemcpy(buf + 2000, 6000, src, 6000, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS,
+	       "vmap table: aclrtMemcpy across two mappings");
+	ok = !memcmp(buf + 2000, src, 6000);
+	tap_ok(ok, "vmap table: every byte copied");
+	TAP_EQ(aclrtMemcpy(buf + 4000, 5000, src, 5000, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+	       "vmap table: aclrtMemcpy into the next reservation -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclrtMemset(buf + 4090, 20, 0xab, 20), ACL_SUCCESS, "vmap table: aclrtMemset across two mappings");
+	tap_ok(buf[4090] == 0xab && buf[4109] == 0xab, "vmap table: set on both sides");
+	TAP_EQ(aclrtFree(buf + 4096), ACL_ERROR_INVALID_PARAM, "vmap table: aclrtFree refuses a mapping");
+	TAP_EQ(hcclt_mem_vmap_del(b + 4096), 0, "vmap table: the middle mapping out");
+	TAP_EQ(hcclt_mem_segments(0, buf + 4000, 200, d, HCCLT_MAX_SEGS), -1, "vmap table: no range across a hole");
+	TAP_EQ(hcclt_mem_vmap_del(b + 4096), -ENOENT, "vmap table: out twice -> -ENOENT");
+	hcclt_mem_vmap_del(b);
+	hcclt_mem_vmap_del(b + 8192);
+	free(buf);
+}
+
+/* aclprof*: the checks of each call, in CANN's order, with no device. */
+static void test_prof_checks(const char *dir)
+{
+	uint32_t devs[3] = { 0, 1, 0 }, d65[65] = { 0 };
+	char path[4200], bad[4200];
+	aclprofConfig *c, *tx, *zero, *unk;
+	struct stat sb;
+
+	memset(bad, 'a', sizeof(bad) - 1);
+	bad[sizeof(bad) - 1] = '\0';
+	TAP_EQ(aclprofInit(NULL, 0), ACL_ERROR_INVALID_PARAM, "prof init: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofInit("abc", 2), ACL_ERROR_INVALID_PARAM, "prof init: length not strlen -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofInit("", 0), ACL_ERROR_INVALID_PARAM, "prof init: length 0 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofInit(bad, strlen(bad)), ACL_ERROR_INVALID_PARAM, "prof init: 4199 bytes -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofFinalize(), ACL_ERROR_PROF_NOT_RUN, "prof finalize before init -> ACL_ERROR_PROF_NOT_RUN");
+	tap_ok(aclprofCreateConfig(NULL, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME) == NULL,
+	       "prof config: device list NULL -> NULL");
+	tap_ok(aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, (const aclprofAicoreEvents *)devs,
+				   ACL_PROF_TASK_TIME) == NULL, "prof config: aicoreEvents not NULL -> NULL");
+	tap_ok(aclprofCreateConfig(d65, 65, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME) == NULL,
+	       "prof config: 65 devices -> NULL");
+	tap_ok(aclprofCreateConfig(devs, 3, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME) == NULL,
+	       "prof config: 3 devices of 2 -> NULL");
+	devs[2] = 2;
+	tap_ok(aclprofCreateConfig(&devs[2], 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME) == NULL,
+	       "prof config: device 2 of 2 -> NULL");
+	devs[1] = 0;
+	tap_ok(aclprofCreateConfig(devs, 2, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME) == NULL,
+	       "prof config: a device twice -> NULL");
+	devs[1] = 1;
+	tap_ok(aclprofCreateConfig(devs, 0, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME) == NULL,
+	       "prof config: no device without ACL_PROF_MSPROFTX -> NULL");
+	tx = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+	tap_ok(tx != NULL, "prof config: no device with ACL_PROF_MSPROFTX");
+	c = aclprofCreateConfig(devs, 2, ACL_AICORE_PIPE_UTILIZATION, NULL,
+				ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS |
+				ACL_PROF_AICPU | ACL_PROF_HCCL_TRACE | ACL_PROF_MSPROFTX |
+				ACL_PROF_RUNTIME_API);
+	tap_ok(c != NULL, "prof config: devices 0 and 1, HCCL Test's switches");
+	zero = aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, NULL, 0);
+	unk = aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, NULL, 0x400);
+	TAP_EQ(aclprofStart(NULL), ACL_ERROR_INVALID_PARAM, "prof start: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofStart(zero), ACL_ERROR_INVALID_PARAM, "prof start: dataTypeConfig 0 -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofStart(unk), ACL_ERROR_PROF_MODULES_UNSUPPORTED, "prof start: unknown switch 0x400 -> ACL_ERROR_PROF_MODULES_UNSUPPORTED");
+	TAP_EQ(aclprofStart(c), ACL_ERROR_PROF_NOT_RUN, "prof start before init -> ACL_ERROR_PROF_NOT_RUN");
+	TAP_EQ(aclprofStop(c), ACL_ERROR_PROF_NOT_RUN, "prof stop before init -> ACL_ERROR_PROF_NOT_RUN");
+	TAP_EQ(aclprofStop(zero), ACL_ERROR_INVALID_PARAM, "prof stop order: the config before the state");
+	snprintf(path, sizeof(path), "%s/prof/a/b", dir);
+	TAP_EQ(aclprofInit(path, strlen(path)), ACL_SUCCESS, "prof init: a directory made with its parents");
+	tap_ok(!stat(path, &sb) && S_ISDIR(sb.st_mode), "prof init: the directory exists");
+	TAP_EQ(aclprofInit(path, strlen(path)), ACL_ERROR_REPEAT_INITIALIZE, "prof init twice -> ACL_ERROR_REPEAT_INITIALIZE");
+	TAP_EQ(aclprofStart(tx), ACL_SUCCESS, "prof start: no device (msproftx) records nothing");
+	TAP_EQ(aclprofStop(tx), ACL_SUCCESS, "prof stop: no device");
+	/* No hcclthread tracepoints on the host: a device cannot be recorded. */
+	TAP_EQ(aclprofStart(c), ACL_ERROR_PROFILING_FAILURE, "prof start: no hcclthread tracepoints -> ACL_ERROR_PROFILING_FAILURE");
+	TAP_EQ(aclprofStop(c), ACL_SUCCESS, "prof stop: nothing recorded on its devices");
+	TAP_EQ(aclprofFinalize(), ACL_SUCCESS, "prof finalize");
+	TAP_EQ(aclprofFinalize(), ACL_ERROR_PROF_NOT_RUN, "prof finalize twice -> ACL_ERROR_PROF_NOT_RUN");
+	TAP_EQ(aclprofInit("/proc/version/x", strlen("/proc/version/x")), ACL_ERROR_INVALID_FILE,
+	       "prof init: a path that cannot be a directory -> ACL_ERROR_INVALID_FILE");
+	TAP_EQ(aclprofDestroyConfig(NULL), ACL_ERROR_INVALID_PARAM, "prof config destroy: NULL -> ACL_ERROR_INVALID_PARAM");
+	TAP_EQ(aclprofDestroyConfig(c), ACL_SUCCESS, "prof config destroy");
+	aclprofDestroyConfig(tx);
+	aclprofDestroyConfig(zero);
+	aclprofDestroyConfig(unk);
+}
+
 int main(int argc, char **argv)
 {
+	char dir[1024], cmd[1100];
+	const char *tmp;
+
 	if (argc > 1 && !strcmp(argv[1], "--nodev"))
 		return nodev_child();
 	if (argc > 1 && !strcmp(argv[1], "--devcount"))
@@ -1464,6 +1881,8 @@ int main(int argc, char **argv)
 		return forkdisc_child();
 	if (argc > 1 && !strcmp(argv[1], "--enxio"))
 		return enxio_child();
+	if (argc > 1 && !strcmp(argv[1], "--soc950"))
+		return soc950_child();
 	test_values();
 	test_strings();
 	test_errmap();
@@ -1491,5 +1910,21 @@ int main(int argc, char **argv)
 	test_fork_reuse_lock();
 	test_fork_in_discovery("/proc/self/exe");
 	test_enxio("/proc/self/exe");
+	test_new_values();
+	test_new_errmap();
+	test_mode_checks();
+	test_vmm_checks();
+	test_vmap_table();
+	tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/hcclt-unit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(dir)) {
+		test_soc950("/proc/self/exe", dir);
+		test_prof_checks(dir);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			printf("# could not remove %s\n", dir);
+	} else {
+		tap_ok(0, "a temporary directory");
+	}
 	return tap_done();
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * hcclt_trace: record hcclthread tracepoints while a command runs
- * (libtracefs instance, raw binary records with typed fields through
- * libtraceevent), or read ftrace text (-i), and write Chrome/Perfetto trace
- * JSON.
+ * hcclt_trace: record hcclthread tracepoints in a private tracefs instance
+ * (raw binary records with typed fields through libtraceevent:
+ * hcclt_trace_rec_*(), used by hcclthread-trace's command line,
+ * hcclt_trace_cli.c, and by libhcclthread's aclprofStart/aclprofStop), or
+ * read ftrace text (hcclt_trace_convert()), and write Chrome/Perfetto
+ * trace JSON.
  *
  * Rows: pid 1 "hcclthread streams" has one row (tid) per stream with one
  * complete event ("ph":"X") per task, from task_start to task_complete;
@@ -15,15 +17,15 @@
  * tools/trace/FORMAT; every field is kept as an arg, by name, so extra
  * fields and field order need no converter change.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -109,6 +111,7 @@ struct conv {
 	int nhosts, caphosts;
 	char hostname[64][32];
 	double last_ts;
+	const char *tool;	/* otherData.tool of the JSON */
 };
 
 #define GROW(arr, n, cap) do {						\
@@ -732,7 +735,8 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 	int i;
 
 	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":"
-		"\"hcclthread-trace\"},\"traceEvents\":[\n");
+		"\"%s\"},\"traceEvents\":[\n",
+		c->tool ? c->tool : "hcclthread-trace");
 	fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,"
 		"\"tid\":0,\"args\":{\"name\":\"hcclthread streams\"}}");
 	fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\","
@@ -897,6 +901,7 @@ static const char *op_name(unsigned long long v)
 		[10] = "read_reduce", [11] = "kernel_launch",
 		[12] = "event_record", [13] = "event_wait",
 		[14] = "acl_notify_record", [15] = "acl_notify_wait",
+		[16] = "event_reset",
 		[64] = "in_fences",
 	};
 
@@ -916,6 +921,7 @@ struct rec_ctx {
 	struct hcclt_trace_stats *st;
 	struct tep_handle *tep;
 	FILE *raw;		/* -r: the events as ftrace text, or NULL */
+	uint64_t devmask;	/* devices whose events are kept; 0: all */
 	int err;
 };
 
@@ -943,6 +949,12 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 		rc->st->lost += (unsigned long)rec->missed_events;
 	if (!event->system || strcmp(event->system, "hcclthread"))
 		return 0;
+	if (rc->devmask) {
+		f = tep_find_field(event, "dev");
+		if (f && !tep_read_number_field(f, rec->data, &val) &&
+		    (val >= 64 || !(rc->devmask & (UINT64_C(1) << val))))
+			return 0;
+	}
 	memset(&e, 0, sizeof(e));
 	if (!set_name(&e, event->name))
 		return 0;
@@ -992,248 +1004,141 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 	return rc->err ? 1 : 0;
 }
 
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"usage: %s [-o OUT.json] [-r RAW.txt] [-b KB] -- CMD [ARGS...]\n"
-		"       %s -i TRACE.txt [-o OUT.json]\n"
-		"\n"
-		"Records the hcclthread tracepoints (acquire, submit, task_start,\n"
-		"task_complete, wait_timeout) while CMD runs, in a private tracefs\n"
-		"instance, and writes Chrome/Perfetto trace JSON (open it in\n"
-		"ui.perfetto.dev or chrome://tracing): one row per stream, one box\n"
-		"per task, an arrow from each notify record to the wait it released.\n"
-		"\n"
-		"  -o FILE   output JSON (default hcclthread-trace.json)\n"
-		"  -r FILE   also write the events as ftrace text (for -i)\n"
-		"  -b KB     per-CPU trace buffer size (default 8192)\n"
-		"  -i FILE   convert an existing ftrace text file, run nothing\n"
-		"\n"
-		"Needs root (tracefs). Exits with CMD's status.\n", prog, prog);
-}
+/* ---- a recording of this process (hcclt_trace.h) ------------------ */
 
-static void print_stats(const struct hcclt_trace_stats *stp,
-			const char *outpath, const char *prog);
-
-static int convert_file(const char *inpath, const char *outpath,
-			const char *prog)
-{
-	struct hcclt_trace_stats st;
-	FILE *in, *out;
-	int ret;
-
-	in = strcmp(inpath, "-") ? fopen(inpath, "r") : stdin;
-	if (!in) {
-		fprintf(stderr, "%s: %s: %s\n", prog, inpath, strerror(errno));
-		return -1;
-	}
-	out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "%s: %s: %s\n", prog, outpath, strerror(errno));
-		if (in != stdin)
-			fclose(in);
-		return -1;
-	}
-	ret = hcclt_trace_convert(in, out, &st);
-	if (in != stdin)
-		fclose(in);
-	if (out != stdout && fclose(out) && !ret)
-		ret = -errno;
-	if (ret) {
-		fprintf(stderr, "%s: converting: %s\n", prog, strerror(-ret));
-		return -1;
-	}
-	print_stats(&st, outpath, prog);
-	return 0;
-}
-
-static void print_stats(const struct hcclt_trace_stats *stp,
-			const char *outpath, const char *prog)
-{
-	struct hcclt_trace_stats st = *stp;
-	char across[48] = "";
-
-	if (st.chan_flows)
-		snprintf(across, sizeof(across), " (%lu across ranks)",
-			 st.chan_flows);
-	fprintf(stderr, "%s: %lu events, %lu tasks (%lu unfinished) on %lu "
-		"streams, %lu record->wait arrows%s, %lu wait timeouts -> %s\n",
-		prog, st.lines, st.tasks, st.unfinished, st.streams, st.flows,
-		across, st.timeouts, outpath);
-	if (st.lost)
-		fprintf(stderr, "%s: warning: ftrace lost %lu events; raise -b\n",
-			prog, st.lost);
-	if (st.bad)
-		fprintf(stderr, "%s: warning: %lu hcclthread lines without a "
-			"stream field were skipped\n", prog, st.bad);
-	if (!st.lines)
-		fprintf(stderr, "%s: warning: no hcclthread events recorded\n",
-			prog);
-}
-
-/* Record CMD's hcclthread events in instance @ti and convert them. */
-static int record(struct tracefs_instance *ti, char **cmd, long kb,
-		  const char *raw, const char *outpath, const char *prog)
-{
-	const char *const systems[] = { "hcclthread", NULL };
-	struct hcclt_trace_stats st;
-	struct rec_ctx rc;
-	int status = 0, rc_cmd, ret;
-	FILE *out;
-	pid_t pid;
-
-	tracefs_trace_off(ti);
-	tracefs_instance_set_buffer_size(ti, (size_t)kb, -1);
-	tracefs_instance_file_clear(ti, "trace");
-	if (tracefs_event_enable(ti, "hcclthread", NULL)) {
-		fprintf(stderr, "%s: enabling the hcclthread events in %s: %s\n",
-			prog, tracefs_instance_get_name(ti), strerror(errno));
-		return 1;
-	}
-	tracefs_trace_on(ti);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		tracefs_trace_off(ti);
-		return 1;
-	}
-	if (!pid) {
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "%s: %s: %s\n", prog, cmd[0], strerror(errno));
-		_exit(127);
-	}
-	signal(SIGINT, SIG_IGN);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	signal(SIGINT, SIG_DFL);
-	rc_cmd = WIFEXITED(status) ? WEXITSTATUS(status) :
-		 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	tracefs_trace_off(ti);
-	tracefs_event_disable(ti, "hcclthread", NULL);
-
-	memset(&rc, 0, sizeof(rc));
-	memset(&st, 0, sizeof(st));
-	rc.st = &st;
-	rc.tep = tracefs_local_events_system(NULL, systems);
-	if (!rc.tep) {
-		fprintf(stderr, "%s: reading the hcclthread event formats: %s\n",
-			prog, strerror(errno));
-		return rc_cmd ? rc_cmd : 1;
-	}
-	tracefs_load_cmdlines(NULL, rc.tep);
-	ret = 0;
-	if (raw) {
-		rc.raw = fopen(raw, "w");
-		if (!rc.raw) {
-			fprintf(stderr, "%s: %s: %s\n", prog, raw,
-				strerror(errno));
-			ret = -1;
-		}
-	}
-	out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "%s: %s: %s\n", prog, outpath, strerror(errno));
-		ret = -1;
-	}
-	if (!ret && tracefs_iterate_raw_events(rc.tep, ti, NULL, 0, on_record,
-					       &rc) < 0 && !rc.err) {
-		fprintf(stderr, "%s: reading the trace buffer failed\n", prog);
-		ret = -1;
-	}
-	if (!ret && rc.err)
-		ret = rc.err;
-	if (!ret)
-		ret = conv_finish(&rc.c, out, &st);
-	if (rc.raw && fclose(rc.raw) && !ret)
-		ret = -errno;
-	if (out && out != stdout && fclose(out) && !ret)
-		ret = -errno;
-	conv_free(&rc.c);
-	tep_free(rc.tep);
-	if (ret > 0 || ret < -1)
-		fprintf(stderr, "%s: converting: %s\n", prog, strerror(-ret));
-	if (!ret)
-		print_stats(&st, outpath, prog);
-	return rc_cmd ? rc_cmd : ret ? 1 : 0;
-}
-
-int hcclt_trace_main(int argc, char **argv, const char *prog)
-{
-	const char *outpath = "hcclthread-trace.json", *raw = NULL;
-	const char *inpath = NULL;
+struct hcclt_trace_rec {
 	struct tracefs_instance *ti;
-	struct stat sb;
 	char name[64];
-	int c, rc;
-	long kb = 8192;
+};
 
-	optind = 1;
-	while ((c = getopt(argc, argv, "+o:r:b:i:h")) != -1) {
-		switch (c) {
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'r':
-			raw = optarg;
-			break;
-		case 'b':
-			kb = strtol(optarg, NULL, 10);
-			if (kb <= 0) {
-				usage(stderr, prog);
-				return 2;
-			}
-			break;
-		case 'i':
-			inpath = optarg;
-			break;
-		case 'h':
-			usage(stdout, prog);
-			return 0;
-		default:
-			usage(stderr, prog);
-			return 2;
-		}
-	}
-	if (inpath)
-		return convert_file(inpath, outpath, prog) ? 1 : 0;
-	if (optind >= argc) {
-		usage(stderr, prog);
-		return 2;
-	}
-	/*
-	 * /sys/kernel/tracing when it is there, as the kernel documents it;
-	 * else libtracefs finds tracefs, mounting it when it is not (root).
-	 */
+/* tracefs: /sys/kernel/tracing when it is there; NULL when none. */
+static const char *tracing_dir(void)
+{
+	struct stat sb;
+
 	if (!stat("/sys/kernel/tracing/events", &sb) && S_ISDIR(sb.st_mode))
 		tracefs_set_tracing_dir("/sys/kernel/tracing");
-	if (!tracefs_tracing_dir()) {
-		fprintf(stderr, "%s: tracefs not found or not mountable "
-			"(are you root?)\n", prog);
-		return 1;
+	/* Else libtracefs finds tracefs, mounting it when it is not (root). */
+	return tracefs_tracing_dir();
+}
+
+struct hcclt_trace_rec *hcclt_trace_rec_start(const char *name, long kb)
+{
+	struct hcclt_trace_rec *r;
+	int err;
+
+	if (!tracing_dir()) {
+		errno = ENOENT;
+		return NULL;
 	}
 	if (!tracefs_dir_exists(NULL, "events/hcclthread")) {
-		fprintf(stderr, "%s: no hcclthread tracepoints in %s/events: "
-			"is the module loaded? (modprobe drm_shmem_helper && insmod "
-			"hcclthread.ko)\n", prog, tracefs_tracing_dir());
-		return 1;
+		errno = ENODEV;
+		return NULL;
 	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	scpy(r->name, sizeof(r->name), name);
 	/*
 	 * A private instance, made here and by nobody else: the global
 	 * buffer, and other tracers' instances, are never touched.
 	 */
-	snprintf(name, sizeof(name), "hcclthread-trace-%d", (int)getpid());
-	ti = tracefs_instance_create(name);
-	if (!ti || !tracefs_instance_is_new(ti)) {
-		fprintf(stderr, "%s: cannot make the trace instance %s/"
-			"instances/%s: %s\n", prog, tracefs_tracing_dir(), name,
-			ti ? "it exists" : strerror(errno));
-		tracefs_instance_free(ti);
-		return 1;
+	errno = 0;
+	r->ti = tracefs_instance_create(name);
+	if (!r->ti || !tracefs_instance_is_new(r->ti)) {
+		err = r->ti ? EEXIST : (errno ? errno : EACCES);
+		tracefs_instance_free(r->ti);
+		free(r);
+		errno = err;
+		return NULL;
 	}
-	rc = record(ti, argv + optind, kb, raw, outpath, prog);
-	if (tracefs_instance_destroy(ti))
-		fprintf(stderr, "%s: warning: removing the instance %s: %s\n",
-			prog, name, strerror(errno));
-	tracefs_instance_free(ti);
-	return rc;
+	tracefs_trace_off(r->ti);
+	tracefs_instance_set_buffer_size(r->ti, (size_t)kb, -1);
+	tracefs_instance_file_clear(r->ti, "trace");
+	if (tracefs_event_enable(r->ti, "hcclthread", NULL)) {
+		err = errno ? errno : EIO;
+		hcclt_trace_rec_free(r);
+		errno = err;
+		return NULL;
+	}
+	tracefs_trace_on(r->ti);
+	return r;
+}
+
+void hcclt_trace_rec_stop(struct hcclt_trace_rec *r)
+{
+	tracefs_trace_off(r->ti);
+	tracefs_event_disable(r->ti, "hcclthread", NULL);
+}
+
+int hcclt_trace_rec_write(struct hcclt_trace_rec *r, FILE *out, FILE *raw,
+			  uint64_t devmask, const char *tool,
+			  struct hcclt_trace_stats *st)
+{
+	const char *const systems[] = { "hcclthread", NULL };
+	struct rec_ctx rc;
+	int ret = 0;
+
+	memset(&rc, 0, sizeof(rc));
+	memset(st, 0, sizeof(*st));
+	rc.st = st;
+	rc.raw = raw;
+	rc.devmask = devmask;
+	rc.c.tool = tool;
+	rc.tep = tracefs_local_events_system(NULL, systems);
+	if (!rc.tep)
+		return errno ? -errno : -EIO;
+	tracefs_load_cmdlines(NULL, rc.tep);
+	if (tracefs_iterate_raw_events(rc.tep, r->ti, NULL, 0, on_record,
+				       &rc) < 0 && !rc.err)
+		ret = -EIO;
+	if (!ret && rc.err)
+		ret = rc.err;
+	if (!ret)
+		ret = conv_finish(&rc.c, out, st);
+	conv_free(&rc.c);
+	tep_free(rc.tep);
+	return ret;
+}
+
+int hcclt_trace_rec_free(struct hcclt_trace_rec *r)
+{
+	int ret = 0;
+
+	if (!r)
+		return 0;
+	if (tracefs_instance_destroy(r->ti))
+		ret = errno ? -errno : -EIO;
+	tracefs_instance_free(r->ti);
+	free(r);
+	return ret;
+}
+
+void hcclt_trace_rec_reap(const char *prefix)
+{
+	size_t plen = strlen(prefix);
+	struct tracefs_instance *ti;
+	char **names, *end;
+	long pid;
+	int i;
+
+	if (!tracing_dir())
+		return;
+	names = tracefs_instances(NULL);
+	for (i = 0; names && names[i]; i++) {
+		if (strncmp(names[i], prefix, plen))
+			continue;
+		errno = 0;
+		pid = strtol(names[i] + plen, &end, 10);
+		/* Its process is gone: nobody will remove it. */
+		if ((*end && *end != '-') || end == names[i] + plen ||
+		    pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		ti = tracefs_instance_alloc(NULL, names[i]);
+		if (ti) {
+			tracefs_instance_destroy(ti);
+			tracefs_instance_free(ti);
+		}
+	}
+	tracefs_list_free(names);
 }

@@ -63,7 +63,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		7
+#define HCCLT_UAPI_MINOR		8
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -268,6 +268,20 @@ struct drm_hcclt_query {
  * element types and operations"). Without it a reduce of one is -EINVAL.
  */
 #define HCCLT_FEATURE_REDUCE_EXT	0x4000ULL
+/*
+ * (uAPI 1.8) DRM_IOCTL_HCCLT_SET_PARAM with HCCLT_PARAM_FAILURE_MODE: a
+ * stream's failure mode (HCCLT_FAILURE_*); SUBMIT to a stream stopped in
+ * HCCLT_FAILURE_STOP is -ECANCELED.
+ */
+#define HCCLT_FEATURE_FAILURE_MODES	0x8000ULL
+/*
+ * (uAPI 1.8) DRM_IOCTL_HCCLT_SET_PARAM with HCCLT_PARAM_SATURATION: float
+ * reduces of streams made afterwards saturate (Inf to the largest finite
+ * value, NaN to 0).
+ */
+#define HCCLT_FEATURE_SATURATION	0x10000ULL
+/* (uAPI 1.8) The task HCCLT_TASK_EVENT_RESET. */
+#define HCCLT_FEATURE_EVENT_RESET	0x20000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -554,6 +568,15 @@ struct drm_hcclt_thread_export {
  * @HCCLT_TASK_ACL_NOTIFY_WAIT: (uAPI 1.4) wait on ACL notify @notify_idx,
  *	then reset it, as HCCLT_TASK_NOTIFY_WAIT (@timeout_s likewise). A
  *	wait parked on a notify that is destroyed fails with -ECANCELED.
+ * @HCCLT_TASK_EVENT_RESET: (uAPI 1.8, HCCLT_FEATURE_EVENT_RESET) reset
+ *	event @dst_thread (an id of this file's DRM_IOCTL_HCCLT_EVENT_CREATE)
+ *	when the stream reaches it: the event forgets its completed records,
+ *	their time and a failed record's error, as if never recorded
+ *	(DRM_IOCTL_HCCLT_EVENT_WAIT then reports @timestamp_ns 0 and, with no
+ *	record queued, HCCLT_EVENT_COMPLETE). Records queued before the reset
+ *	that complete after it count again; waits queued after it wait for
+ *	the records queued before them, as always. @notify_idx and
+ *	@timeout_s must be zero.
  *
  * Channel tasks need a thread @handle whose engine is of the channel's
  * engine family (CPU and CPU_TS, or AICPU and AICPU_TS); so do writes and
@@ -584,6 +607,7 @@ enum drm_hcclt_task_op {
 	HCCLT_TASK_EVENT_WAIT = 13,
 	HCCLT_TASK_ACL_NOTIFY_RECORD = 14,
 	HCCLT_TASK_ACL_NOTIFY_WAIT = 15,
+	HCCLT_TASK_EVENT_RESET = 16,
 };
 
 /**
@@ -807,6 +831,8 @@ struct drm_hcclt_sync {
  * - -ECONNRESET: a channel task on a channel whose peer is gone; for a
  *   channel wait, only when no record the peer made before it went is
  *   left on the notify.
+ * - -EINVAL (1.8): an HCCLT_TASK_EVENT_RESET with a non-zero
+ *   @notify_idx or @timeout_s; -ENOENT: its event is not of this file.
  * - -EINVAL (1.4): a data task with a non-zero @notify_idx or @timeout_s, a
  *   local one with a non-zero @dst_thread, a write or read on a stream
  *   @handle, a zero handle where an object is needed or a non-zero one
@@ -835,6 +861,8 @@ struct drm_hcclt_sync {
  *   @in_fence_fd that is not a sync_file, an in-syncobj point that has no
  *   fence.
  * - -ENOENT (1.5): an unknown syncobj handle.
+ * - -ECANCELED (1.8): the stream stopped at a failed task in
+ *   HCCLT_FAILURE_STOP mode (struct drm_hcclt_set_param).
  * - -EFAULT, -ENOMEM; -EMFILE (no free fd for the fence).
  *
  * The struct grew in uAPI 1.1 (@stream_id, @status, @pad); callers built
@@ -1865,6 +1893,82 @@ struct drm_hcclt_kernel_done {
 #define DRM_IOCTL_HCCLT_KERNEL_DONE \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_KERNEL_DONE, \
 		struct drm_hcclt_kernel_done)
+
+#define DRM_HCCLT_SET_PARAM		0x1e
+
+/* drm_hcclt_set_param.param */
+#define HCCLT_PARAM_FAILURE_MODE	1 /* HCCLT_FEATURE_FAILURE_MODES */
+#define HCCLT_PARAM_SATURATION		2 /* HCCLT_FEATURE_SATURATION */
+
+/* Values of HCCLT_PARAM_FAILURE_MODE. */
+#define HCCLT_FAILURE_DROP		0
+#define HCCLT_FAILURE_CONTINUE		1
+#define HCCLT_FAILURE_STOP		2
+
+/* Values of HCCLT_PARAM_SATURATION. */
+#define HCCLT_SATURATION_OFF		0
+#define HCCLT_SATURATION_ON		1
+
+/**
+ * struct drm_hcclt_set_param - set a parameter of a stream or of the file
+ * (uAPI 1.8; aclrtSetStreamFailureMode, aclrtSetDeviceSatMode).
+ *
+ * HCCLT_PARAM_FAILURE_MODE (HCCLT_FEATURE_FAILURE_MODES): what the stream
+ * of @handle (a stream id or a thread id) does when one of its tasks
+ * fails: a wait times out or loses its notify, a launch fails or times
+ * out, a data task fails, an in-fence signals an error. Every failure is
+ * reported once by the next DRM_IOCTL_HCCLT_STREAM_SYNC, in every mode.
+ *
+ * - HCCLT_FAILURE_DROP (every stream's mode until set): the tasks queued
+ *   behind the failed one are dropped with its error (the records among
+ *   them fail the waits they would have released, see
+ *   HCCLT_TASK_NOTIFY_RECORD); tasks submitted afterwards run. This is
+ *   what every "dropped" in this header describes.
+ * - HCCLT_FAILURE_CONTINUE: only the failed task completes with the error;
+ *   the stream goes on with the next task.
+ * - HCCLT_FAILURE_STOP: as HCCLT_FAILURE_DROP, and the stream is stopped:
+ *   every later DRM_IOCTL_HCCLT_SUBMIT to it is -ECANCELED (its
+ *   DRM_IOCTL_HCCLT_STREAM_SYNC still works). A stream never leaves
+ *   HCCLT_FAILURE_STOP.
+ *
+ * With @handle 0 and HCCLT_FAILURE_STOP (the only value allowed then),
+ * every stream of the file, those that exist and those made later, is in
+ * HCCLT_FAILURE_STOP (the file's context, as Ascend A2 and A3 devices
+ * have it). An out-fence that misses its deadline (fence_timeout_ms) fails
+ * its stream as HCCLT_FAILURE_DROP does, in every mode: it is a watchdog,
+ * not a task's failure. Cancelling a stream (STREAM_DESTROY, COMM_DESTROY,
+ * close) drops its tasks in every mode.
+ *
+ * HCCLT_PARAM_SATURATION (HCCLT_FEATURE_SATURATION), @handle 0: the
+ * float results of the reduce tasks (HCCLT_DTYPE_FP16, _FP32, _BF16 and,
+ * with HCCLT_FEATURE_REDUCE_EXT, _FP64) of streams made by this file from
+ * now on (STREAM_CREATE, THREAD_ACQUIRE)
+ * are, with HCCLT_SATURATION_ON, saturated: an infinite result becomes
+ * the type's largest finite value of its sign, a NaN result becomes +0;
+ * with HCCLT_SATURATION_OFF (the default) they are IEEE 754's. Streams
+ * made before keep their mode.
+ *
+ * Errors: -EINVAL: non-zero @flags, an unknown @param, a @value out of
+ * range, a non-zero @handle for HCCLT_PARAM_SATURATION, @handle 0 for
+ * HCCLT_PARAM_FAILURE_MODE with another value than HCCLT_FAILURE_STOP;
+ * -ENOENT: @handle is not a stream or thread of this file; -EBUSY: the
+ * stream is in HCCLT_FAILURE_STOP (its own or its file's) and @value is
+ * another mode.
+ */
+struct drm_hcclt_set_param {
+	/** @handle: in, a stream id, a thread id, or 0 for the file. */
+	__u64 handle;
+	/** @param: in, HCCLT_PARAM_*. */
+	__u32 param;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @value: in, the parameter's new value. */
+	__u64 value;
+};
+
+#define DRM_IOCTL_HCCLT_SET_PARAM \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_SET_PARAM, \
+		struct drm_hcclt_set_param)
 
 #if defined(__cplusplus)
 }

@@ -51,6 +51,10 @@ typedef void *aclrtDrvMemHandle;
 #define ACL_NOTIFY_DEFAULT			0x00000000U
 #define ACL_NOTIFY_DEVICE_USE_ONLY		0x00000001U
 
+/* aclrtSetStreamFailureMode() modes (CANN's values). */
+#define ACL_CONTINUE_ON_FAILURE			0x00000000U
+#define ACL_STOP_ON_FAILURE			0x00000001U
+
 /** aclrtEventRecordedStatus - aclrtQueryEventStatus()'s answer. */
 typedef enum aclrtEventRecordedStatus {
 	ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
@@ -69,6 +73,8 @@ typedef enum aclrtEventRecordedStatus {
 #define ACL_ERROR_RT_PARAM_INVALID		107000
 #define ACL_ERROR_RT_INVALID_DEVICEID		107001
 #define ACL_ERROR_RT_CONTEXT_NULL		107002
+#define ACL_ERROR_RT_STREAM_CONTEXT		107003
+#define ACL_ERROR_RT_INVALID_MEMORY_TYPE	107016
 #define ACL_ERROR_RT_INVALID_HANDLE		107017
 #define ACL_ERROR_RT_WAIT_TIMEOUT		107019
 #define ACL_ERROR_RT_STREAM_ABORT		107023
@@ -113,6 +119,77 @@ typedef enum aclrtMemMallocPolicy {
 	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
 	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
+
+/** aclrtMemAttr - a kind of memory, for aclrtGetMemInfo() (CANN's values). */
+typedef enum aclrtMemAttr {
+	ACL_DDR_MEM,
+	ACL_HBM_MEM,
+	ACL_DDR_MEM_HUGE,
+	ACL_DDR_MEM_NORMAL,
+	ACL_HBM_MEM_HUGE,
+	ACL_HBM_MEM_NORMAL,
+	ACL_DDR_MEM_P2P_HUGE,
+	ACL_DDR_MEM_P2P_NORMAL,
+	ACL_HBM_MEM_P2P_HUGE,
+	ACL_HBM_MEM_P2P_NORMAL,
+	ACL_HBM_MEM_HUGE1G,
+	ACL_HBM_MEM_P2P_HUGE1G,
+	ACL_MEM_NORMAL,
+	ACL_MEM_HUGE,
+	ACL_MEM_HUGE1G,
+	ACL_MEM_P2P_NORMAL,
+	ACL_MEM_P2P_HUGE,
+	ACL_MEM_P2P_HUGE1G
+} aclrtMemAttr;
+
+/** aclrtFloatOverflowMode - float results on overflow (CANN's values). */
+typedef enum aclrtFloatOverflowMode {
+	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+	ACL_RT_OVERFLOW_MODE_INFNAN,
+	ACL_RT_OVERFLOW_MODE_UNDEF
+} aclrtFloatOverflowMode;
+
+/** aclrtMemLocationType - where physical memory is (CANN's values). */
+typedef enum aclrtMemLocationType {
+	ACL_MEM_LOCATION_TYPE_HOST = 0,
+	ACL_MEM_LOCATION_TYPE_DEVICE,
+	ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+	ACL_MEM_LOCATION_TYPE_MANAGED,
+	ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+} aclrtMemLocationType;
+
+/** aclrtMemLocation - a device (@id: its index) or the host. */
+typedef struct aclrtMemLocation {
+	uint32_t id;
+	aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef enum aclrtMemAllocationType {
+	ACL_MEM_ALLOCATION_TYPE_PINNED = 0
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+	ACL_MEM_HANDLE_TYPE_NONE = 0,
+	ACL_MEM_HANDLE_TYPE_POSIX = 2
+} aclrtMemHandleType;
+
+/** aclrtPhysicalMemProp - what aclrtMallocPhysical() allocates (CANN's). */
+typedef struct aclrtPhysicalMemProp {
+	aclrtMemHandleType handleType;
+	aclrtMemAllocationType allocationType;
+	aclrtMemAttr memAttr;
+	aclrtMemLocation location;
+	uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+typedef enum aclrtMemGranularityOptions {
+	ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+	ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+	ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF
+} aclrtMemGranularityOptions;
+
+/** aclrtDrvMemHandle - physical memory of aclrtMallocPhysical() (opaque). */
+typedef void *aclrtDrvMemHandle;
 
 /**
  * aclrtGetDeviceCount() - number of devices (hcclthread device nodes).
@@ -182,6 +259,36 @@ aclError aclrtResetDevice(int32_t deviceId);
 aclError aclrtGetDevice(int32_t *deviceId);
 
 /**
+ * aclrtSetDeviceSatMode() - how the float results of the reduces of
+ * streams made from now on overflow.
+ * @mode: ACL_RT_OVERFLOW_MODE_INFNAN (IEEE 754: infinities and NaNs, the
+ *	default) or ACL_RT_OVERFLOW_MODE_SATURATION (an infinite result
+ *	becomes the largest finite value of its sign, a NaN result 0).
+ *
+ * As CANN: the process's mode, which devices opened later take, and the
+ * calling thread's current device's, if it has one; streams made before
+ * keep theirs. The mode is the kernel's, per device file
+ * (HCCLT_PARAM_SATURATION), and applies to the FP16, FP32, BF16 and FP64
+ * results of every reduce task of the streams made afterwards
+ * (aclrtCreateStream(), HcclThreadAcquire()); integer results, copies and
+ * reduces already queued are not affected.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_PARAM_INVALID (@mode not one of the
+ * two, checked first); ACL_ERROR_RT_FEATURE_NOT_SUPPORT (saturation on an
+ * Ascend950 SoC, which has only ACL_RT_OVERFLOW_MODE_INFNAN, or on a
+ * driver without it); a device error.
+ */
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+
+/**
+ * aclrtGetDeviceSatMode() - the process's mode of aclrtSetDeviceSatMode().
+ * @mode: out.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@mode NULL).
+ */
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+
+/**
  * aclrtCreateStream() - create a stream on the current device.
  * @stream: out, the new stream.
  *
@@ -233,6 +340,30 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
  * ACL_ERROR_RT_NO_DEVICE (device unplugged).
  */
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/**
+ * aclrtSetStreamFailureMode() - what @stream does after a task fails.
+ * @stream: a stream of the calling thread's current device.
+ * @mode: ACL_CONTINUE_ON_FAILURE (the task fails, the next one runs) or
+ *	ACL_STOP_ON_FAILURE (the tasks behind the failed one are dropped and
+ *	the stream takes no new task: ACL_ERROR_RT_STREAM_ABORT); only bit
+ *	0 is looked at, as CANN does.
+ *
+ * A failure is reported once by the next synchronize in either mode. A
+ * stream whose mode was never set drops the tasks queued behind a failed
+ * one and takes new ones (the driver's HCCLT_FAILURE_DROP), which is
+ * neither of CANN's modes (CANN's default is continue). On an Ascend910
+ * SoC (A2, A3) stopping one stream stops every stream of the device in
+ * this process, those made later and the HCCL threads' too, as CANN
+ * documents for those devices. A stream never leaves stop mode.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (@stream NULL:
+ * CANN's default stream; continue asked of a stream in stop mode; a
+ * driver without failure modes); ACL_ERROR_RT_CONTEXT_NULL (no current
+ * device); ACL_ERROR_RT_INVALID_HANDLE (not a live stream);
+ * ACL_ERROR_RT_STREAM_CONTEXT (a stream of another device).
+ */
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 
 /* ---- device memory (lib/src/mem.c) ---- */
 
@@ -348,6 +479,153 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
  */
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
 			  aclrtMemcpyKind kind, aclrtStream stream);
+
+/**
+ * aclrtGetMemInfo() - free and total device memory of the current device.
+ * @attr: the kind of memory: every HBM kind (ACL_HBM_MEM*, ACL_MEM_*)
+ *	reports the device's memory (module parameter sim_memory_mb), the
+ *	DDR kinds 0 and 0 (an Ascend910's device memory is all HBM).
+ * @free: out, bytes not held by any memory object, of all processes.
+ * @total: out, the device's capacity in bytes.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@free or @total NULL,
+ * checked first); ACL_ERROR_RT_INVALID_MEMORY_TYPE (@attr not an
+ * aclrtMemAttr); ACL_ERROR_RT_CONTEXT_NULL (no current device); a device
+ * error.
+ */
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
+/* ---- virtual memory (lib/src/vmm.c) ---- */
+
+/**
+ * aclrtMemGetAllocationGranularity() - the granularity of physical memory.
+ * @prop: as for aclrtMallocPhysical().
+ * @option: ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM or _RECOMMENDED.
+ * @granularity: out: 2 MiB for ACL_HBM_MEM_HUGE and ACL_HBM_MEM_NORMAL
+ *	(allocated as huge pages, as CANN does), 1 GiB for
+ *	ACL_HBM_MEM_HUGE1G; both options give the same.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@prop or @granularity
+ * NULL, a @prop->memAttr other than the three); ACL_ERROR_RT_INVALID_DEVICEID
+ * (@prop->location a device that does not exist);
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (host memory; ACL_HBM_MEM_HUGE1G on an
+ * Ascend950); ACL_ERROR_RT_PARAM_INVALID (another @option).
+ */
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+					  aclrtMemGranularityOptions option,
+					  size_t *granularity);
+
+/**
+ * aclrtReserveMemAddress() - reserve a range of addresses for
+ * aclrtMapMem().
+ * @virPtr: out, its start.
+ * @size: bytes, not zero.
+ * @alignment: 0 (the 2 MiB granularity; CANN's only value) or a power of
+ *	two of at least the page size, the start's alignment.
+ * @expectPtr: NULL, or the start wanted: 1 GiB aligned and not in use.
+ * @flags: 0 (normal pages) or 1 (huge pages); the same either way here.
+ *
+ * The range is an inaccessible (PROT_NONE) anonymous mapping of this
+ * process: an access faults until memory is mapped there. A fork() child
+ * has none of the parent's reservations, mappings or physical memory.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr NULL, @size zero,
+ * @flags neither 0 nor 1, in this order); ACL_ERROR_RT_PARAM_INVALID
+ * (@alignment or @expectPtr not as above); ACL_ERROR_RT_MEMORY_ALLOCATION
+ * (@expectPtr's range is in use, or no address space is left).
+ */
+aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
+				void *expectPtr, uint64_t flags);
+
+/**
+ * aclrtReleaseMemAddress() - give a reservation back.
+ * @virPtr: its start.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr NULL);
+ * ACL_ERROR_RT_PARAM_INVALID (not the start of a reservation of this
+ * process, or memory is still mapped in it: unmap it first, as CANN asks).
+ */
+aclError aclrtReleaseMemAddress(void *virPtr);
+
+/**
+ * aclrtMallocPhysical() - allocate device memory to map with aclrtMapMem().
+ * @handle: out, the memory.
+ * @size: bytes, not zero; rounded up to the granularity
+ *	(aclrtMemGetAllocationGranularity()).
+ * @prop: handleType ACL_MEM_HANDLE_TYPE_NONE, allocationType
+ *	ACL_MEM_ALLOCATION_TYPE_PINNED, memAttr ACL_HBM_MEM_HUGE,
+ *	ACL_HBM_MEM_NORMAL or ACL_HBM_MEM_HUGE1G, location the device
+ *	(ACL_MEM_LOCATION_TYPE_DEVICE and its index).
+ * @flags: 0.
+ *
+ * A memory object of the device (as aclrtMalloc()'s), not mapped
+ * anywhere yet; it takes its rounded size from the device's capacity.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@handle or @prop NULL,
+ * @size zero, @flags non-zero, another handle type, allocation type or
+ * memAttr, an unregistered location, in CANN's order);
+ * ACL_ERROR_RT_INVALID_DEVICEID; ACL_ERROR_RT_FEATURE_NOT_SUPPORT (host
+ * memory; ACL_HBM_MEM_HUGE1G on an Ascend950; a driver without device
+ * memory); ACL_ERROR_RT_MEMORY_ALLOCATION (device memory exhausted, or
+ * the size does not round); ACL_ERROR_BAD_ALLOC; a device error.
+ */
+aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+			     const aclrtPhysicalMemProp *prop, uint64_t flags);
+
+/**
+ * aclrtFreePhysical() - free memory of aclrtMallocPhysical().
+ * @handle: the memory.
+ *
+ * The handle is dead at once. Memory still mapped (aclrtMapMem()) stays
+ * mapped and usable, and is given back to the device when its last
+ * mapping is unmapped (aclrtUnmapMem(), or the process exits), as CANN
+ * documents.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@handle NULL);
+ * ACL_ERROR_RT_INVALID_HANDLE (not live memory of this process).
+ */
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+
+/**
+ * aclrtMapMem() - map physical memory at reserved addresses.
+ * @virPtr: where: inside a reservation, aligned to the granularity; the
+ *	range must not overlap another mapping. One reservation maps
+ *	memory of one device at a time.
+ * @size: the physical memory's size (as aclrtMallocPhysical() rounded it).
+ * @offset: 0.
+ * @handle: the memory.
+ * @flags: 0.
+ *
+ * The object is mapped there (MAP_FIXED over the reservation): the
+ * addresses are then device memory of its device for every call that
+ * takes device addresses (aclrtMemcpy(), aclrtMemcpyAsync(),
+ * aclrtMemset(), HcommLocalCopyOnThread() and the other data tasks), and
+ * a range may run across adjacent mappings of one reservation, at most
+ * 64 of them (data tasks are then split at the mappings; more is
+ * ACL_ERROR_INVALID_PARAM or HCCL_E_PARA). A memory may be mapped at
+ * several places.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr or @handle NULL,
+ * @size zero, @flags non-zero, in this order); ACL_ERROR_RT_INVALID_HANDLE
+ * (not live memory of this process); ACL_ERROR_RT_PARAM_INVALID (@offset
+ * non-zero, @size not the memory's, a range not as above);
+ * ACL_ERROR_RT_MEMORY_ALLOCATION (the mapping failed: the process's
+ * memory cgroup).
+ */
+aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+		     uint64_t flags);
+
+/**
+ * aclrtUnmapMem() - unmap what aclrtMapMem() mapped at @virPtr.
+ * @virPtr: the start of the mapping.
+ *
+ * The addresses are inaccessible again (PROT_NONE), still reserved. Data
+ * tasks already queued on them keep their memory until they completed.
+ *
+ * Return: ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (@virPtr NULL);
+ * ACL_ERROR_RT_PARAM_INVALID (not the start of a mapping).
+ */
+aclError aclrtUnmapMem(void *virPtr);
 
 /* ---- AICPU kernels (CANN's types and values) ---- */
 
@@ -572,6 +850,26 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
  * Return: as aclrtRecordEvent().
  */
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/**
+ * aclrtResetEvent() - queue on @stream a reset of @event: when the stream
+ * reaches it, the event forgets its completed records, their time and
+ * their failure (HCCLT_TASK_EVENT_RESET).
+ * @event: the event.
+ * @stream: a stream of the event's device (no default stream).
+ *
+ * Afterwards the event is as aclrtCreateEvent() made it:
+ * aclrtEventElapsedTime() reports ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID
+ * until a later record, aclrtSynchronizeEvent() succeeds, and, with no
+ * record queued, aclrtQueryEventStatus() says complete (as for an event
+ * never recorded here; CANN says not ready for both). As CANN asks, make
+ * sure the records to forget have run (the streams that record it
+ * synchronized) before the reset runs.
+ *
+ * Return: as aclrtRecordEvent(); ACL_ERROR_RT_FEATURE_NOT_SUPPORT (a driver
+ * without event resets).
+ */
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 
 /**
  * aclrtSynchronizeEvent() - wait until every record of @event queued so far
