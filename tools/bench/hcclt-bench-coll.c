@@ -143,7 +143,7 @@ struct row {
 	int iters[NSIDE];
 	double sec[NSIDE];  /* one call, slowest rank; < 0: not measured */
 	long wrong[NSIDE];  /* elements wrong, all ranks; -1: not checked */
-	const char *err[NSIDE];
+	char err[NSIDE][96]; /* why a side was not measured; "" when it was */
 };
 
 static double now(void)
@@ -390,19 +390,52 @@ static void fill_host(void *buf, uint64_t n)
 	}
 }
 
-static long check_host(enum coll c, uint64_t count, const void *buf, uint64_t off, uint64_t n)
+/*
+ * Count the wrong elements among @n elements of the receive buffer, the
+ * first at element @off, in @buf. The expected values are written into
+ * @scratch (@cap elements) a segment at a time: within a block of the
+ * receive buffer (one rank's part, or all of it) they repeat every 5 x
+ * ranks elements, so one period is computed and doubled, and a segment
+ * is compared with memcmp(); only a segment that differs is compared
+ * element by element, to count.
+ */
+static long check_range(enum coll c, uint64_t count, const void *buf, uint64_t off,
+			uint64_t n, void *scratch, uint64_t cap)
 {
+	uint64_t period = 5 * (uint64_t)g.nranks, blk, end, len, i, done;
+	int blocks = c == ALLGATHER || c == ALLTOALL;
+	size_t tsz = g.t->size;
+	const char *p = buf;
 	long wrong = 0;
-	uint64_t i;
 
-	for (i = 0; i < n; i++) {
-		if (get(buf, i) != expected(c, count, off + i)) {
-			if (!wrong && g.rank < 8)
-				fprintf(stderr, "rank %d: %s element %llu is %g, not %g\n",
-					g.rank, coll_name[c], (unsigned long long)(off + i),
-					get(buf, i), expected(c, count, off + i));
-			wrong++;
+	while (n) {
+		/* This segment: up to the end of its block and of @scratch. */
+		blk = blocks ? off / count : 0;
+		end = blocks ? (blk + 1) * count : off + n;
+		len = end - off < n ? end - off : n;
+		len = len < cap ? len : cap;
+		for (i = 0; i < len && i < period; i++)
+			put(scratch, i, expected(c, count, off + i));
+		for (done = i; done < len; done *= 2) {
+			uint64_t k = done < len - done ? done : len - done;
+
+			memcpy((char *)scratch + done * tsz, scratch, k * tsz);
 		}
+		if (memcmp(p, scratch, len * tsz)) {
+			for (i = 0; i < len; i++) {
+				if (get(p, i) == expected(c, count, off + i))
+					continue;
+				if (!wrong)
+					fprintf(stderr, "rank %d: %s element %llu is %g, not %g\n",
+						g.rank, coll_name[c],
+						(unsigned long long)(off + i), get(p, i),
+						expected(c, count, off + i));
+				wrong++;
+			}
+		}
+		p += len * tsz;
+		off += len;
+		n -= len;
 	}
 	return wrong;
 }
@@ -438,12 +471,15 @@ static int fill_dev(void *dev, uint64_t n)
 static long check_dev(enum coll c, uint64_t count, const void *dev, uint64_t n)
 {
 	size_t tsz = g.t->size, chunk = STAGE_BYTES / tsz, k;
+	void *stage = malloc(STAGE_BYTES), *scratch = malloc(STAGE_BYTES);
 	uint64_t off;
 	long wrong = 0;
-	void *stage = malloc(STAGE_BYTES);
 
-	if (!stage)
+	if (!stage || !scratch) {
+		free(stage);
+		free(scratch);
 		return (long)n;
+	}
 	for (off = 0; off < n; off += k) {
 		k = n - off < chunk ? (size_t)(n - off) : chunk;
 		if (aclrtMemcpy(stage, k * tsz, (const char *)dev + off * tsz, k * tsz,
@@ -451,9 +487,22 @@ static long check_dev(enum coll c, uint64_t count, const void *dev, uint64_t n)
 			wrong += (long)k;
 			continue;
 		}
-		wrong += check_host(c, count, stage, off, k);
+		wrong += check_range(c, count, stage, off, k, scratch, chunk);
 	}
 	free(stage);
+	free(scratch);
+	return wrong;
+}
+
+static long check_host(enum coll c, uint64_t count, const void *buf, uint64_t n)
+{
+	void *scratch = malloc(STAGE_BYTES);
+	long wrong;
+
+	if (!scratch)
+		return (long)n;
+	wrong = check_range(c, count, buf, 0, n, scratch, STAGE_BYTES / g.t->size);
+	free(scratch);
 	return wrong;
 }
 
@@ -601,7 +650,7 @@ static void measure(struct row *rw, enum side sd, int iters, int warmup)
 	rw->wrong[sd] = -1;
 	rw->iters[sd] = 0;
 	if (sd == MPI && mpi_type(c == ALLREDUCE || c == REDUCESCATTER) == MPI_DATATYPE_NULL) {
-		rw->err[sd] = "no such MPI type";
+		snprintf(rw->err[sd], sizeof(rw->err[sd]), "n/a: no %s in MPI", g.t->name);
 		return;
 	}
 	if (sd == HCCL) {
@@ -627,27 +676,25 @@ static void measure(struct row *rw, enum side sd, int iters, int warmup)
 	if (any_all(bad))
 		goto out;
 
-	if (g.check) {
-		quiet_barrier();
-		bad = run_calls(sd, c, s, r, rw->count, 1, &err) != 0;
-		if (any_all(bad))
-			goto out;
-		rw->wrong[sd] = sum_all(sd == HCCL ? check_dev(c, rw->count, r, nr) :
-					check_host(c, rw->count, r, 0, nr));
-		if (rw->wrong[sd])
-			g.failed = 1;
-	}
-
-	/* The first warm-up call, timed: it sets the iterations under -T. */
+	/*
+	 * The first call: checked (-c), and timed, which sets the iterations
+	 * under -T; it counts as the first warm-up.
+	 */
 	quiet_barrier();
 	t0 = now();
-	bad = warmup > 0 && run_calls(sd, c, s, r, rw->count, 1, &err) != 0;
+	bad = run_calls(sd, c, s, r, rw->count, 1, &err) != 0;
 	first = max_all(now() - t0);
 	if (any_all(bad))
 		goto out;
+	if (g.check) {
+		rw->wrong[sd] = sum_all(sd == HCCL ? check_dev(c, rw->count, r, nr) :
+					check_host(c, rw->count, r, nr));
+		if (rw->wrong[sd])
+			g.failed = 1;
+	}
 	k = iters;
 	w = warmup - 1;
-	if (g.budget > 0 && warmup > 0 && first * iters > g.budget) {
+	if (g.budget > 0 && first * iters > g.budget) {
 		k = (int)(g.budget / first);
 		k = k < 1 ? 1 : k;
 		w = w < k / 4 ? w : k / 4;
@@ -673,7 +720,8 @@ out:
 		 * wrong on stderr only when rank 0 saw nothing wrong itself.
 		 */
 		MPI_Bcast(&first_err, 1, MPI_INT, 0, MPI_COMM_WORLD);
-		rw->err[sd] = err ? err : "failed on another rank";
+		snprintf(rw->err[sd], sizeof(rw->err[sd]), "%s",
+			 err ? err : "failed on another rank");
 		if (err && g.rank && !first_err)
 			fprintf(stderr, "rank %d: %s %s: %s\n", g.rank, sd == HCCL ? "HCCL" : "MPI",
 				coll_name[c], err);
@@ -751,7 +799,7 @@ static const char *fmt_ratio(char *b, size_t n, double num, double den)
 
 static const char *fmt_check(char *b, size_t n, const struct row *rw, enum side sd)
 {
-	if (rw->err[sd])
+	if (rw->err[sd][0])
 		snprintf(b, n, "%s", rw->err[sd]);
 	else if (rw->wrong[sd] < 0)
 		snprintf(b, n, "-");
@@ -776,12 +824,12 @@ static void print_row(const struct row *rw, double memcpy_gbs)
 	printf("%-13s %10s %12llu | %4d %10s %8s %8s %-6s | %4d %10s %8s %8s %-6s | %7s %7s\n",
 	       coll_name[rw->coll], fmt_size(sz, sizeof(sz), rw->bytes),
 	       (unsigned long long)rw->count, rw->iters[HCCL], t[HCCL], a[HCCL], bb[HCCL],
-	       rw->err[HCCL] ? "error" : ck[HCCL], rw->iters[MPI], t[MPI], a[MPI], bb[MPI],
-	       rw->err[MPI] ? "error" : ck[MPI],
+	       rw->err[HCCL][0] ? "-" : ck[HCCL], rw->iters[MPI], t[MPI], a[MPI], bb[MPI],
+	       rw->err[MPI][0] ? "-" : ck[MPI],
 	       fmt_ratio(ro, sizeof(ro), busbw(rw, HCCL), busbw(rw, MPI)),
 	       fmt_ratio(rm, sizeof(rm), busbw(rw, HCCL), memcpy_gbs));
 	for (sd = 0; sd < NSIDE; sd++)
-		if (rw->err[sd])
+		if (rw->err[sd][0])
 			printf("#   %s: %s\n", sd == HCCL ? "HCCL" : "Open MPI", rw->err[sd]);
 	fflush(stdout);
 }
@@ -1152,8 +1200,8 @@ int main(int argc, char **argv)
 			       fmt_time(b2, sizeof(b2), lat.sec[HCCL]),
 			       fmt_time(b3, sizeof(b3), lat.sec[MPI]),
 			       fmt_ratio(b4, sizeof(b4), lat.sec[HCCL], lat.sec[MPI]),
-			       lat.err[HCCL] ? lat.err[HCCL] : lat.wrong[HCCL] ? "wrong" : "ok",
-			       lat.err[MPI] ? lat.err[MPI] : lat.wrong[MPI] ? "wrong" : "ok");
+			       lat.err[HCCL][0] ? lat.err[HCCL] : lat.wrong[HCCL] ? "wrong" : "ok",
+			       lat.err[MPI][0] ? lat.err[MPI] : lat.wrong[MPI] ? "wrong" : "ok");
 		}
 	}
 
@@ -1174,8 +1222,8 @@ int main(int argc, char **argv)
 					fmt_time(b2, sizeof(b2), lat.sec[HCCL]),
 					fmt_time(b3, sizeof(b3), lat.sec[MPI]),
 					fmt_ratio(b4, sizeof(b4), lat.sec[HCCL], lat.sec[MPI]),
-					lat.err[HCCL] ? lat.err[HCCL] : lat.wrong[HCCL] ? "wrong" : "ok",
-					lat.err[MPI] ? lat.err[MPI] : lat.wrong[MPI] ? "wrong" : "ok");
+					lat.err[HCCL][0] ? lat.err[HCCL] : lat.wrong[HCCL] ? "wrong" : "ok",
+					lat.err[MPI][0] ? lat.err[MPI] : lat.wrong[MPI] ? "wrong" : "ok");
 			}
 			fclose(f);
 		}
