@@ -563,27 +563,10 @@ static int mpi_call(enum coll c, const void *s, void *r, uint64_t count)
 	}
 }
 
-#ifdef HCCLT_BENCH_NO_LIBHCCL
-/*
- * Until libhccl is on main: built without it (tools/bench/Makefile sets
- * this when lib/include/hccl/hccl.h declares no HcclAllReduce), every HCCL
- * call fails and the rows show the Open MPI side only.
- */
-#define HcclAllReduce(s, r, n, t, o, c, st) HCCL_E_NOT_SUPPORT
-#define HcclAllGather(s, r, n, t, c, st) HCCL_E_NOT_SUPPORT
-#define HcclReduceScatter(s, r, n, t, o, c, st) HCCL_E_NOT_SUPPORT
-#define HcclAlltoAll(s, n, t, r, m, u, c, st) HCCL_E_NOT_SUPPORT
-#endif
-
 /* One HCCL call, queued on the stream; HCCL_SUCCESS or its error. */
 static HcclResult hccl_call(enum coll c, void *s, void *r, uint64_t count)
 {
 	HcclDataType dt = g.t->hccl;
-
-	(void)dt;
-	(void)s;
-	(void)r;
-	(void)count;
 
 	switch (c) {
 	case ALLREDUCE:
