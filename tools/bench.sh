@@ -27,13 +27,13 @@ for k in $kernels; do
 	# AllReduce latency, then AllReduce from 8 B to 256 MiB. A side's
 	# buffers are freed before the other's are allocated, so the sweep's
 	# peak is 8 ranks x (2 x 256 MiB + the HCCL buffer): 8 x 576 MiB with
-	# HCCL_BUFFSIZE=64, plus the guest and Open MPI (with libhccl's WIP of
-	# 12-07, a sweep to 64 MiB left 2.7 of 5.4 GiB free: 7 GiB for 256).
+	# HCCL_BUFFSIZE=64, plus the guest and Open MPI: in 7 GB, the run of
+	# 12-07 left 0.35 GiB available at its lowest, hence 8 GB.
 	# /out/mem.txt keeps the guest's lowest MemAvailable.
 	cdir=$BUILD/bench-$k/coll
 	rm -rf "$cdir"
 	crc=0
-	VM_MEM=${BENCH_COLL_MEM:-7168} VM_OUT=$cdir \
+	VM_MEM=${BENCH_COLL_MEM:-8192} VM_OUT=$cdir \
 		tools/vm/run --with-mpi --kernel "$k" --timeout "${BENCH_COLL_TIMEOUT:-3600}" -- \
 		sh /opt/hcclt/bin/hcclt-bench-coll-run "${BENCH_HCCL_BUFFSIZE:-64}" \
 		"${BENCH_COLL_MAX:-256M}" || crc=$?
@@ -43,7 +43,7 @@ for k in $kernels; do
 		fi
 	done
 	if [ -f "$cdir/mem.txt" ]; then
-		printf '\nGuest memory (VM_MEM=%s MB): %s\n' "${BENCH_COLL_MEM:-7168}" \
+		printf '\nGuest memory (VM_MEM=%s MB): %s\n' "${BENCH_COLL_MEM:-8192}" \
 			"$(cat "$cdir/mem.txt")" >> "$BUILD/bench.md"
 	fi
 	if [ -f "$cdir/sweep.csv" ] && command -v gnuplot > /dev/null; then

@@ -857,14 +857,14 @@ static void csv_row(FILE *f, const struct row *rw, const char *what, double memc
 	for (sd = 0; sd < NSIDE; sd++) {
 		fprintf(f, ",%d", rw->iters[sd]);
 		if (rw->sec[sd] > 0)
-			fprintf(f, ",%.3f,%.6f,%.6f", rw->sec[sd] * 1e6, algbw(rw, sd),
+			fprintf(f, ",%.3f,%.9g,%.9g", rw->sec[sd] * 1e6, algbw(rw, sd),
 				busbw(rw, sd));
 		else
 			fprintf(f, ",,,");
 		fprintf(f, ",%ld", rw->wrong[sd]);
 	}
 	if (memcpy_gbs > 0)
-		fprintf(f, ",%.6f\n", memcpy_gbs);
+		fprintf(f, ",%.9g\n", memcpy_gbs);
 	else
 		fprintf(f, ",\n");
 }

@@ -9,11 +9,12 @@ if (!exists("title")) title = 'AllReduce, 8 ranks: bus bandwidth'
 set terminal svg size 800,480 dynamic font 'sans,12'
 set output out
 set datafile separator ','
-set key top left
+set key bottom right
 set title title
 set logscale x 2
 set logscale y 10
 set format x '%.0b%B'
+set format y '%g'
 set xlabel 'message size (bytes; nccl-tests: the AllReduce buffer)'
 set ylabel 'busbw (GB/s)'
 set grid xtics ytics mytics
