@@ -11,6 +11,7 @@ export BUILD=${BUILD:-$top/build}
 kernels=${BENCH_KERNELS:-$(hcclt_default_kernel)}
 make -s lib tools
 rm -f "$BUILD/bench.md"
+rc=0
 for k in $kernels; do
 	tools/build-module "$k" > /dev/null
 	rm -rf "$BUILD/bench-$k"
@@ -18,5 +19,43 @@ for k in $kernels; do
 	VM_MEM=3072 VM_OUT=$BUILD/bench-$k tools/vm/run --kernel "$k" --timeout 1200 -- \
 		sh -c 'hcclt-bench -o /out/bench.md && hcclt-bench-allgather -o /out/bench.md'
 	cat "$BUILD/bench-$k/bench.md" >> "$BUILD/bench.md"
+	[ "${BENCH_COLL:-1}" = 1 ] || continue
+
+	# The collectives (issue 30): hcclt-bench-coll under mpirun, one
+	# process per card, HCCL against Open MPI in the same run, in a guest
+	# with Open MPI. 64 MiB for the four collectives and the 8-byte
+	# AllReduce latency, then AllReduce from 8 B to 256 MiB. A side's
+	# buffers are freed before the other's are allocated, so the sweep's
+	# peak is 8 ranks x (2 x 256 MiB + the HCCL buffer): 8 x 576 MiB with
+	# HCCL_BUFFSIZE=64, plus the guest and Open MPI: in 7 GB, the run of
+	# 12-07 left 0.35 GiB available at its lowest, hence 8 GB.
+	# /out/mem.txt keeps the guest's lowest MemAvailable.
+	cdir=$BUILD/bench-$k/coll
+	rm -rf "$cdir"
+	crc=0
+	VM_MEM=${BENCH_COLL_MEM:-8192} VM_OUT=$cdir \
+		tools/vm/run --with-mpi --kernel "$k" --timeout "${BENCH_COLL_TIMEOUT:-3600}" -- \
+		sh /opt/hcclt/bin/hcclt-bench-coll-run "${BENCH_HCCL_BUFFSIZE:-64}" \
+		"${BENCH_COLL_MAX:-256M}" || crc=$?
+	for f in coll.md sweep.md; do
+		if [ -f "$cdir/$f" ]; then
+			cat "$cdir/$f" >> "$BUILD/bench.md"
+		fi
+	done
+	if [ -f "$cdir/mem.txt" ]; then
+		printf '\nGuest memory (VM_MEM=%s MB): %s\n' "${BENCH_COLL_MEM:-8192}" \
+			"$(cat "$cdir/mem.txt")" >> "$BUILD/bench.md"
+	fi
+	if [ -f "$cdir/sweep.csv" ] && command -v gnuplot > /dev/null; then
+		gnuplot -e "csv='$cdir/sweep.csv'; out='$BUILD/bench-allreduce-$k.svg'" \
+			-e "title='AllReduce, 8 ranks in 8 processes: bus bandwidth ($k, QEMU TCG)'" \
+			tools/bench/plot-coll.gp
+		echo "bench: AllReduce plot in $BUILD/bench-allreduce-$k.svg"
+	fi
+	if [ "$crc" != 0 ]; then
+		echo "bench: the collectives' run failed (exit $crc)" >&2
+		rc=1
+	fi
 done
 echo "bench: results in $BUILD/bench.md"
+exit $rc

@@ -3,7 +3,10 @@
 # tools/deps.sh: install every Debian package hcclthread needs (idempotent).
 # Test kernels: the newest 6.1 (bookworm), 6.1 PREEMPT_RT (bookworm's
 # linux-image-rt-amd64) and 6.12 (+deb12) releases that apt offers with both
-# an image and headers, resolved at run time.
+# an image and headers, resolved at run time. Open MPI (openmpi-bin,
+# libopenmpi-dev) is make bench's baseline for the collectives and runs in
+# the guest (tools/vm/run --with-mpi); gnuplot-nox draws the plot of
+# Documentation/performance.rst.
 set -euo pipefail
 
 if [ "$(id -u)" != 0 ]; then
@@ -52,7 +55,8 @@ pkgs=(build-essential clang pkg-config libdrm-dev qemu-system-x86
 	busybox-static cpio rsync sparse xz-utils kmod bc bison flex libelf-dev
 	libssl-dev linux-source-6.1 linux-source-6.12
 	"$img61" "$h61" "$img612" "$h612" "$imgrt" "$hrt"
-	libtracefs-dev libtraceevent-dev libjson-c-dev)
+	libtracefs-dev libtraceevent-dev libjson-c-dev
+	openmpi-bin libopenmpi-dev gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
