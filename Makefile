@@ -6,7 +6,8 @@
 #   make lib             build/lib/libhcclthread.so.1, .so, .a, hcclthread.pc
 #   make tools           build/bin/: examples, hcclthread-smi, trace, bench
 #   make selftests       build/kselftest/ (installed kselftests, run_kselftest.sh)
-#   make install         library, headers, hcclthread.pc, tools (DESTDIR, PREFIX)
+#   make install         library, headers, hcclthread.pc, tools (DESTDIR, PREFIX);
+#                        with CANN_HOME=DIR also a CANN-style home (include/, lib64/)
 #   make modules_install module into /lib/modules/KVER/updates (KVER, DESTDIR)
 #   make dkms_install    sources into /usr/src/hcclthread-1.0, dkms add + install
 #   make deps            Debian packages (root)
@@ -81,6 +82,7 @@ selftests: $(LINUX_SRC)/Makefile
 
 install: lib tools
 	$(MAKE) -C lib O=$(BUILD) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install
+	$(if $(CANN_HOME),$(MAKE) -C lib O=$(BUILD) CANN_HOME=$(CANN_HOME) install-cann)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD)/bin/hcclthread-smi $(BUILD)/bin/hcclthread-trace \
 		$(DESTDIR)$(PREFIX)/bin/

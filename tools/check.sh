@@ -195,6 +195,8 @@ static_checks() {
 		make -s -C lib O="$BUILD" check-symbols
 	step "CANN-style C++14 client builds against the installed headers" \
 		make -s -C lib O="$BUILD" check-installed
+	step "a CANN build line (-lhccl -lascendcl ...) against a CANN-style home" \
+		make -s -C lib O="$BUILD" check-cann-home
 	step "tools build" make -s tools
 	step "kselftests build and install (kernel lib.mk)" make -s selftests
 }
