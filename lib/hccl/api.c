@@ -326,9 +326,10 @@ static HcclResult alltoallv(const void *sendBuf, const void *recvBuf, uint64_t *
 			    HcclDataType dt, HcclComm comm, aclrtStream stream, uint32_t rank,
 			    uint32_t n)
 {
+	uint8_t want[COLL_MAX_RANKS] = { 0 };
 	uint64_t stotal, rtotal;
 	struct coll_param p;
-	uint32_t r2, n2;
+	uint32_t r2, n2, q;
 	HcclResult ret;
 
 	ret = param(&p, COLL_ALLTOALL_V, comm, dt, 0, &r2, &n2);
@@ -343,10 +344,17 @@ static HcclResult alltoallv(const void *sendBuf, const void *recvBuf, uint64_t *
 	CHECK(vec[rank] != vec[2 * n + rank], HCCL_E_PARA);
 	CHECK(!stotal && !rtotal, HCCL_SUCCESS);
 	CHECK((stotal && !sendBuf) || (rtotal && !recvBuf), HCCL_E_PTR);
+	/*
+	 * Channels to the ranks we exchange with only: a rank with nothing to
+	 * do returns above, and must not be waited for. Both ends of a pair
+	 * see the same counts, so both ask.
+	 */
+	for (q = 0; q < n; q++)
+		want[q] = vec[q] || vec[2 * n + q];
 	p.send = (void *)sendBuf;
 	p.recv = (void *)recvBuf;
 	p.nvec = 4 * n;
-	return coll_launch(comm, stream, &p, vec, p.nvec * sizeof(uint64_t), all_ranks);
+	return coll_launch(comm, stream, &p, vec, p.nvec * sizeof(uint64_t), want);
 }
 
 HCCL_EXPORT HcclResult HcclAlltoAllV(const void *sendBuf, const void *sendCounts,
@@ -419,10 +427,10 @@ HCCL_EXPORT HcclResult HcclAlltoAll(const void *sendBuf, uint64_t sendCount,
 	HcclResult ret;
 
 	CHECK(!comm || !stream, HCCL_E_PTR);
+	CHECK(!sendCount && !recvCount, HCCL_SUCCESS);
+	CHECK(!sendBuf || !recvBuf, HCCL_E_PTR);
 	CHECK(!dt_in(sendType, DT_ANY) || !dt_in(recvType, DT_ANY), HCCL_E_NOT_SUPPORT);
 	CHECK(sendType != recvType || sendCount != recvCount, HCCL_E_PARA);
-	CHECK(!sendCount, HCCL_SUCCESS);
-	CHECK(!sendBuf || !recvBuf, HCCL_E_PTR);
 	ret = param(&p, COLL_ALLTOALL, comm, sendType, sendCount, &rank, &n);
 	if (ret != HCCL_SUCCESS)
 		return ret;
@@ -465,8 +473,9 @@ HCCL_EXPORT HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_
 	uint32_t rank, n, i, k = 0;
 	HcclResult ret;
 
-	CHECK(!comm || !stream || !sendRecvInfo, HCCL_E_PTR);
+	CHECK(!comm || !stream, HCCL_E_PTR);
 	CHECK(!itemNum, HCCL_SUCCESS);
+	CHECK(!sendRecvInfo, HCCL_E_PTR);
 	CHECK(itemNum > COLL_MAX_ITEMS, HCCL_E_PARA);
 	ret = param(&p, COLL_BATCH_SEND_RECV, comm, HCCL_DATA_TYPE_INT8, 0, &rank, &n);
 	if (ret != HCCL_SUCCESS)

@@ -157,6 +157,17 @@ static HcclResult channels(HcclComm comm, struct coll_host *h, const uint8_t *wa
 		r->chan[peer[i]] = ch[i];
 		ret = HcclChannelGetHcclBuffer(comm, ch[i], &r->peer_buf[peer[i]],
 					       &r->peer_buf_size[peer[i]]);
+		/*
+		 * Every rank cuts its buffer into regions of the same size:
+		 * buffers of different sizes (HCCL_BUFFSIZE, hcclBufferSize
+		 * set differently per rank) cannot work together.
+		 */
+		if (ret == HCCL_SUCCESS && r->peer_buf_size[peer[i]] != r->buf_size) {
+			coll_debug("rank %u's HCCL buffer is %llu bytes, ours %llu: they must match",
+				   peer[i], (unsigned long long)r->peer_buf_size[peer[i]],
+				   (unsigned long long)r->buf_size);
+			ret = HCCL_E_PARA;
+		}
 	}
 	if (ret != HCCL_SUCCESS) {
 		/* The channels stay with the communicator; forget them here. */
@@ -166,8 +177,14 @@ static HcclResult channels(HcclComm comm, struct coll_host *h, const uint8_t *wa
 		}
 		return ret;
 	}
-	if (aclrtMemcpy(h->dres, sizeof(*r), r, sizeof(*r), ACL_MEMCPY_HOST_TO_DEVICE))
+	if (aclrtMemcpy(h->dres, sizeof(*r), r, sizeof(*r), ACL_MEMCPY_HOST_TO_DEVICE)) {
+		/* The kernel does not see them: ask again next time. */
+		for (i = 0; i < n; i++) {
+			r->chan[peer[i]] = 0;
+			r->peer_buf[peer[i]] = NULL;
+		}
 		return HCCL_E_RUNTIME;
+	}
 	return HCCL_SUCCESS;
 }
 

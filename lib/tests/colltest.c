@@ -1317,6 +1317,83 @@ static void test_killed(uint32_t n)
 	munmap(box, sizeof(*box));
 }
 
+/*
+ * AlltoAllV as a communicator's first operation, rank 2 with nothing to
+ * send or receive: it returns at once and then waits for the others
+ * outside HCCL. Ranks 0 and 1 must not wait for a channel to rank 2
+ * (before the fix they did, until HCCL_CONNECT_TIMEOUT).
+ */
+struct idlebox {
+	HcclRootInfo root;
+	int state, done;
+	int ok[3];
+};
+
+static void test_alltoallv_idle_rank(void)
+{
+	struct idlebox *box = mmap(NULL, sizeof(*box), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid[3];
+	uint32_t i;
+	int st, ok = 1;
+
+	if (box == MAP_FAILED) {
+		tap_ok(0, "AlltoAllV idle rank: mmap");
+		return;
+	}
+	memset(box, 0, sizeof(*box));
+	for (i = 0; i < 3; i++) {
+		pid[i] = fork();
+		if (!pid[i]) {
+			uint64_t sc[3] = { 0 }, sd[3] = { 0 }, rc[3] = { 0 }, rd[3] = { 0 };
+			HcclComm comm;
+			aclrtStream st2;
+			void *s = NULL, *d = NULL;
+			HcclResult r;
+
+			/* A wait for rank 2's channel would fail in 10 s, not hang. */
+			setenv("HCCL_CONNECT_TIMEOUT", "10", 1);
+			if (aclrtSetDevice((int32_t)i) != ACL_SUCCESS)
+				_exit(2);
+			if (!i)
+				__atomic_store_n(&box->state,
+						 HcclGetRootInfo(&box->root) == HCCL_SUCCESS ? 1 : -1,
+						 __ATOMIC_RELEASE);
+			while (!__atomic_load_n(&box->state, __ATOMIC_ACQUIRE))
+				usleep(1000);
+			if (box->state < 0 || HcclCommInitRootInfo(3, &box->root, i, &comm) ||
+			    aclrtCreateStream(&st2))
+				_exit(3);
+			if (i < 2) {
+				/* 0 and 1 swap 1000 int32; 2 takes no part. */
+				sc[1 - i] = rc[1 - i] = 1000;
+				s = dev_alloc(4000);
+				d = dev_alloc(4000);
+			}
+			r = HcclAlltoAllV(s, sc, sd, HCCL_DATA_TYPE_INT32, d, rc, rd,
+					  HCCL_DATA_TYPE_INT32, comm, st2);
+			box->ok[i] = r == HCCL_SUCCESS && aclrtSynchronizeStream(st2) == ACL_SUCCESS;
+			if (i < 2)
+				__atomic_add_fetch(&box->done, 1, __ATOMIC_SEQ_CST);
+			else
+				while (__atomic_load_n(&box->done, __ATOMIC_SEQ_CST) < 2)
+					usleep(1000);
+			HcclCommDestroy(comm);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		waitpid(pid[i], &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) || !box->ok[i]) {
+			printf("# rank %u: exit %d, AlltoAllV %s\n", i,
+			       WIFEXITED(st) ? WEXITSTATUS(st) : -1, box->ok[i] ? "ok" : "failed");
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "AlltoAllV first, a rank with nothing to exchange returns and nobody waits for it");
+	munmap(box, sizeof(*box));
+}
+
 static void report(uint32_t n, const char *mode, const char *algo, struct board *b, int ret)
 {
 	uint32_t i, r;
@@ -1436,5 +1513,7 @@ int main(int argc, char **argv)
 	}
 	if (procs && !only && ndev >= 2)
 		test_killed(ndev < 3 ? ndev : 3);
+	if (procs && !only && ndev >= 3)
+		test_alltoallv_idle_rank();
 	return tap_done();
 }

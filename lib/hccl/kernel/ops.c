@@ -7,7 +7,8 @@
  * stream, which waits for it (host.c), and submits the batch.
  *
  * Algorithm per operation (COLL_ALGO_AUTO): AllReduce, ReduceScatter and
- * AllGather take the ring from p->ring_min bytes per rank's share up (see
+ * AllGather take the ring from p->ring_min bytes up (AllReduce's buffer,
+ * ReduceScatter's block, AllGather's output; see
  * Documentation/collectives.rst for the measurement), the mesh below;
  * every other operation is a mesh exchange.
  */
