@@ -178,6 +178,20 @@ static HcclResult vec_check(const uint64_t *counts, const uint64_t *displs, uint
 	return HCCL_SUCCESS;
 }
 
+/*
+ * The @n counts and displacements of a V operation into @vec (counts,
+ * then displacements), checked as vec_check() does.
+ */
+static HcclResult vec_load(uint64_t *vec, const void *counts, const void *displs, uint32_t n,
+			   uint32_t es, uint64_t *total)
+{
+	if (n > COLL_MAX_RANKS)
+		return HCCL_E_NOT_SUPPORT;
+	memcpy(vec, counts, n * sizeof(uint64_t));
+	memcpy(vec + n, displs, n * sizeof(uint64_t));
+	return vec_check(vec, vec + n, n, es, total);
+}
+
 HCCL_EXPORT HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts,
 					  const void *sendDispls, void *recvBuf,
 					  uint64_t recvCount, HcclDataType dataType,
@@ -195,10 +209,7 @@ HCCL_EXPORT HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts,
 	ret = param(&p, COLL_REDUCE_SCATTER_V, comm, dataType, recvCount, &rank, &n);
 	if (ret != HCCL_SUCCESS)
 		return ret;
-	CHECK(n > COLL_MAX_RANKS, HCCL_E_NOT_SUPPORT);
-	memcpy(vec, sendCounts, n * sizeof(uint64_t));
-	memcpy(vec + n, sendDispls, n * sizeof(uint64_t));
-	ret = vec_check(vec, vec + n, n, p.esize, &total);
+	ret = vec_load(vec, sendCounts, sendDispls, n, p.esize, &total);
 	if (ret != HCCL_SUCCESS)
 		return ret;
 	CHECK(recvCount != vec[rank], HCCL_E_PARA);
@@ -269,10 +280,7 @@ HCCL_EXPORT HcclResult HcclAllGatherV(void *sendBuf, uint64_t sendCount, void *r
 	ret = param(&p, COLL_ALLGATHER_V, comm, dataType, sendCount, &rank, &n);
 	if (ret != HCCL_SUCCESS)
 		return ret;
-	CHECK(n > COLL_MAX_RANKS, HCCL_E_NOT_SUPPORT);
-	memcpy(vec, recvCounts, n * sizeof(uint64_t));
-	memcpy(vec + n, recvDispls, n * sizeof(uint64_t));
-	ret = vec_check(vec, vec + n, n, p.esize, &total);
+	ret = vec_load(vec, recvCounts, recvDispls, n, p.esize, &total);
 	if (ret != HCCL_SUCCESS)
 		return ret;
 	CHECK(sendCount != vec[rank], HCCL_E_PARA);
