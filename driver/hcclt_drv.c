@@ -46,6 +46,17 @@ module_param(sim_soc, charp, 0444);
 MODULE_PARM_DESC(sim_soc,
 		 "SoC of the simulated NPUs: Ascend910B1 (A2, default), Ascend910_9391 (A3), Ascend950PR");
 
+/*
+ * AI CPU cores a card's kernels may use: 6 on Ascend 910B (A2), 910_93
+ * (A3) and 950, what aclrtGetDeviceInfo(ACL_DEV_ATTR_AICPU_CORE_NUM)
+ * reports there (Documentation/custom-operators.rst cites the source).
+ * The library runs at most this many launches of one file at once.
+ */
+static unsigned int sim_aicpu_cores = 6;
+module_param(sim_aicpu_cores, uint, 0444);
+MODULE_PARM_DESC(sim_aicpu_cores,
+		 "AI CPU cores of each simulated NPU (1-64, default 6)");
+
 static const char * const hcclt_socs[] = {
 	"Ascend910B1", "Ascend910_9391", "Ascend950PR",
 };
@@ -118,8 +129,10 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_PEER_REVOKE | HCCLT_FEATURE_REDUCE_EXT |
 			 HCCLT_FEATURE_FAILURE_MODES |
 			 HCCLT_FEATURE_SATURATION | HCCLT_FEATURE_EVENT_RESET |
-			 hdev->hw->features;
+			 HCCLT_FEATURE_AICPU_CORES | hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
+	args->aicpu_cores = sim_aicpu_cores;
+	args->pad2 = 0;
 	return 0;
 }
 
@@ -510,6 +523,11 @@ static int hcclt_check_params(void)
 				     sim_soc) < 0) {
 		pr_err("hcclthread: sim_soc=%s is not Ascend910B1, Ascend910_9391 or Ascend950PR\n",
 		       sim_soc ? sim_soc : "(null)");
+		return -EINVAL;
+	}
+	if (sim_aicpu_cores < 1 || sim_aicpu_cores > 64) {
+		pr_err("hcclthread: sim_aicpu_cores=%u out of range 1-64\n",
+		       sim_aicpu_cores);
 		return -EINVAL;
 	}
 	if (sim_devices > HCCLT_MAX_DEVICES) {

@@ -177,19 +177,23 @@ static void take(struct cand *c, int n)
 }
 
 /*
- * Lock order: dev_lock, the idle table's lock, vmm_lock (vmm.c),
+ * Lock order: dev_lock, aicpu_lock (aicpu.c), the idle table's lock,
+ * vmm_lock (vmm.c),
  * reuse_lock (objects.c), the name table's lock (group.c), the memory
- * table's lock (mem.c), srv_lock (cluster.c) and prof_lock (prof.c), two
- * leaves: neither is held with another lock of the library.
+ * table's lock (mem.c), vas_lock (vas.c), srv_lock (cluster.c) and
+ * prof_lock (prof.c), two leaves: neither is held with another lock of
+ * the library.
  */
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&dev_lock);
+	hcclt_aicpu_atfork_prepare();
 	hcclt_idle_atfork_prepare();
 	hcclt_vmm_atfork_prepare();
 	hcclt_obj_atfork_prepare();
 	hcclt_names_atfork_prepare();
 	hcclt_mem_atfork_prepare();
+	hcclt_vas_atfork_prepare();
 	hcclt_cluster_atfork_prepare();
 	hcclt_prof_atfork_prepare();
 }
@@ -198,11 +202,13 @@ static void atfork_parent(void)
 {
 	hcclt_prof_atfork_parent();
 	hcclt_cluster_atfork_parent();
+	hcclt_vas_atfork_parent();
 	hcclt_mem_atfork_parent();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
 	hcclt_vmm_atfork_parent();
 	hcclt_idle_atfork_parent();
+	hcclt_aicpu_atfork_parent();
 	pthread_mutex_unlock(&dev_lock);
 }
 
@@ -224,11 +230,13 @@ static void atfork_child(void)
 	atomic_fetch_add(&fork_gen, 1);
 	hcclt_prof_atfork_child();
 	hcclt_cluster_atfork_child();
+	hcclt_vas_atfork_child();
 	hcclt_mem_atfork_child();
 	hcclt_names_atfork_release();
 	hcclt_obj_atfork_release();
 	hcclt_vmm_atfork_child();
 	hcclt_idle_atfork_child();
+	hcclt_aicpu_atfork_child();
 	pthread_mutex_unlock(&dev_lock);
 }
 
@@ -364,6 +372,30 @@ static int device_open_locked(int dev)
 	devs[dev].features = q.features;
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	return fd;
+}
+
+/*
+ * In the AI CPU process (aicpu_core.c): @fd, the application's device
+ * file of @dev, is this process's, and handles carry the application's
+ * fork generation @gen. Before anything opens a device.
+ */
+int hcclt_device_adopt(int dev, int fd, uint32_t gen)
+{
+	struct drm_hcclt_query q;
+	int ret;
+
+	if (dev < 0 || dev >= hcclt_device_count())
+		return -ENXIO;
+	memset(&q, 0, sizeof(q));
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&dev_lock);
+	devs[dev].features = q.features;
+	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
+	atomic_store(&fork_gen, gen);
+	pthread_mutex_unlock(&dev_lock);
+	return 0;
 }
 
 /*

@@ -57,6 +57,13 @@ static struct idle_stream streams[IDLE_SLOTS];
 static struct idle_handle handles[IDLE_SLOTS];
 /* Bumped by hcclt_idle_forget(); entries of older epochs are free. */
 static _Atomic uint64_t idle_epoch = 1;
+/*
+ * The epoch in use: idle_epoch, or the word the application shares with
+ * its AI CPU processes (hcclt_idle_share()), which bump it when a kernel
+ * ends: the tasks a kernel queued there are not in this table. Changed
+ * under idle_lock, read without it.
+ */
+static _Atomic(_Atomic uint64_t *) epoch_p = &idle_epoch;
 
 static unsigned int slot_of(int dev, uint64_t id)
 {
@@ -67,12 +74,30 @@ static unsigned int slot_of(int dev, uint64_t id)
 
 uint64_t hcclt_idle_epoch(void)
 {
-	return atomic_load_explicit(&idle_epoch, memory_order_acquire);
+	return atomic_load_explicit(atomic_load_explicit(&epoch_p, memory_order_acquire),
+				    memory_order_acquire);
 }
 
 void hcclt_idle_forget(void)
 {
-	atomic_fetch_add_explicit(&idle_epoch, 1, memory_order_acq_rel);
+	atomic_fetch_add_explicit(atomic_load_explicit(&epoch_p, memory_order_acquire), 1,
+				  memory_order_acq_rel);
+}
+
+/*
+ * Count epochs in @shared from now on (aicpu.c): from above the current
+ * one, so that every note made so far is forgotten.
+ */
+void hcclt_idle_share(_Atomic uint64_t *shared)
+{
+	uint64_t e;
+
+	pthread_mutex_lock(&idle_lock);
+	e = hcclt_idle_epoch() + 1;
+	if (atomic_load(shared) < e)
+		atomic_store(shared, e);
+	atomic_store_explicit(&epoch_p, shared, memory_order_release);
+	pthread_mutex_unlock(&idle_lock);
 }
 
 void hcclt_idle_note(int dev, uint64_t handle,
@@ -158,7 +183,10 @@ void hcclt_idle_atfork_parent(void)
 	pthread_mutex_unlock(&idle_lock);
 }
 
+/* The child's AI CPU is its own: back to a private epoch, a new one. */
 void hcclt_idle_atfork_child(void)
 {
+	atomic_store(&idle_epoch, hcclt_idle_epoch() + 1);
+	atomic_store(&epoch_p, &idle_epoch);
 	pthread_mutex_unlock(&idle_lock);
 }

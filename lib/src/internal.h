@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hcclthread_accel.h"
 #include "hccl/hccl_types.h"
@@ -72,6 +73,7 @@ struct hcclt_stream {
 int hcclt_device_count(void);
 int hcclt_device_open(int dev);
 int hcclt_device_fd_fast(int dev);
+int hcclt_device_adopt(int dev, int fd, uint32_t gen);
 uint64_t hcclt_device_features(int dev);
 const char *hcclt_device_node(int dev);
 uint32_t hcclt_gen(void);
@@ -117,6 +119,7 @@ void hcclt_idle_note(int dev, uint64_t handle,
 		     const struct drm_hcclt_submit *sub, uint64_t epoch);
 int hcclt_idle_check(int dev, uint64_t handle);
 void hcclt_idle_forget(void);
+void hcclt_idle_share(_Atomic uint64_t *shared);
 void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
@@ -159,7 +162,76 @@ int hcclt_seg_tasks(const struct hcclt_seg *d, int nd, const struct hcclt_seg *s
 
 /* A mapping of physical memory at reserved addresses (vmm.c, mem.c). */
 int hcclt_mem_vmap_add(uintptr_t base, size_t size, int dev, uint32_t handle,
-		       uintptr_t resv);
+		       uint64_t mmap_off, uintptr_t resv);
+
+/*
+ * The device address window (vas.c): every mapping of device memory is
+ * placed in [HCCLT_VAS_BASE, HCCLT_VAS_BASE + HCCLT_VAS_SIZE), 16 TiB
+ * from 16 TiB, which no ordinary process uses, so that the AI CPU process
+ * can map the same objects at the same addresses. hcclt_vas_mmap() is
+ * mmap() at a free place of the window (MAP_FIXED_NOREPLACE added),
+ * aligned to @align (0: a page); hcclt_vas_munmap() unmaps and frees it.
+ */
+#define HCCLT_VAS_BASE	((uintptr_t)1 << 44)
+#define HCCLT_VAS_SIZE	((size_t)1 << 44)
+void *hcclt_vas_mmap(size_t len, size_t align, int prot, int flags, int fd, off_t off);
+void hcclt_vas_munmap(void *p, size_t len);
+void hcclt_vas_atfork_prepare(void);
+void hcclt_vas_atfork_parent(void);
+void hcclt_vas_atfork_child(void);
+
+/*
+ * A device mapping as the AI CPU process gets it (mem.c, aicpu.c): where,
+ * how long, which object (GEM handle and mmap() offset in the shared
+ * device file; a peer's buffer by communicator and channel) and its
+ * struct alloc kind.
+ */
+struct hcclt_aicpu_map {
+	uint64_t base;
+	uint64_t size;		/* bytes the range checks allow */
+	uint64_t map_len;	/* bytes mapped */
+	uint64_t mmap_off;
+	uint64_t comm;
+	uint64_t chan;
+	uint32_t handle;
+	int32_t kind;
+};
+
+/* The kind of a channel peer's buffer (mem.c's ALLOC_PEER_BUF). */
+#define HCCLT_MAP_PEER_BUF	2
+
+int hcclt_mem_snapshot(int dev, struct hcclt_aicpu_map **out);
+
+/*
+ * A kernel launch as the application keeps it (kernel.c, aicpu.c): the
+ * DRM event's cookie. @path, @symbol and @name point into @args's tail.
+ */
+struct hcclt_launch {
+	struct hcclt_launch *next;	/* aicpu.c's queue of launches */
+	const char *path;		/* the kernel's shared object */
+	const char *symbol;		/* its function */
+	const char *name;		/* the descriptor's entry */
+	uint32_t blocks;
+	uint32_t timeout_s;		/* 0: none */
+	uint64_t seqno;			/* the event's */
+	uint64_t handle;		/* the event's */
+	const unsigned char *holders;	/* placeholders (aicpu.h), in the tail */
+	size_t holders_len;
+	uint32_t nholders;
+	uint32_t pad;
+	size_t len;			/* bytes of the argument block */
+	unsigned char args[];
+};
+
+/*
+ * The AI CPU of @dev (aicpu.c): started for this process with the first
+ * launch on it; 0 or -1.
+ */
+int hcclt_aicpu_ensure(int dev, int fd);
+void hcclt_aicpu_atfork_prepare(void);
+void hcclt_aicpu_atfork_parent(void);
+void hcclt_aicpu_atfork_child(void);
+int hcclt_mem_adopt(int dev, const struct hcclt_aicpu_map *m, size_t n);
 int hcclt_mem_vmap_del(uintptr_t base);
 
 /* Device memory on @dev (mem.c; aclrtFree() frees it). */

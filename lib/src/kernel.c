@@ -5,27 +5,23 @@
  * and launches (aclrtLaunchKernelWithConfig), which are kernel-launch
  * tasks on the stream (HCCLT_TASK_KERNEL_LAUNCH).
  *
- * The simulated AI CPU of a device is a worker thread of this process,
- * started with the first launch on the device. It reads the driver's
- * launch events from the device fd (poll() + read()): each names the
- * launch by its cookie, a struct launch this file allocated with the
- * function and a copy of its argument block; the worker runs it, answers
- * with DRM_IOCTL_HCCLT_KERNEL_DONE, and frees it. A launch the driver
- * dropped before it ran comes back flagged cancelled and is only freed,
- * and so is one the driver says may no longer start
- * (HCCLT_KERNEL_DONE_START: it failed after its event was sent).
- * Kernels run on the worker call the Hcomm and HCCL functions like any
- * thread of the process.
+ * A launch is a task on the stream: its cookie names a struct
+ * hcclt_launch this file allocates with a copy of the argument block and
+ * the kernel's shared object path and symbol. The simulated AI CPU
+ * (aicpu.c) gets it from the driver's launch event when the stream
+ * reaches it, runs it in an AI CPU core process, which has only the
+ * device's memory, and frees it. The shared object is also loaded here,
+ * when the descriptor is: its errors are aclrtBinaryLoadFromFile()'s and
+ * aclrtBinaryGetFunction()'s, as CANN's; its code never runs here.
  *
  * Handles are pointers to structs with a magic word; a binary's functions
  * live as long as the binary; an argument block is consumed (marked dead
  * and kept on its function's list for reuse) by a successful launch.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +48,7 @@ struct kfunc {
 	char *name;		/* the descriptor entry's key */
 	char *symbol;		/* functionName */
 	void *so;		/* dlopen handle (shared with other entries) */
+	char *path;		/* where the loader found it, for the AI CPU */
 	kernel_fn fn;		/* NULL until first looked up */
 	struct kfunc *next;
 };
@@ -63,23 +60,21 @@ struct kbin {
 	size_t nsos;
 };
 
+struct holder {
+	void *buf;
+	uint64_t off;
+	uint64_t size;
+};
+
 struct kargs {
 	_Atomic uint32_t magic;
 	struct kfunc *func;
 	unsigned char *buf;
 	size_t len, cap;
 	int finalized;
-	/* Placeholder buffers, freed with the block. */
-	void **holders;
+	/* Placeholder buffers: where their pointer is in @buf, their size. */
+	struct holder *holders;
 	size_t nholders;
-};
-
-/* What a launch cookie names. */
-struct launch {
-	kernel_fn fn;
-	uint32_t blocks;
-	size_t len;
-	unsigned char args[];
 };
 
 static int magic_ok(_Atomic uint32_t *m, uint32_t want)
@@ -105,29 +100,33 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* dlopen @so: beside the JSON, in ../kernel/ of it, on the loader's path. */
+/*
+ * dlopen @so: beside the JSON, in ../kernel/ of it, on the loader's path.
+ * Lazily: its code never runs here (the AI CPU process runs it), and its
+ * references to the Hcomm calls are resolved there.
+ */
 static void *load_so(const char *jsondir, const char *so)
 {
 	char path[PATH_MAX];
 	void *h;
 
 	if (strchr(so, '/')) {
-		h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+		h = dlopen(so, RTLD_LAZY | RTLD_LOCAL);
 		if (!h)
 			hcclt_debug("kernel %s: %s", so, dlerror());
 		return h;
 	}
 	snprintf(path, sizeof(path), "%s/%s", jsondir, so);
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	if (h)
 		return h;
 	hcclt_debug("kernel: not loaded from %s: %s", path, dlerror());
 	snprintf(path, sizeof(path), "%s/../kernel/%s", jsondir, so);
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	if (h)
 		return h;
 	hcclt_debug("kernel: not loaded from %s: %s", path, dlerror());
-	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	h = dlopen(so, RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		hcclt_debug("kernel: %s not on the loader's path either: %s", so, dlerror());
 	return h;
@@ -143,6 +142,7 @@ static void bin_free(struct kbin *b)
 		atomic_store(&f->magic, DEAD_MAGIC);
 		free(f->name);
 		free(f->symbol);
+		free(f->path);
 		/* Kept: a stale function handle reads dead memory, not freed. */
 		f->so = NULL;
 		f->fn = NULL;
@@ -197,9 +197,16 @@ static aclError bin_add(struct kbin *b, const char *jsondir, const char *name,
 	f->so = so;
 	f->name = strdup(name);
 	f->symbol = strdup(json_object_get_string(fn_j));
-	if (!f->name || !f->symbol) {
+	{
+		struct link_map *lm = NULL;
+
+		if (!dlinfo(so, RTLD_DI_LINKMAP, &lm) && lm && lm->l_name && *lm->l_name)
+			f->path = realpath(lm->l_name, NULL);
+	}
+	if (!f->name || !f->symbol || !f->path) {
 		free(f->name);
 		free(f->symbol);
+		free(f->path);
 		free(f);
 		return ACL_ERROR_BAD_ALLOC;
 	}
@@ -401,7 +408,8 @@ HCCLT_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHa
 {
 	struct kargs *a = args_live(argsHandle);
 	uintptr_t off = (uintptr_t)paramHandle;
-	void **n, *buf;
+	struct holder *n;
+	void *buf;
 
 	if (!a || !off || !dataSize || !bufferAddr || dataSize > ARGS_MAX ||
 	    off - 1 + sizeof(void *) > a->len)
@@ -415,7 +423,10 @@ HCCLT_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHa
 		return ACL_ERROR_BAD_ALLOC;
 	}
 	a->holders = n;
-	a->holders[a->nholders++] = buf;
+	n[a->nholders].buf = buf;
+	n[a->nholders].off = off - 1;
+	n[a->nholders].size = dataSize;
+	a->nholders++;
 	memcpy(a->buf + off - 1, &buf, sizeof(buf));
 	*bufferAddr = buf;
 	return ACL_SUCCESS;
@@ -432,154 +443,44 @@ HCCLT_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
 }
 
 /*
- * A launched block: dead to the API. Its placeholder buffers stay (the
- * kernel may point into them) until the process ends; the block itself is
- * copied into the launch.
+ * A launched block: dead to the API (the struct stays, so that using the
+ * handle again is refused). The block and its placeholders' data were
+ * copied into the launch: the AI CPU gives the kernel its own copies, as
+ * the device does.
  */
 static void args_consume(struct kargs *a)
 {
+	size_t i;
+
 	atomic_store(&a->magic, ARGS_DONE);
 	free(a->buf);
 	a->buf = NULL;
 	a->len = a->cap = 0;
+	for (i = 0; i < a->nholders; i++)
+		free(a->holders[i].buf);
+	free(a->holders);
+	a->holders = NULL;
+	a->nholders = 0;
 }
-
-/* ---- the AI CPU workers ---- */
-
-/* protects workers[] */
-static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Fork generation (plus one) a device's worker was started in, 0 if none. */
-static uint32_t workers[HCCLT_MAX_DEVICES];
 
 /*
- * May the launch of @ev start? An event read with others, while an earlier
- * kernel ran, may name a launch that has failed since (timed out,
- * cancelled): the driver answers -ESRCH and it must not run. -EINVAL: a
- * driver before HCCLT_KERNEL_DONE_START, which cannot tell.
+ * The placeholders of @a as a launch carries them (aicpu.h): @n
+ * descriptors (offset, size) and then their data. Its length, and the
+ * blob in @out unless NULL.
  */
-static int may_start(int fd, const struct drm_hcclt_event_launch *ev)
+static size_t holders_pack(const struct kargs *a, unsigned char *out)
 {
-	struct drm_hcclt_kernel_done d;
-	int ret;
+	size_t i, len = a->nholders * 2 * sizeof(uint64_t);
 
-	if (ev->flags & HCCLT_LAUNCH_CANCELLED)
-		return 0;
-	memset(&d, 0, sizeof(d));
-	d.handle = ev->handle;
-	d.seqno = ev->seqno;
-	d.flags = HCCLT_KERNEL_DONE_START;
-	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d);
-	if (ret && ret != -EINVAL) {
-		hcclt_debug("AI CPU: launch %llu not run: %s", (unsigned long long)ev->seqno,
-			    strerror(-ret));
-		return 0;
-	}
-	return 1;
-}
-
-static void run_launch(int fd, const struct drm_hcclt_event_launch *ev)
-{
-	struct launch *l = (struct launch *)(uintptr_t)ev->cookie;
-	struct drm_hcclt_kernel_done d;
-	unsigned int st = 0;
-	uint32_t i;
-
-	hcclt_debug("AI CPU: launch %llu of handle 0x%llx%s", (unsigned long long)ev->seqno,
-		    (unsigned long long)ev->handle,
-		    ev->flags & HCCLT_LAUNCH_CANCELLED ? " was cancelled" : "");
-	if (may_start(fd, ev)) {
-		for (i = 0; i < l->blocks && !st; i++)
-			st = l->fn(l->args);
-		hcclt_debug("AI CPU: launch %llu returned %u", (unsigned long long)ev->seqno, st);
-		memset(&d, 0, sizeof(d));
-		d.handle = ev->handle;
-		d.seqno = ev->seqno;
-		d.status = (int32_t)st;
-		/* -ESRCH: it timed out meanwhile; the stream knows. */
-		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d))
-			hcclt_debug("AI CPU: KERNEL_DONE of launch %llu: %s",
-				    (unsigned long long)ev->seqno, strerror(errno));
-	}
-	free(l);
-}
-
-struct worker_arg {
-	int dev, fd;
-};
-
-static void *worker_main(void *p)
-{
-	struct worker_arg wa = *(struct worker_arg *)p;
-	union {
-		struct drm_event e;
-		unsigned char b[4096];
-	} buf;
-	struct pollfd pfd = { .fd = wa.fd, .events = POLLIN };
-	ssize_t n, off;
-
-	free(p);
-	hcclt_debug("AI CPU worker of device %d starts (fd %d)", wa.dev, wa.fd);
-	/* The kernels' HCCL and ACL calls see the device as current. */
-	aclrtSetDevice(wa.dev);
-	for (;;) {
-		if (poll(&pfd, 1, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
+	for (i = 0; i < a->nholders; i++) {
+		if (out) {
+			memcpy(out + i * 16, &a->holders[i].off, 8);
+			memcpy(out + i * 16 + 8, &a->holders[i].size, 8);
+			memcpy(out + len, a->holders[i].buf, a->holders[i].size);
 		}
-		if (pfd.revents & (POLLNVAL | POLLERR))
-			break;
-		n = read(wa.fd, buf.b, sizeof(buf.b));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
-			break;
-		for (off = 0; off + (ssize_t)sizeof(struct drm_event) <= n;) {
-			struct drm_event *e = (struct drm_event *)(buf.b + off);
-
-			if (e->length < sizeof(*e) || off + (ssize_t)e->length > n)
-				break;
-			if (e->type == DRM_HCCLT_EVENT_LAUNCH &&
-			    e->length >= sizeof(struct drm_hcclt_event_launch)) {
-				struct drm_hcclt_event_launch ev;
-
-				memcpy(&ev, e, sizeof(ev));
-				run_launch(wa.fd, &ev);
-			}
-			off += e->length;
-		}
+		len += a->holders[i].size;
 	}
-	hcclt_debug("AI CPU worker of device %d stops", wa.dev);
-	return NULL;
-}
-
-/* Start @dev's worker in this process if it has none. */
-static int worker_ensure(int dev, int fd)
-{
-	struct worker_arg *wa;
-	pthread_attr_t attr;
-	pthread_t t;
-	int ret = 0;
-
-	pthread_mutex_lock(&worker_lock);
-	if (workers[dev] != hcclt_gen() + 1) {
-		wa = malloc(sizeof(*wa));
-		ret = -1;
-		if (wa) {
-			wa->dev = dev;
-			wa->fd = fd;
-			pthread_attr_init(&attr);
-			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-			ret = pthread_create(&t, &attr, worker_main, wa) ? -1 : 0;
-			pthread_attr_destroy(&attr);
-			if (ret)
-				free(wa);
-			else
-				workers[dev] = hcclt_gen() + 1;
-		}
-	}
-	pthread_mutex_unlock(&worker_lock);
-	return ret;
+	return len;
 }
 
 /* ---- launching ---- */
@@ -626,7 +527,8 @@ HCCLT_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, ui
 	struct kargs *a = args_live(argsHandle);
 	struct drm_hcclt_task task;
 	struct hcclt_stream *s;
-	struct launch *l;
+	struct hcclt_launch *l;
+	size_t plen, slen, nlen, hlen;
 	long tmo;
 	int fd, ret;
 
@@ -644,16 +546,28 @@ HCCLT_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, ui
 	fd = hcclt_device_fd_fast(s->dev);
 	if (fd < 0)
 		return ACL_ERROR_RT_INVALID_HANDLE;
-	if (worker_ensure(s->dev, fd))
+	if (hcclt_aicpu_ensure(s->dev, fd))
 		return ACL_ERROR_BAD_ALLOC;
-	l = malloc(sizeof(*l) + a->len);
+	plen = strlen(f->path) + 1;
+	slen = strlen(f->symbol) + 1;
+	nlen = strlen(f->name) + 1;
+	hlen = holders_pack(a, NULL);
+	l = malloc(sizeof(*l) + a->len + plen + slen + nlen + hlen);
 	if (!l)
 		return ACL_ERROR_BAD_ALLOC;
-	l->fn = f->fn;
+	memset(l, 0, sizeof(*l));
 	l->blocks = numBlocks;
+	l->timeout_s = (uint32_t)tmo;
 	l->len = a->len;
 	if (a->len)
 		memcpy(l->args, a->buf, a->len);
+	l->path = memcpy(l->args + a->len, f->path, plen);
+	l->symbol = memcpy(l->args + a->len + plen, f->symbol, slen);
+	l->name = memcpy(l->args + a->len + plen + slen, f->name, nlen);
+	l->holders = l->args + a->len + plen + slen + nlen;
+	l->holders_len = hlen;
+	l->nholders = (uint32_t)a->nholders;
+	holders_pack(a, l->args + a->len + plen + slen + nlen);
 	memset(&task, 0, sizeof(task));
 	task.op = HCCLT_TASK_KERNEL_LAUNCH;
 	task.dst_thread = (uintptr_t)l;

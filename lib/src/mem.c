@@ -51,6 +51,7 @@ struct alloc {
 	uint64_t comm;		/* ALLOC_PEER_BUF: kernel id of the communicator;
 				 * ALLOC_VMAP: start of its reservation */
 	uint64_t chan;		/* ALLOC_PEER_BUF: kernel id of the channel */
+	uint64_t mmap_off;	/* mmap() offset of the object (not ALLOC_PEER_BUF) */
 };
 
 /* struct alloc's hccl_buf. */
@@ -223,8 +224,8 @@ aclError hcclt_dev_alloc(int32_t dev, size_t size, void **devPtr)
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_CREATE, &mc);
 	if (ret)
 		return hcclt_map_errno(HCCLT_OP_MEM_CREATE, ret);
-	p = mmap(NULL, mc.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)mc.mmap_offset);
+	p = hcclt_vas_mmap(mc.size, 0, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			   (off_t)mc.mmap_offset);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		gem_close(dev, mc.handle);
@@ -240,8 +241,9 @@ aclError hcclt_dev_alloc(int32_t dev, size_t size, void **devPtr)
 	a.hccl_buf = ALLOC_OWN;
 	a.comm = 0;
 	a.chan = 0;
+	a.mmap_off = mc.mmap_offset;
 	if (table_add(&a)) {
-		munmap(p, mc.size);
+		hcclt_vas_munmap(p, mc.size);
 		gem_close(dev, mc.handle);
 		return ACL_ERROR_BAD_ALLOC;
 	}
@@ -270,7 +272,7 @@ HCCLT_EXPORT aclError aclrtFree(void *devPtr)
 		return ACL_ERROR_INVALID_PARAM;
 	/* After the take: an activation checked before it is undone here. */
 	hcclt_commmem_forget(a.dev, a.base, a.size);
-	munmap(devPtr, a.map_len);
+	hcclt_vas_munmap(devPtr, a.map_len);
 	gem_close(a.dev, a.handle);
 	return ACL_SUCCESS;
 }
@@ -292,6 +294,7 @@ HCCLT_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 	a.hccl_buf = ALLOC_OWN;
 	a.comm = 0;
 	a.chan = 0;
+	a.mmap_off = 0;
 	if (table_add(&a)) {
 		free(p);
 		return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -475,8 +478,8 @@ static HcclResult comm_buffer_make(struct hcclt_comm *c)
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_BUFFER, &cb);
 	if (ret)
 		return hcclt_map_errno(HCCLT_OP_COMM_BUFFER, ret);
-	p = mmap(NULL, cb.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)cb.mmap_offset);
+	p = hcclt_vas_mmap(cb.size, 0, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			   (off_t)cb.mmap_offset);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		gem_close(c->dev, cb.handle);
@@ -497,8 +500,9 @@ static HcclResult comm_buffer_make(struct hcclt_comm *c)
 	a.hccl_buf = ALLOC_HCCL_BUF;
 	a.comm = c->id;
 	a.chan = 0;
+	a.mmap_off = cb.mmap_offset;
 	if (table_add(&a)) {
-		munmap(p, cb.size);
+		hcclt_vas_munmap(p, cb.size);
 		gem_close(c->dev, cb.handle);
 		return HCCL_E_MEMORY;
 	}
@@ -595,7 +599,7 @@ HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle ch
 		ret = hcclt_map_errno(HCCLT_OP_CHANNEL_BUFFER, err);
 		goto out;
 	}
-	p = mmap(NULL, cb.size, PROT_READ | PROT_WRITE, MAP_SHARED, cb.fd, 0);
+	p = hcclt_vas_mmap(cb.size, 0, PROT_READ | PROT_WRITE, MAP_SHARED, cb.fd, 0);
 	err = p == MAP_FAILED ? -errno : 0;
 	close(cb.fd);
 	if (err) {
@@ -612,7 +616,7 @@ HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle ch
 	a.comm = c->id;
 	a.chan = cid;
 	if (table_add(&a)) {
-		munmap(p, cb.size);
+		hcclt_vas_munmap(p, cb.size);
 		ret = HCCL_E_MEMORY;
 		goto out;
 	}
@@ -701,7 +705,7 @@ int hcclt_seg_tasks(const struct hcclt_seg *d, int nd, const struct hcclt_seg *s
 }
 
 int hcclt_mem_vmap_add(uintptr_t base, size_t size, int dev, uint32_t handle,
-		       uintptr_t resv)
+		       uint64_t mmap_off, uintptr_t resv)
 {
 	struct alloc a;
 
@@ -713,6 +717,7 @@ int hcclt_mem_vmap_add(uintptr_t base, size_t size, int dev, uint32_t handle,
 	a.handle = handle;
 	a.hccl_buf = ALLOC_VMAP;
 	a.comm = resv;
+	a.mmap_off = mmap_off;
 	return table_add(&a);
 }
 
@@ -796,7 +801,7 @@ void hcclt_mem_comm_gone(struct hcclt_comm *c)
 	pthread_mutex_lock(&buf_lock);
 	if (c->buf_addr && c->gen == hcclt_gen() &&
 	    !table_take((uintptr_t)c->buf_addr, 1, ALLOC_HCCL_BUF, &a)) {
-		munmap(c->buf_addr, a.map_len);
+		hcclt_vas_munmap(c->buf_addr, a.map_len);
 		gem_close(a.dev, a.handle);
 	}
 	for (;;) {
@@ -806,11 +811,86 @@ void hcclt_mem_comm_gone(struct hcclt_comm *c)
 		pthread_mutex_unlock(&table_lock);
 		if (!e || table_take(a.base, 1, ALLOC_PEER_BUF, &a))
 			break;
-		munmap((void *)a.base, a.map_len);
+		hcclt_vas_munmap((void *)a.base, a.map_len);
 	}
 	c->buf_addr = NULL;
 	c->buf_len = 0;
 	c->buf_map_len = 0;
 	c->buf_handle = 0;
 	pthread_mutex_unlock(&buf_lock);
+}
+
+/*
+ * The device mappings of @dev (aclrtMalloc, HCCL buffers, peers' buffers,
+ * mappings of physical memory), for the AI CPU (aicpu.c): their number,
+ * in *@out (malloc()ed; NULL when none), or -ENOMEM.
+ */
+int hcclt_mem_snapshot(int dev, struct hcclt_aicpu_map **out)
+{
+	struct hcclt_aicpu_map *m = NULL;
+	size_t i, n = 0;
+
+	pthread_mutex_lock(&table_lock);
+	for (i = 0; i < nallocs; i++)
+		n += table[i].dev == dev;
+	if (n) {
+		m = calloc(n, sizeof(*m));
+		if (!m) {
+			pthread_mutex_unlock(&table_lock);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0, n = 0; i < nallocs; i++) {
+		const struct alloc *a = &table[i];
+
+		if (a->dev != dev)
+			continue;
+		m[n].base = a->base;
+		m[n].size = a->size;
+		m[n].map_len = a->map_len;
+		m[n].mmap_off = a->mmap_off;
+		m[n].comm = a->comm;
+		m[n].chan = a->chan;
+		m[n].handle = a->handle;
+		m[n].kind = a->hccl_buf;
+		n++;
+	}
+	pthread_mutex_unlock(&table_lock);
+	*out = m;
+	return (int)n;
+}
+
+/*
+ * In the AI CPU process: the table becomes @n entries of device @dev
+ * (mapped by the caller at the same addresses), so that the data tasks
+ * of a kernel find them as the application does.
+ */
+int hcclt_mem_adopt(int dev, const struct hcclt_aicpu_map *m, size_t n)
+{
+	struct alloc *t = NULL;
+	size_t i;
+
+	if (n) {
+		t = calloc(n, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		t[i].base = (uintptr_t)m[i].base;
+		t[i].size = (size_t)m[i].size;
+		t[i].map_len = (size_t)m[i].map_len;
+		t[i].dev = dev;
+		t[i].handle = m[i].handle;
+		t[i].hccl_buf = m[i].kind;
+		t[i].comm = m[i].comm;
+		t[i].chan = m[i].chan;
+		t[i].mmap_off = m[i].mmap_off;
+	}
+	pthread_mutex_lock(&table_lock);
+	free(table);
+	table = t;
+	nallocs = n;
+	cap = n;
+	pthread_mutex_unlock(&table_lock);
+	return 0;
 }

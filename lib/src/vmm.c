@@ -287,7 +287,7 @@ static int reserve_at(uintptr_t at, size_t len)
 HCCLT_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
 					     void *expectPtr, uint64_t flags)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), align, len, slack;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), align, len;
 	uintptr_t base;
 	struct resv *r;
 	void *q;
@@ -311,25 +311,18 @@ HCCLT_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t 
 		}
 		base = (uintptr_t)q;
 	} else {
-		slack = align - page;
-		if (len > SIZE_MAX - slack)
-			return ACL_ERROR_RT_PARAM_INVALID;
-		q = mmap(NULL, len + slack, PROT_NONE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		/* In the device window (vas.c), where the AI CPU maps it too. */
+		q = hcclt_vas_mmap(len, align, PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (q == MAP_FAILED)
 			return ACL_ERROR_RT_MEMORY_ALLOCATION;
-		/* Keep the aligned part. */
-		base = ((uintptr_t)q + align - 1) / align * align;
-		if (base > (uintptr_t)q)
-			munmap(q, base - (uintptr_t)q);
-		if ((uintptr_t)q + len + slack > base + len)
-			munmap((void *)(base + len), (uintptr_t)q + len + slack - (base + len));
+		base = (uintptr_t)q;
 	}
 	madvise((void *)base, len, MADV_DONTFORK);
 	pthread_mutex_lock(&vmm_lock);
 	if (grow((void **)&resvs, &capresvs, nresvs, sizeof(*resvs))) {
 		pthread_mutex_unlock(&vmm_lock);
-		munmap((void *)base, len);
+		hcclt_vas_munmap((void *)base, len);
 		return ACL_ERROR_BAD_ALLOC;
 	}
 	r = &resvs[nresvs++];
@@ -356,7 +349,7 @@ HCCLT_EXPORT aclError aclrtReleaseMemAddress(void *virPtr)
 		/* Mapped memory must be unmapped first (CANN). */
 		if (resvs[i].nmaps)
 			break;
-		munmap(virPtr, resvs[i].size);
+		hcclt_vas_munmap(virPtr, resvs[i].size);
 		resvs[i] = resvs[--nresvs];
 		ret = ACL_SUCCESS;
 		break;
@@ -427,7 +420,7 @@ HCCLT_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset,
 		goto out;
 	}
 	madvise(q, size, MADV_DONTFORK);
-	if (hcclt_mem_vmap_add(u, size, p->dev, p->handle, r->base)) {
+	if (hcclt_mem_vmap_add(u, size, p->dev, p->handle, p->mmap_off, r->base)) {
 		reserve_at(u, size);
 		ret = ACL_ERROR_BAD_ALLOC;
 		goto out;

@@ -2378,7 +2378,7 @@ static aclError launch(aclrtFuncHandle f, uint32_t blocks, aclrtStream st,
  */
 static void test_kernel_peer_killed(aclrtFuncHandle chk)
 {
-	static uint64_t counter;
+	uint64_t *counter = NULL;
 	struct test_kernel_args a;
 	HcclRootInfo root;
 	HcclComm comm;
@@ -2430,17 +2430,18 @@ static void test_kernel_peer_killed(aclrtFuncHandle chk)
 		   HCCL_SUCCESS, "peer killed: the host's thread, for the kernel");
 	CHECK_HCCL(HcclThreadAcquire(comm, COMM_ENGINE_AICPU_TS, 1, 1, &ai), HCCL_SUCCESS,
 		   "peer killed: the kernel's thread");
+	TAP_EQ(aclrtMalloc((void **)&counter, TK_WORDS * 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS,
+	       "peer killed: the kernel's words, device memory");
+	memset(counter, 0, TK_WORDS * 8);
 	memset(&a, 0, sizeof(a));
-	a.counter = &counter;
-	a.chan_wait = HcommChannelNotifyWaitOnThread;
-	a.record = HcommThreadNotifyRecordOnThread;
+	a.counter = counter;
 	a.a = ai;
 	a.b = host_ai;
 	a.ch = ch;
 	TAP_EQ(launch(chk, 1, st, &a, 60), ACL_SUCCESS, "peer killed: launch the kernel");
 	CHECK_HCCL(HcommThreadNotifyWaitOnThread(host, 0, 60), HCCL_SUCCESS,
 		   "peer killed: the host waits for the hand-back (60 s timeout)");
-	while (!__atomic_load_n(&counter, __ATOMIC_SEQ_CST))
+	while (!__atomic_load_n(&counter[TK_RUNS], __ATOMIC_SEQ_CST))
 		usleep(1000);
 	usleep(100000);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -2456,6 +2457,7 @@ static void test_kernel_peer_killed(aclrtFuncHandle chk)
 	tap_ok(WIFSIGNALED(st_child), "peer killed: rank 1 died of the signal");
 	close(pfd[0]);
 	aclrtDestroyStream(st);
+	aclrtFree(counter);
 	HcclCommDestroy(comm);
 }
 
@@ -2571,9 +2573,76 @@ static void test_events(void)
 	aclrtDestroyStream(s1);
 }
 
+/*
+ * The simulated AI CPU is not the application (issue 31): a kernel sees
+ * device memory only, its crash fails its stream instead of the
+ * application, and kernels of two streams run at once.
+ */
+static void test_kernel_faults(aclrtBinHandle bin, aclrtStream st, uint64_t *counter)
+{
+	static const struct {
+		uint32_t mode;
+		const char *what;
+	} bad[] = {
+		{ TK_BAD_POKE, "writes through a host pointer (the application's heap)" },
+		{ TK_BAD_ABORT, "calls abort()" },
+		{ TK_BAD_EXIT, "calls exit(3)" },
+		{ TK_BAD_FPE, "divides by zero" },
+	};
+	struct test_kernel_args a, b;
+	aclrtFuncHandle badf, meet;
+	uint64_t *host = malloc(64);
+	aclrtStream st2;
+	size_t i;
+
+	TAP_EQ(aclrtBinaryGetFunction(bin, "BadKernel", &badf), ACL_SUCCESS, "the faulting kernel");
+	TAP_EQ(aclrtBinaryGetFunction(bin, "MeetKernel", &meet), ACL_SUCCESS, "the meeting kernel");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		a.counter = counter;
+		a.mode = bad[i].mode;
+		a.poke = host;
+		host[0] = 0;
+		counter[TK_RUNS] = 0;
+		TAP_EQ(launch(badf, 1, st, &a, 0), ACL_SUCCESS, "a kernel that %s", bad[i].what);
+		TAP_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_AICPU_EXCEPTION,
+		       "-> ACL_ERROR_RT_AICPU_EXCEPTION on its stream; the application lives");
+		tap_ok(!host[0] && !counter[TK_RUNS], "nothing after the fault happened");
+		TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "reported once");
+		memset(&b, 0, sizeof(b));
+		b.counter = counter;
+		b.mode = 99;
+		TAP_EQ(launch(badf, 1, st, &b, 0), ACL_SUCCESS, "the next kernel (a new core)");
+		TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "runs");
+		TAP_EQ(counter[TK_RUNS], 1, "and counted");
+	}
+	free(host);
+
+	/* Kernels that only finish if they run at the same time. */
+	TAP_EQ(aclrtCreateStream(&st2), ACL_SUCCESS, "cores: a second stream");
+	counter[TK_MEET] = counter[TK_MEET + 1] = 0;
+	memset(&a, 0, sizeof(a));
+	a.counter = counter;
+	a.mode = TK_MEET;
+	b = a;
+	b.mode = TK_MEET + 1;
+	TAP_EQ(launch(meet, 1, st, &a, 0), ACL_SUCCESS, "cores: a kernel waiting for another's flag");
+	TAP_EQ(launch(meet, 1, st2, &b, 0), ACL_SUCCESS, "cores: the other, on another stream");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "cores: the first saw the second's flag");
+	TAP_EQ(aclrtSynchronizeStream(st2), ACL_SUCCESS, "cores: and the second the first's");
+	/* On one stream they stay in order: the first waits for nothing. */
+	counter[TK_MEET] = counter[TK_MEET + 1] = 0;
+	counter[TK_MEET + 1] = 1;
+	TAP_EQ(launch(meet, 1, st, &a, 0), ACL_SUCCESS, "one stream: a kernel");
+	TAP_EQ(launch(badf, 1, st, &(struct test_kernel_args){ .counter = counter, .mode = 99 }, 0),
+	       ACL_SUCCESS, "one stream: a second kernel after it");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "one stream: both ran, in order");
+	TAP_EQ(aclrtDestroyStream(st2), ACL_SUCCESS, "cores: destroy the second stream");
+}
+
 static void test_kernels(void)
 {
-	static uint64_t counter;
+	uint64_t *counter = NULL;
 	struct test_kernel_args a;
 	aclrtBinHandle bin, bin2;
 	aclrtFuncHandle cnt, bat, f;
@@ -2588,7 +2657,6 @@ static void test_kernels(void)
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 	uint64_t late;
-	int i;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = 0;
@@ -2630,49 +2698,51 @@ static void test_kernels(void)
 	       "an entry whose symbol is not in the shared object");
 
 	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "kernels: a stream");
+	TAP_EQ(aclrtMalloc((void **)&counter, TK_WORDS * 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS,
+	       "kernels: the words they write, device memory");
+	memset(counter, 0, TK_WORDS * 8);
 	memset(&a, 0, sizeof(a));
-	a.counter = &counter;
+	a.counter = counter;
 	TAP_EQ(launch(cnt, 3, st, &a, 0), ACL_SUCCESS, "launch a kernel, 3 blocks");
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "the stream waits for it");
-	TAP_EQ(counter, 3, "it ran 3 times before the synchronize returned");
+	TAP_EQ(counter[TK_RUNS], 3, "it ran 3 times before the synchronize returned");
 	a.ret = 5;
 	TAP_EQ(launch(cnt, 1, st, &a, 0), ACL_SUCCESS, "a kernel that returns 5");
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_AICPU_EXCEPTION, "-> ACL_ERROR_RT_AICPU_EXCEPTION");
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "once");
 	a.ret = 0;
 	a.sleep_ms = 2500;
-	late = __atomic_load_n(&counter, __ATOMIC_SEQ_CST);
+	late = __atomic_load_n(&counter[TK_RUNS], __ATOMIC_SEQ_CST);
 	TAP_EQ(launch(cnt, 1, st, &a, 1), ACL_SUCCESS, "a kernel of 2.5 s with a 1 s timeout");
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_WAIT_TIMEOUT, "-> ACL_ERROR_RT_WAIT_TIMEOUT");
 	a.sleep_ms = 0;
-	/* Until the late kernel has counted (it ends then), however slow. */
-	for (i = 0; i < 1200 && __atomic_load_n(&counter, __ATOMIC_SEQ_CST) == late; i++)
-		usleep(100000);
-	tap_ok(__atomic_load_n(&counter, __ATOMIC_SEQ_CST) == late + 1, "the late kernel ended");
+	/* Its core is stopped: it never gets to count, however long we wait. */
+	usleep(3500000);
+	TAP_EQ(__atomic_load_n(&counter[TK_RUNS], __ATOMIC_SEQ_CST), late,
+	       "the timed-out kernel was stopped: it never counted (3.5 s later)");
+	TAP_EQ(launch(cnt, 1, st, &a, 0), ACL_SUCCESS, "a kernel after it");
+	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "runs (a new core)");
+	TAP_EQ(counter[TK_RUNS], late + 1, "and counted");
 	{
 		/*
-		 * A kernel with a 1 s timeout behind a 5 s one on the device's
-		 * one AI CPU worker: its synchronize reports the timeout, and
-		 * it must not run when the worker gets to it; a kernel
-		 * launched after it on its stream runs (and shows the worker
-		 * has been past it).
+		 * A kernel that does not return holds one AI CPU core, not the
+		 * device: a kernel on a second stream runs meanwhile.
 		 */
-		static uint64_t never;
 		struct test_kernel_args b;
 		aclrtStream st2;
 
-		memset(&b, 0, sizeof(b));
-		b.counter = &never;
+		b = a;
 		a.sleep_ms = 5000;
-		TAP_EQ(aclrtCreateStream(&st2), ACL_SUCCESS, "behind a hung kernel: a second stream");
+		late = counter[TK_RUNS];
+		TAP_EQ(aclrtCreateStream(&st2), ACL_SUCCESS, "beside a long kernel: a second stream");
 		TAP_EQ(launch(cnt, 1, st, &a, 0), ACL_SUCCESS, "a 5 s kernel without a timeout");
-		TAP_EQ(launch(cnt, 1, st2, &b, 1), ACL_SUCCESS, "behind it, a kernel with a 1 s timeout");
-		TAP_EQ(aclrtSynchronizeStream(st2), ACL_ERROR_RT_WAIT_TIMEOUT,
-		       "its stream reports ACL_ERROR_RT_WAIT_TIMEOUT");
+		TAP_EQ(launch(cnt, 1, st2, &b, 2), ACL_SUCCESS, "beside it, a kernel with a 2 s timeout");
+		TAP_EQ(aclrtSynchronizeStream(st2), ACL_SUCCESS,
+		       "it runs on another core, within its timeout");
+		TAP_EQ(__atomic_load_n(&counter[TK_RUNS], __ATOMIC_SEQ_CST), late + 1,
+		       "only it has counted so far");
 		TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "the 5 s kernel returns");
-		TAP_EQ(launch(cnt, 1, st2, &b, 0), ACL_SUCCESS, "another kernel on the second stream");
-		TAP_EQ(aclrtSynchronizeStream(st2), ACL_SUCCESS, "runs");
-		TAP_EQ(never, 1, "the timed-out kernel never ran, the one after it did");
+		TAP_EQ(counter[TK_RUNS], late + 2, "and counted");
 		TAP_EQ(aclrtDestroyStream(st2), ACL_SUCCESS, "destroy the second stream");
 		a.sleep_ms = 0;
 	}
@@ -2702,12 +2772,12 @@ static void test_kernels(void)
 	cfg.numAttrs = 2;
 	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, &cfg, args, NULL), ACL_ERROR_INVALID_PARAM,
 	       "both timeouts -> ACL_ERROR_INVALID_PARAM (CANN's rule)");
-	counter = 0;
+	counter[TK_RUNS] = 0;
 	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, NULL, args, NULL), ACL_SUCCESS, "launch");
 	TAP_EQ(aclrtLaunchKernelWithConfig(cnt, 1, st, NULL, args, NULL), ACL_ERROR_INVALID_PARAM,
 	       "the same args again: consumed -> ACL_ERROR_INVALID_PARAM");
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "synchronized");
-	TAP_EQ(counter, 1, "ran once");
+	TAP_EQ(counter[TK_RUNS], 1, "ran once");
 
 	/* Batch mode, on the host and in a kernel. */
 	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_E_PARA, "batch: End without Start -> HCCL_E_PARA");
@@ -2732,20 +2802,20 @@ static void test_kernels(void)
 	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "release it");
 	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "done");
 	memset(&a, 0, sizeof(a));
-	a.counter = &counter;
-	a.start = HcommBatchModeStart;
-	a.end = HcommBatchModeEnd;
-	a.record = HcommThreadNotifyRecordOnThread;
-	a.wait = HcommThreadNotifyWaitOnThread;
+	a.counter = counter;
 	a.a = th[0];
 	a.b = th[1];
-	counter = 0;
+	counter[TK_RUNS] = 0;
+	counter[TK_BATCH_END] = 99;
 	TAP_EQ(launch(bat, 1, st, &a, 30), ACL_SUCCESS, "a kernel whose batch spans two threads");
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "it returned 0");
 	TAP_EQ(hccltThreadSynchronize(th[0], 5000) | hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS,
 	       "both threads ran their part");
-	TAP_EQ(counter, 1, "the kernel ran");
+	TAP_EQ(counter[TK_RUNS], 1, "the kernel ran");
+	TAP_EQ(counter[TK_BATCH_END], 0, "its HcommBatchModeEnd returned 0");
+	test_kernel_faults(bin, st, counter);
 	aclrtDestroyStream(st);
+	aclrtFree(counter);
 	{
 		aclrtFuncHandle chk;
 		uint32_t ndev = 0;

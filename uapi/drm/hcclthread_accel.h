@@ -63,7 +63,7 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		8
+#define HCCLT_UAPI_MINOR		9
 
 /* Per-communicator quota (HcclThreadAcquire contract). */
 #define HCCLT_MAX_THREADS_PER_COMM	40
@@ -192,6 +192,15 @@ struct drm_hcclt_query {
 	 * files.
 	 */
 	__u64 mem_used;
+	/**
+	 * @aicpu_cores: out (uAPI 1.9, HCCLT_FEATURE_AICPU_CORES), AI CPU
+	 * cores of a simulated card: how many kernel launches of one file
+	 * run at once (module parameter sim_aicpu_cores). An older driver
+	 * leaves it as userspace set it (zero).
+	 */
+	__u32 aicpu_cores;
+	/** @pad2: out, zero. */
+	__u32 pad2;
 };
 
 /* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
@@ -282,6 +291,8 @@ struct drm_hcclt_query {
 #define HCCLT_FEATURE_SATURATION	0x10000ULL
 /* (uAPI 1.8) The task HCCLT_TASK_EVENT_RESET. */
 #define HCCLT_FEATURE_EVENT_RESET	0x20000ULL
+/* (uAPI 1.9) QUERY reports @aicpu_cores. */
+#define HCCLT_FEATURE_AICPU_CORES	0x40000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
