@@ -375,11 +375,16 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 {
 	struct hcclt_aicpu_map *m = NULL;
 	struct aicpu_cmd cmd;
+	char *names = NULL;
+	long nl;
 	int n, ret;
 
 	n = hcclt_mem_snapshot(a->dev, &m);
 	if (n < 0)
 		n = 0;
+	nl = hcclt_names_snapshot(a->dev, &names);
+	if (nl < 0)
+		nl = 0;
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.magic = AICPU_CMD_MAGIC;
 	cmd.blocks = l->blocks;
@@ -391,6 +396,7 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 	cmd.nmaps = (uint32_t)n;
 	cmd.nholders = l->nholders;
 	cmd.holders_len = (uint32_t)l->holders_len;
+	cmd.names_len = (uint32_t)nl;
 	c->l = l;
 	c->deadline = l->timeout_s ? now_ns() + (int64_t)l->timeout_s * 1000000000 : 0;
 	ret = write_full(c->cmd, &cmd, sizeof(cmd)) ||
@@ -398,8 +404,10 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 	      write_full(c->cmd, l->symbol, cmd.sym_len) ||
 	      (l->len && write_full(c->cmd, l->args, l->len)) ||
 	      (l->holders_len && write_full(c->cmd, l->holders, l->holders_len)) ||
-	      (n && write_full(c->cmd, m, (size_t)n * sizeof(*m))) ? -1 : 0;
+	      (n && write_full(c->cmd, m, (size_t)n * sizeof(*m))) ||
+	      (nl && write_full(c->cmd, names, (size_t)nl)) ? -1 : 0;
 	free(m);
+	free(names);
 	return ret;
 }
 

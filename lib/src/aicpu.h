@@ -31,6 +31,8 @@
 #define AICPU_MAPS_MAX		65536
 /* Most bytes of placeholders (the argument block's limit, 64 KiB, each). */
 #define AICPU_HOLDERS_MAX	(64u << 20)
+/* Most bytes of communicator names. */
+#define AICPU_NAMES_MAX		(16u << 20)
 
 /*
  * Run a launch: followed by @so_len bytes of the kernel's shared object
@@ -38,8 +40,10 @@
  * argument block, @holders_len of its placeholders (@nholders pairs of
  * uint64_t offset in the block and size, then their data back to back:
  * the core gives each a buffer of its own and puts its address at the
- * offset), and @nmaps struct hcclt_aicpu_map, the device's mappings in
- * the application when the launch was handed over.
+ * offset), @nmaps struct hcclt_aicpu_map, the device's mappings in
+ * the application when the launch was handed over, and @names_len bytes
+ * of its communicators' names on the device (NUL-terminated, back to
+ * back), which HcommAcquireComm knows.
  */
 struct aicpu_cmd {
 	uint32_t magic;
@@ -52,6 +56,8 @@ struct aicpu_cmd {
 	uint32_t nmaps;
 	uint32_t nholders;
 	uint32_t holders_len;
+	uint32_t names_len;
+	uint32_t pad;
 };
 
 /* Reply types. */

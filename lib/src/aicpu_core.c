@@ -260,6 +260,7 @@ static int run_one(void)
 	struct hcclt_aicpu_map *m = NULL;
 	char *path = NULL, *sym = NULL;
 	unsigned char *args = NULL, *hold = NULL;
+	char *names = NULL;
 	unsigned int st = 0;
 	kernel_fn fn = NULL;
 	uint32_t i;
@@ -270,6 +271,7 @@ static int run_one(void)
 	if (c.magic != AICPU_CMD_MAGIC || !c.so_len || c.so_len > AICPU_PATH_MAX ||
 	    !c.sym_len || c.sym_len > AICPU_SYM_MAX || c.nmaps > AICPU_MAPS_MAX ||
 	    c.holders_len > AICPU_HOLDERS_MAX || c.args_len > 65536 ||
+	    c.names_len > AICPU_NAMES_MAX ||
 	    (uint64_t)c.nholders * 16 > c.holders_len)
 		return -1;
 	path = malloc(c.so_len);
@@ -277,13 +279,17 @@ static int run_one(void)
 	args = malloc(c.args_len ? c.args_len : 1);
 	hold = malloc(c.holders_len ? c.holders_len : 1);
 	m = c.nmaps ? calloc(c.nmaps, sizeof(*m)) : NULL;
-	if (!path || !sym || !args || !hold || (c.nmaps && !m))
+	names = malloc(c.names_len ? c.names_len : 1);
+	if (!path || !sym || !args || !hold || (c.nmaps && !m) || !names)
 		return -1;
 	if (read_full(AICPU_FD_CMD, path, c.so_len) || read_full(AICPU_FD_CMD, sym, c.sym_len) ||
 	    (c.args_len && read_full(AICPU_FD_CMD, args, c.args_len)) ||
 	    (c.holders_len && read_full(AICPU_FD_CMD, hold, c.holders_len)) ||
-	    (c.nmaps && read_full(AICPU_FD_CMD, m, c.nmaps * sizeof(*m))))
+	    (c.nmaps && read_full(AICPU_FD_CMD, m, c.nmaps * sizeof(*m))) ||
+	    (c.names_len && read_full(AICPU_FD_CMD, names, c.names_len)))
 		return -1;
+	hcclt_names_adopt(hcclt_current_device(), names, c.names_len);
+	free(names);
 	path[c.so_len - 1] = 0;
 	sym[c.sym_len - 1] = 0;
 	if (holders_place(args, c.args_len, hold, c.holders_len, c.nholders))

@@ -114,6 +114,64 @@ static void name_drop(int32_t dev, const char *name)
 	pthread_mutex_unlock(&names_lock);
 }
 
+/*
+ * The names of this generation's communicators on @dev, each
+ * NUL-terminated, back to back, for the AI CPU (aicpu.c): the blob's
+ * length, in *@out (malloc()ed, NULL when empty), or -ENOMEM.
+ */
+long hcclt_names_snapshot(int32_t dev, char **out)
+{
+	uint32_t gen = hcclt_gen();
+	struct name_ent *e;
+	size_t len = 0, i;
+	char *b = NULL, *p;
+
+	pthread_mutex_lock(&names_lock);
+	for (i = 0; i < NAMES_BUCKETS; i++)
+		for (e = names[i]; e; e = e->next)
+			if (e->dev == dev && e->gen == gen)
+				len += strlen(e->name) + 1;
+	if (len && !(b = malloc(len))) {
+		pthread_mutex_unlock(&names_lock);
+		return -ENOMEM;
+	}
+	for (i = 0, p = b; i < NAMES_BUCKETS; i++)
+		for (e = names[i]; e; e = e->next)
+			if (e->dev == dev && e->gen == gen)
+				p = stpcpy(p, e->name) + 1;
+	pthread_mutex_unlock(&names_lock);
+	*out = b;
+	return (long)len;
+}
+
+/*
+ * In the AI CPU process: the names of @dev become those of @blob
+ * (hcclt_names_snapshot()'s form), for HcommAcquireComm.
+ */
+void hcclt_names_adopt(int32_t dev, const char *blob, size_t len)
+{
+	struct name_ent **p, *e;
+	size_t i, n;
+
+	pthread_mutex_lock(&names_lock);
+	for (i = 0; i < NAMES_BUCKETS; i++) {
+		for (p = &names[i]; (e = *p);) {
+			if (e->dev == dev) {
+				*p = e->next;
+				free(e);
+			} else {
+				p = &e->next;
+			}
+		}
+	}
+	pthread_mutex_unlock(&names_lock);
+	for (i = 0; i < len; i += n + 1) {
+		n = strnlen(blob + i, len - i);
+		if (i + n < len)
+			name_take(dev, blob + i);
+	}
+}
+
 /* Does a communicator of this process on @dev have @name? (devapi.c) */
 int hcclt_name_exists(int32_t dev, const char *name)
 {

@@ -241,6 +241,8 @@ void hcclt_ctx_comm_gone(struct hcclt_comm *c);
 
 /* Communicator names (group.c). */
 int hcclt_name_exists(int32_t dev, const char *name);
+long hcclt_names_snapshot(int32_t dev, char **out);
+void hcclt_names_adopt(int32_t dev, const char *blob, size_t len);
 
 /*
  * Communicators (group.c): HCCL_BUFFSIZE in bytes (0: not a number);
