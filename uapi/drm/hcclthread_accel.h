@@ -63,11 +63,22 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		8
+#define HCCLT_UAPI_MINOR		10
 
-/* Per-communicator quota (HcclThreadAcquire contract). */
+/*
+ * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
+ * the default). The module parameter quota_rules may select a later rule
+ * set of hcomm's: the active limits are in DRM_IOCTL_HCCLT_QUERY
+ * (@max_threads_per_comm, @max_notifies_per_comm, @quota_rules and the
+ * fields after it); userspace must not assume these two.
+ */
 #define HCCLT_MAX_THREADS_PER_COMM	40
 #define HCCLT_MAX_NOTIFIES_PER_COMM	64
+/*
+ * Most threads of one DRM_IOCTL_HCCLT_THREAD_EXPORT (hcomm's
+ * MAX_EXPORT_THREAD_NUM, 40 under every rule set).
+ */
+#define HCCLT_MAX_EXPORT_THREADS	40
 
 /*
  * The batch and queue limits every driver of this uAPI allows at least:
@@ -144,9 +155,15 @@ struct drm_hcclt_query {
 	__u32 uapi_major;
 	/** @uapi_minor: out, HCCLT_UAPI_MINOR of the driver. */
 	__u32 uapi_minor;
-	/** @max_threads_per_comm: out, thread quota of a communicator (40). */
+	/**
+	 * @max_threads_per_comm: out, thread quota of a communicator under
+	 * the active rule set (40 for the seed rules, see @quota_rules).
+	 */
 	__u32 max_threads_per_comm;
-	/** @max_notifies_per_comm: out, notify quota of a communicator (64). */
+	/**
+	 * @max_notifies_per_comm: out, notify quota of a communicator under
+	 * the active rule set (64 for the seed rules, see @quota_rules).
+	 */
 	__u32 max_notifies_per_comm;
 	/** @streams_total: out, size of the device's stream pool. */
 	__u32 streams_total;
@@ -192,7 +209,63 @@ struct drm_hcclt_query {
 	 * files.
 	 */
 	__u64 mem_used;
+	/**
+	 * @aicpu_cores: out (uAPI 1.9), AI CPU cores of a simulated card
+	 * (module parameter sim_aicpu_cores).
+	 */
+	__u32 aicpu_cores;
+	/** @pad2: out, zero. */
+	__u32 pad2;
+	/**
+	 * @quota_rules: out (uAPI 1.10, HCCLT_FEATURE_QUOTA_RULES), the rule
+	 * set of the per-communicator quota, HCCLT_QUOTA_RULES_* (module
+	 * parameter quota_rules, fixed while the module is loaded). On an
+	 * older driver it stays as userspace set it: zero, the seed rules,
+	 * which are the only ones an older driver has.
+	 */
+	__u32 quota_rules;
+	/** @quota_flags: out (uAPI 1.10), HCCLT_QUOTA_F_* bits of the rule set. */
+	__u32 quota_flags;
+	/**
+	 * @max_threads_per_call: out (uAPI 1.10), largest @thread_num of one
+	 * DRM_IOCTL_HCCLT_THREAD_ACQUIRE; above it the call fails with
+	 * -EINVAL under HCCLT_QUOTA_F_ARGS_EINVAL, with -EDQUOT otherwise.
+	 */
+	__u32 max_threads_per_call;
+	/**
+	 * @max_notifies_per_thread: out (uAPI 1.10), largest
+	 * @notify_num_per_thread of DRM_IOCTL_HCCLT_THREAD_ACQUIRE; above it
+	 * the call fails with -EINVAL under HCCLT_QUOTA_F_ARGS_EINVAL, with
+	 * -EDQUOT otherwise.
+	 */
+	__u32 max_notifies_per_thread;
 };
+
+/*
+ * Rule sets of the per-communicator quota (@quota_rules of
+ * struct drm_hcclt_query; Documentation/uapi.rst, "Quota rule sets").
+ */
+/* 40 threads / 64 notifies, wrapped notifies counted: the default. */
+#define HCCLT_QUOTA_RULES_SEED		0
+/* hcomm of April 2026: 40 threads / 640 notifies. */
+#define HCCLT_QUOTA_RULES_2026_04	1
+/* hcomm of August 2026: 200 threads / 65,536 notifies. */
+#define HCCLT_QUOTA_RULES_2026_08	2
+
+/*
+ * @quota_flags bits. WRAPPED_COUNTED: the notifies of a thread of
+ * DRM_IOCTL_HCCLT_THREAD_ACQUIRE_WITH_STREAM count against
+ * @max_notifies_per_comm. ARGS_EINVAL: THREAD_ACQUIRE's @thread_num above
+ * @max_threads_per_call and @notify_num_per_thread above
+ * @max_notifies_per_thread are argument errors (-EINVAL, checked before
+ * the engine is), not quota errors (-EDQUOT). WRAP_CACHED_FIRST:
+ * THREAD_ACQUIRE_WITH_STREAM returns the thread already wrapping the
+ * stream before it checks that @engine is a host engine (only the range
+ * of @engine is checked first).
+ */
+#define HCCLT_QUOTA_F_WRAPPED_COUNTED	0x1
+#define HCCLT_QUOTA_F_ARGS_EINVAL	0x2
+#define HCCLT_QUOTA_F_WRAP_CACHED_FIRST	0x4
 
 /* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
 #define HCCLT_FEATURE_FENCE_OUT		0x1ULL
@@ -282,6 +355,11 @@ struct drm_hcclt_query {
 #define HCCLT_FEATURE_SATURATION	0x10000ULL
 /* (uAPI 1.8) The task HCCLT_TASK_EVENT_RESET. */
 #define HCCLT_FEATURE_EVENT_RESET	0x20000ULL
+/*
+ * uAPI 1.10: the quota's rule set and its numbers in DRM_IOCTL_HCCLT_QUERY
+ * (@quota_rules .. @max_notifies_per_thread). Without it: the seed rules.
+ */
+#define HCCLT_FEATURE_QUOTA_RULES	0x40000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
