@@ -27,6 +27,7 @@ struct hcclt_dev {
 	char node[64];		/* path of the device node, set by discovery */
 	_Atomic int fd1;	/* fd + 1; 0 until opened (stored under dev_lock) */
 	uint64_t features;	/* QUERY's, set before fd1 (under dev_lock) */
+	struct hcclt_quota quota;	/* QUERY's, likewise */
 };
 
 static pthread_once_t disc_once = PTHREAD_ONCE_INIT;
@@ -362,6 +363,7 @@ static int device_open_locked(int dev)
 		return ret == -ENOMEM || ret == -ENODEV ? ret : -EPROTO;
 	}
 	devs[dev].features = q.features;
+	hcclt_quota_from_query(&q, &devs[dev].quota);
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	return fd;
 }
@@ -374,6 +376,37 @@ static int device_open_locked(int dev)
 uint64_t hcclt_device_features(int dev)
 {
 	return devs[dev].features;
+}
+
+/*
+ * The quota rules of QUERY's answer @q: the driver's, or the seed rules
+ * (40 threads, 64 notifies, every limit a quota error, wrapped notifies
+ * counted) when it predates HCCLT_FEATURE_QUOTA_RULES.
+ */
+void hcclt_quota_from_query(const struct drm_hcclt_query *q,
+			    struct hcclt_quota *qt)
+{
+	if (!(q->features & HCCLT_FEATURE_QUOTA_RULES)) {
+		qt->rules = HCCLT_QUOTA_RULES_SEED;
+		qt->flags = HCCLT_QUOTA_F_WRAPPED_COUNTED;
+		qt->max_threads = HCCLT_MAX_THREADS_PER_COMM;
+		qt->max_notifies = HCCLT_MAX_NOTIFIES_PER_COMM;
+		qt->max_per_call = HCCLT_MAX_THREADS_PER_COMM;
+		qt->max_npt = HCCLT_MAX_NOTIFIES_PER_COMM;
+		return;
+	}
+	qt->rules = q->quota_rules;
+	qt->flags = q->quota_flags;
+	qt->max_threads = q->max_threads_per_comm;
+	qt->max_notifies = q->max_notifies_per_comm;
+	qt->max_per_call = q->max_threads_per_call;
+	qt->max_npt = q->max_notifies_per_thread;
+}
+
+/* The quota of device @dev, which the caller has seen open (as above). */
+const struct hcclt_quota *hcclt_device_quota(int dev)
+{
+	return &devs[dev].quota;
 }
 
 /*
