@@ -36,7 +36,8 @@
  *   that would give the file more communicators, streams or threads (views
  *   included) of one kind than its id table holds (a limit of the driver,
  *   above a million, that may change: not part of the uAPI).
- * - -EDQUOT: besides a communicator's quota (40 threads, 64 notifies), a
+ * - -EDQUOT: besides a communicator's quota (40 threads and 64 notifies
+ *   under the default rules; module parameter quota_rules), a
  *   call that would take the calling file, its process or its user above
  *   its share of a device pool (module parameters share_file_pct,
  *   share_proc_pct, share_uid_pct): STREAM_CREATE, COMM_CREATE,
@@ -452,12 +453,17 @@ struct drm_hcclt_stream_destroy {
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @engine not below HCCLT_ENGINE_COUNT.
  * - -EINVAL: @thread_num is zero.
+ * - -EINVAL (uAPI 1.10, rule sets with HCCLT_QUOTA_F_ARGS_EINVAL):
+ *   @notify_num_per_thread above QUERY's @max_notifies_per_thread, or
+ *   @thread_num above its @max_threads_per_call.
  * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV (an argument check, before
  *   the quota; HCCL checks the quota first, libhcclthread keeps that).
  * - -EDQUOT: @thread_num exceeds the threads the communicator has left,
- *   @notify_num_per_thread exceeds HCCLT_MAX_NOTIFIES_PER_COMM, or
- *   @thread_num * @notify_num_per_thread exceeds the notifies it has left.
- *   Counted per communicator, over all earlier calls and all engines.
+ *   @notify_num_per_thread exceeds QUERY's @max_notifies_per_thread, or
+ *   @thread_num * @notify_num_per_thread exceeds the notifies it has left
+ *   (of QUERY's @max_threads_per_comm and @max_notifies_per_comm: 40 and
+ *   64 under the default rules). Counted per communicator, over all
+ *   earlier calls and all engines.
  * - -ENOSPC: the device's stream or notify pool is exhausted.
  * - -ENOMEM, -EFAULT (@threads_ptr not writable).
  */
@@ -481,8 +487,10 @@ struct drm_hcclt_thread_acquire {
  * (HcclThreadAcquireWithStream).
  *
  * The thread runs its tasks on @stream_id, which it does not own. The
- * wrapped stream does not count against the thread quota; its notifies do
- * count against the notify quota. The same stream given again on the same
+ * wrapped stream does not count against the thread quota; its notifies
+ * count against the notify quota under HCCLT_QUOTA_F_WRAPPED_COUNTED (the
+ * default rules), and are bounded by the rule set's notify quota (QUERY's
+ * @max_notifies_per_comm) either way. The same stream given again on the same
  * communicator returns the same thread id, also with another @engine (the
  * thread keeps its first engine, as in hcomm); a larger @notify_num grows
  * that thread's notifies to @notify_num (a smaller one changes nothing).
@@ -491,9 +499,13 @@ struct drm_hcclt_thread_acquire {
  *
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id or @stream_id.
- * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU.
+ * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU (under
+ *   HCCLT_QUOTA_F_WRAP_CACHED_FIRST: @engine not below HCCLT_ENGINE_COUNT
+ *   here; not a host engine only when no thread of the communicator wraps
+ *   the stream yet, after its lookup).
  * - -EDQUOT: the added notifies exceed the notifies the communicator has
- *   left, or @notify_num exceeds HCCLT_MAX_NOTIFIES_PER_COMM.
+ *   left (counted ones only), or @notify_num exceeds the rule set's notify
+ *   quota.
  * - -ENOSPC: the device's notify pool is exhausted, or the file's thread
  *   table is full (see the rules at the top).
  * - -ENOMEM.
@@ -533,7 +545,7 @@ struct drm_hcclt_thread_acquire_with_stream {
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, @thread_num zero or
- *   above HCCLT_MAX_THREADS_PER_COMM.
+ *   above HCCLT_MAX_EXPORT_THREADS (40, under every quota rule set).
  * - -EOPNOTSUPP: @dst_engine is HCCLT_ENGINE_AIV (as THREAD_ACQUIRE).
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.
