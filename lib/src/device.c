@@ -383,16 +383,20 @@ uint64_t hcclt_device_features(int dev)
  * (40 threads, 64 notifies, every limit a quota error, wrapped notifies
  * counted) when it predates HCCLT_FEATURE_QUOTA_RULES.
  */
+static const struct hcclt_quota seed_quota = {
+	.rules = HCCLT_QUOTA_RULES_SEED,
+	.flags = HCCLT_QUOTA_F_WRAPPED_COUNTED,
+	.max_threads = HCCLT_MAX_THREADS_PER_COMM,
+	.max_notifies = HCCLT_MAX_NOTIFIES_PER_COMM,
+	.max_per_call = HCCLT_MAX_THREADS_PER_COMM,
+	.max_npt = HCCLT_MAX_NOTIFIES_PER_COMM,
+};
+
 void hcclt_quota_from_query(const struct drm_hcclt_query *q,
 			    struct hcclt_quota *qt)
 {
 	if (!(q->features & HCCLT_FEATURE_QUOTA_RULES)) {
-		qt->rules = HCCLT_QUOTA_RULES_SEED;
-		qt->flags = HCCLT_QUOTA_F_WRAPPED_COUNTED;
-		qt->max_threads = HCCLT_MAX_THREADS_PER_COMM;
-		qt->max_notifies = HCCLT_MAX_NOTIFIES_PER_COMM;
-		qt->max_per_call = HCCLT_MAX_THREADS_PER_COMM;
-		qt->max_npt = HCCLT_MAX_NOTIFIES_PER_COMM;
+		*qt = seed_quota;
 		return;
 	}
 	qt->rules = q->quota_rules;
@@ -403,9 +407,16 @@ void hcclt_quota_from_query(const struct drm_hcclt_query *q,
 	qt->max_npt = q->max_notifies_per_thread;
 }
 
-/* The quota of device @dev, which the caller has seen open (as above). */
+/*
+ * The quota of device @dev: the driver's once the device is open (its load
+ * of fd1 orders the read after the store), the seed rules before (a
+ * communicator of the device implies it was opened).
+ */
 const struct hcclt_quota *hcclt_device_quota(int dev)
 {
+	if (dev < 0 || dev >= HCCLT_MAX_DEVICES ||
+	    !atomic_load_explicit(&devs[dev].fd1, memory_order_acquire))
+		return &seed_quota;
 	return &devs[dev].quota;
 }
 

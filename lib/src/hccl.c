@@ -70,9 +70,6 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 	if (!engine_valid(engine) || !threadNum)
 		return HCCL_E_PARA;
 	/* The quota's rule set is the driver's (QUERY, read at open). */
-	fd = hcclt_device_fd_fast(c->dev);
-	if (fd < 0)
-		return HCCL_E_PTR;
 	qt = hcclt_device_quota(c->dev);
 	/* hcomm 2026-04 and later: oversize counts are argument errors */
 	if ((qt->flags & HCCLT_QUOTA_F_ARGS_EINVAL) &&
@@ -83,6 +80,9 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 	    (uint64_t)threadNum * notifyNumPerThread > qt->max_notifies)
 		return HCCL_E_UNAVAIL;
 	/* the rest of 4., then 5. (AIV) and 6. (pools): the kernel */
+	fd = hcclt_device_fd_fast(c->dev);
+	if (fd < 0)
+		return HCCL_E_PTR;
 	memset(&ta, 0, sizeof(ta));
 	ta.comm_id = c->id;
 	ta.engine = (uint32_t)engine;
@@ -113,9 +113,6 @@ HCCLT_EXPORT HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine en
 	c = hcclt_comm_get(comm);
 	if (!c)
 		return HCCL_E_PTR;
-	fd = hcclt_device_fd_fast(c->dev);
-	if (fd < 0)
-		return HCCL_E_PTR;
 	/*
 	 * The seed rules want a host engine first; hcomm 2026-04 and later
 	 * check the range only and return a stream's existing thread before
@@ -132,6 +129,9 @@ HCCLT_EXPORT HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine en
 	if (s->dev != c->dev)
 		return HCCL_E_PARA;
 	/* an engine conflict (-EINVAL) precedes the quota: the kernel */
+	fd = hcclt_device_fd_fast(c->dev);
+	if (fd < 0)
+		return HCCL_E_PTR;
 	memset(&tas, 0, sizeof(tas));
 	tas.comm_id = c->id;
 	tas.stream_id = s->id;
