@@ -76,6 +76,26 @@ void hcclt_notify_drop_slot(struct hcclt_notify *notify)
 
 /* ---- threads ---- */
 
+/* A notify block of @cap entries, or NULL. */
+static struct hcclt_notify_block *hcclt_notify_block_new(u32 cap)
+{
+	struct hcclt_notify_block *blk;
+
+	blk = kvzalloc(struct_size(blk, n, cap), GFP_KERNEL_ACCOUNT);
+	return blk;
+}
+
+/* Free @blk and every block it replaced. */
+static void hcclt_notify_blocks_free(struct hcclt_notify_block *blk)
+{
+	struct hcclt_notify_block *prev;
+
+	for (; blk; blk = prev) {
+		prev = blk->prev;
+		kvfree(blk);
+	}
+}
+
 void hcclt_thread_release(struct kref *ref)
 {
 	struct hcclt_thread *thread = container_of(ref, struct hcclt_thread,
@@ -90,8 +110,7 @@ void hcclt_thread_release(struct kref *ref)
 	}
 	hcclt_stream_put(thread->stream);
 	hcclt_comm_put(thread->comm);
-	if (thread->notifies != thread->notify_inline)
-		kfree(thread->notifies);
+	hcclt_notify_blocks_free(thread->notify_blk);
 	hcclt_obj_free(HCCLT_OBJ_THREAD, thread);
 }
 
@@ -127,12 +146,12 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 		return ERR_PTR(-ENOMEM);
 	thread->notifies = thread->notify_inline;
 	if (cap > ARRAY_SIZE(thread->notify_inline)) {
-		thread->notifies = kcalloc(cap, sizeof(*thread->notifies),
-					   GFP_KERNEL_ACCOUNT);
-		if (!thread->notifies) {
+		thread->notify_blk = hcclt_notify_block_new(cap);
+		if (!thread->notify_blk) {
 			ret = -ENOMEM;
 			goto err_free;
 		}
+		thread->notifies = thread->notify_blk->n;
 	}
 	thread->notify_cap = cap;
 	thread->file = comm->file;
@@ -149,8 +168,7 @@ static struct hcclt_thread *hcclt_thread_new(struct hcclt_comm *comm,
 	return thread;
 
 err_free:
-	if (thread->notifies != thread->notify_inline)
-		kfree(thread->notifies);
+	hcclt_notify_blocks_free(thread->notify_blk);
 	hcclt_obj_free_now(HCCLT_OBJ_THREAD, thread);
 	return ERR_PTR(ret);
 }
@@ -160,31 +178,36 @@ err_free:
  * comm->lock. On failure the thread is as before.
  *
  * Only a wrapping thread grows past its @notify_cap: it starts with the
- * inline entries (most wrap with 0 to 2 notifies) and moves, once, to an
- * array of HCCLT_MAX_NOTIFIES_PER_COMM entries, published before the count
- * that makes the new entries usable. A submit that read the old count may
- * still read the inline entries below it: they stay as they were, and the
- * inline storage lives as long as the thread.
+ * inline entries (most wrap with 0 to 2 notifies) and moves to a block of
+ * twice its entries (at least @want, at most the rule set's bound for a
+ * wrapping thread), published before the count that makes the new entries
+ * usable. A submit that read the old count may still read the old array
+ * below it: its entries stay as they were, and the old array (inline, or a
+ * block chained to the new one) lives as long as the thread.
  */
 static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 			     struct hcclt_resv *resv)
 {
+	const struct hcclt_quota_rules *r = hcclt_quota();
 	struct hcclt_device *hdev = thread->comm->file->hdev;
 	struct hcclt_notify **arr = thread->notifies;
+	struct hcclt_notify_block *blk = NULL;
 	struct hcclt_notify *notify;
 	u32 cur = thread->notify_num;
-	u32 i;
+	u32 bound, cap, i;
 
 	if (want > thread->notify_cap) {
+		bound = r->flags & HCCLT_QUOTA_F_WRAPPED_COUNTED ?
+			r->max_notifies : r->max_wrapped;
 		if (WARN_ON(!(thread->flags & HCCLT_THREAD_WRAPPED) ||
-			    thread->notifies != thread->notify_inline ||
-			    want > HCCLT_MAX_NOTIFIES_PER_COMM))
+			    want > bound))
 			return -EDQUOT;
-		arr = kcalloc(HCCLT_MAX_NOTIFIES_PER_COMM, sizeof(*arr),
-			      GFP_KERNEL_ACCOUNT);
-		if (!arr)
+		cap = clamp_t(u64, 2ULL * thread->notify_cap, want, bound);
+		blk = hcclt_notify_block_new(cap);
+		if (!blk)
 			return -ENOMEM;
-		memcpy(arr, thread->notify_inline, cur * sizeof(*arr));
+		memcpy(blk->n, thread->notifies, cur * sizeof(*blk->n));
+		arr = blk->n;
 	}
 	for (i = cur; i < want; i++) {
 		notify = hcclt_notify_new(hdev, thread->id, i, resv);
@@ -192,10 +215,12 @@ static int hcclt_thread_grow(struct hcclt_thread *thread, u32 want,
 			goto undo;
 		arr[i] = notify;
 	}
-	if (arr != thread->notifies) {
+	if (blk) {
+		blk->prev = thread->notify_blk;
+		thread->notify_blk = blk;
 		/* Pairs with the acquire of notify_num by its readers. */
 		smp_store_release(&thread->notifies, arr);
-		thread->notify_cap = HCCLT_MAX_NOTIFIES_PER_COMM;
+		thread->notify_cap = cap;
 	}
 	/* Publish the pointers before the count that makes them usable. */
 	smp_store_release(&thread->notify_num, want);
@@ -208,8 +233,7 @@ undo:
 		hcclt_notify_put(arr[i]);
 		arr[i] = NULL;
 	}
-	if (arr != thread->notifies)
-		kfree(arr);
+	kvfree(blk);
 	return PTR_ERR(notify);
 }
 
@@ -493,7 +517,9 @@ void hcclt_file_destroy_comms(struct hcclt_file *file)
  * @comm: the communicator (reference held).
  * @made: the new, unpublished threads, linked by their node.
  * @resv: pool units reserved and not yet used.
- * @ids: the new threads' ids, in the order of @made.
+ * @ids: the new threads' ids, in the order of @made (allocated, @n
+ *	entries; the rule set's thread count per call is too many for the
+ *	stack).
  * @n: threads made.
  * @npt: notifies per thread.
  */
@@ -501,7 +527,7 @@ struct hcclt_acquire {
 	struct hcclt_comm *comm;
 	struct list_head made;
 	struct hcclt_resv resv;
-	u64 ids[HCCLT_MAX_THREADS_PER_COMM];
+	u64 *ids;
 	u32 n;
 	u32 npt;
 };
@@ -528,6 +554,7 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 					struct drm_hcclt_thread_acquire *args,
 					struct hcclt_acquire *acq)
 {
+	const struct hcclt_quota_rules *r = hcclt_quota();
 	struct hcclt_device *hdev = file->hdev;
 	struct hcclt_comm *comm = acq->comm;
 	struct hcclt_thread *thread;
@@ -540,18 +567,32 @@ static int hcclt_thread_acquire_prepare(struct hcclt_file *file,
 			       args->engine, n);
 		return -EINVAL;
 	}
+	/* The rule set's argument checks (none under the seed rules). */
+	ret = hcclt_quota_args(r, n, npt);
+	if (ret) {
+		drm_dbg_driver(&hdev->drm,
+			       "ACQUIRE: thread_num %u notify_num_per_thread %u (%s rules)\n",
+			       n, npt, r->name);
+		return ret;
+	}
 	/* An argument check: before the quota, which is state. */
 	if (args->engine == HCCLT_ENGINE_AIV) {
 		drm_dbg_driver(&hdev->drm, "ACQUIRE: engine AIV\n");
 		return -EOPNOTSUPP;
 	}
+	/* Checked against the quota first: n is bounded here. */
+	if (hcclt_quota_check(r, 0, 0, n, npt))
+		return -EDQUOT;
+	acq->ids = kvmalloc_array(n, sizeof(*acq->ids), GFP_KERNEL_ACCOUNT);
+	if (!acq->ids)
+		return -ENOMEM;
 
 	mutex_lock(&comm->lock);
 	if (comm->dead) {
 		ret = -ENOENT;
 		goto out_unlock;
 	}
-	ret = hcclt_quota_check(comm->threads_used, comm->notifies_used, n,
+	ret = hcclt_quota_check(r, comm->threads_used, comm->notifies_used, n,
 				npt);
 	if (ret)
 		goto out_unlock;
@@ -666,6 +707,7 @@ int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 	ret = hcclt_thread_acquire_finish(file, &acq, args->engine, ret);
 	drm_dev_exit(idx);
 out_put:
+	kvfree(acq.ids);
 	hcclt_comm_put(acq.comm);
 	return ret;
 }
@@ -678,12 +720,13 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 	struct hcclt_file *file = df->driver_priv;
 	struct hcclt_device *hdev = file->hdev;
 	struct drm_hcclt_thread_acquire_with_stream *args = data;
+	const struct hcclt_quota_rules *r = hcclt_quota();
 	struct hcclt_thread *thread = NULL, *t;
 	struct hcclt_resv resv = {};
 	struct hcclt_stream *stream = NULL;
 	struct hcclt_comm *comm;
-	bool fresh = false;
-	u32 cur, add;
+	bool fresh = false, host;
+	u32 add;
 	int ret;
 
 	if (args->flags || args->pad) {
@@ -699,8 +742,14 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 		ret = -ENOENT;
 		goto out_put;
 	}
+	/*
+	 * A host engine is needed for a new thread only; the rule sets of
+	 * HCCLT_QUOTA_F_WRAP_CACHED_FIRST return the existing one first.
+	 */
+	host = args->engine < HCCLT_ENGINE_COUNT &&
+	       (BIT(args->engine) & HCCLT_STREAM_ENGINES);
 	if (args->engine >= HCCLT_ENGINE_COUNT ||
-	    !(BIT(args->engine) & HCCLT_STREAM_ENGINES)) {
+	    (!host && !(r->flags & HCCLT_QUOTA_F_WRAP_CACHED_FIRST))) {
 		drm_dbg_driver(drm, "ACQUIRE_WITH_STREAM: engine %u\n",
 			       args->engine);
 		ret = -EINVAL;
@@ -718,14 +767,18 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 			break;
 		}
 	}
-	/* Another engine gets the existing thread (as hcomm). */
-	cur = thread ? thread->notify_num : 0;
-	add = args->notify_num > cur ? args->notify_num - cur : 0;
-	if (args->notify_num > HCCLT_MAX_NOTIFIES_PER_COMM ||
-	    add > HCCLT_MAX_NOTIFIES_PER_COMM - comm->notifies_used) {
-		ret = -EDQUOT;
+	if (!thread && !host) {
+		drm_dbg_driver(drm, "ACQUIRE_WITH_STREAM: engine %u\n",
+			       args->engine);
+		ret = -EINVAL;
 		goto out_unlock;
 	}
+	/* Another engine gets the existing thread (as hcomm). */
+	ret = hcclt_quota_wrap(r, comm->notifies_used,
+			       thread ? thread->notify_num : 0, args->notify_num,
+			       &add);
+	if (ret)
+		goto out_unlock;
 	if (add) {
 		ret = hcclt_pool_reserve(hdev, file->acct, 0, add);
 		if (ret)
@@ -759,7 +812,8 @@ int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 		list_add_tail(&thread->node, &comm->threads);
 		comm->thread_count++;
 	}
-	comm->notifies_used += add;
+	if (r->flags & HCCLT_QUOTA_F_WRAPPED_COUNTED)
+		comm->notifies_used += add;
 	args->thread_id = thread->id;
 	trace_hcclt_acquire(hdev->index, comm->id, thread->id, stream->id,
 			    args->engine, thread->notify_num, 1);
@@ -790,7 +844,7 @@ static int hcclt_thread_export_locked(struct hcclt_file *file,
 				      struct hcclt_comm *comm, const u64 *in,
 				      u32 n, u32 dst, u64 *ids)
 {
-	struct hcclt_thread *fresh[HCCLT_MAX_THREADS_PER_COMM];
+	struct hcclt_thread *fresh[HCCLT_MAX_EXPORT_THREADS];
 	struct hcclt_thread *t, *p, *v;
 	u32 i, nfresh = 0;
 	int ret;
@@ -851,7 +905,7 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 {
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_thread_export *args = data;
-	u64 in[HCCLT_MAX_THREADS_PER_COMM], ids[HCCLT_MAX_THREADS_PER_COMM];
+	u64 in[HCCLT_MAX_EXPORT_THREADS], ids[HCCLT_MAX_EXPORT_THREADS];
 	struct hcclt_comm *comm;
 	u32 n = args->thread_num, dst = args->dst_engine;
 	int idx, ret;
@@ -865,7 +919,7 @@ int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 	if (!comm)
 		return -ENOENT;
 	if (dst >= HCCLT_ENGINE_COUNT || !n ||
-	    n > HCCLT_MAX_THREADS_PER_COMM) {
+	    n > HCCLT_MAX_EXPORT_THREADS) {
 		drm_dbg_driver(drm, "EXPORT: dst_engine %u thread_num %u\n",
 			       dst, n);
 		ret = -EINVAL;

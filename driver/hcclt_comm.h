@@ -5,7 +5,6 @@
 #ifndef _HCCLT_COMM_H_
 #define _HCCLT_COMM_H_
 
-#include <linux/errno.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -14,6 +13,7 @@
 #include <linux/xarray.h>
 
 #include "hcclthread_accel.h"
+#include "hcclt_quota.h"
 
 struct drm_device;
 struct drm_file;
@@ -33,8 +33,9 @@ struct hcclt_group;
  *	quota check, creation and commit, which makes acquire all-or-nothing
  *	under concurrency.
  * @threads: primaries, acquired and wrapping.
- * @threads_used: threads counted against HCCLT_MAX_THREADS_PER_COMM.
- * @notifies_used: notifies counted against HCCLT_MAX_NOTIFIES_PER_COMM.
+ * @threads_used: threads counted against the active rule set's thread
+ *	quota (hcclt_quota.c).
+ * @notifies_used: notifies counted against its notify quota.
  * @thread_count: primaries, wrapping ones included.
  * @dead: destroyed; every call on it fails with -ENOENT.
  * @group: the group the communicator is a rank of (hcclt_group.c), or
@@ -69,27 +70,6 @@ struct hcclt_comm {
 	bool chan_gone;
 	struct drm_gem_object *buf;
 };
-
-/**
- * hcclt_quota_check - may a communicator acquire @n threads with @npt
- * notifies each?
- * @threads_used: threads it holds.
- * @notifies_used: notifies it holds.
- * @n: threads wanted (non-zero).
- * @npt: notifies per thread wanted.
- *
- * @n is checked first, so @n * @npt <= 40 * 64 cannot overflow.
- * Return: 0 or -EDQUOT.
- */
-static inline int hcclt_quota_check(u32 threads_used, u32 notifies_used,
-				    u32 n, u32 npt)
-{
-	if (n > HCCLT_MAX_THREADS_PER_COMM - threads_used ||
-	    npt > HCCLT_MAX_NOTIFIES_PER_COMM ||
-	    n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - notifies_used)
-		return -EDQUOT;
-	return 0;
-}
 
 /* hcclt_comm.c */
 struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);

@@ -42,13 +42,14 @@ static void hcclt_debugfs_stream(struct seq_file *m, struct hcclt_stream *s)
 
 static void hcclt_debugfs_comm(struct seq_file *m, struct hcclt_comm *comm)
 {
+	const struct hcclt_quota_rules *r = hcclt_quota();
 	struct hcclt_thread *t;
 	int e;
 
 	mutex_lock(&comm->lock);
 	seq_printf(m, "  comm 0x%llx threads %u/%u notifies %u/%u (%u threads incl. wrapping)\n",
-		   comm->id, comm->threads_used, HCCLT_MAX_THREADS_PER_COMM,
-		   comm->notifies_used, HCCLT_MAX_NOTIFIES_PER_COMM,
+		   comm->id, comm->threads_used, r->max_threads,
+		   comm->notifies_used, r->max_notifies,
 		   comm->thread_count);
 	list_for_each_entry(t, &comm->threads, node) {
 		/* comm->lock held: notify_num is stable. */

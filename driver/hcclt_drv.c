@@ -87,6 +87,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
 	struct hcclt_file *file = df->driver_priv;
 	struct drm_hcclt_query *args = data;
+	const struct hcclt_quota_rules *r = hcclt_quota();
 
 	if (args->flags || args->pad) {
 		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x\n", args->flags,
@@ -96,8 +97,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 
 	args->uapi_major = HCCLT_UAPI_MAJOR;
 	args->uapi_minor = HCCLT_UAPI_MINOR;
-	args->max_threads_per_comm = HCCLT_MAX_THREADS_PER_COMM;
-	args->max_notifies_per_comm = HCCLT_MAX_NOTIFIES_PER_COMM;
+	args->max_threads_per_comm = r->max_threads;
+	args->max_notifies_per_comm = r->max_notifies;
 	spin_lock(&hdev->pool_lock);
 	args->streams_total = hdev->streams_total;
 	args->streams_used = hdev->streams_used;
@@ -129,10 +130,15 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_PEER_REVOKE | HCCLT_FEATURE_REDUCE_EXT |
 			 HCCLT_FEATURE_FAILURE_MODES |
 			 HCCLT_FEATURE_SATURATION | HCCLT_FEATURE_EVENT_RESET |
-			 HCCLT_FEATURE_AICPU_CORES | hdev->hw->features;
+			 HCCLT_FEATURE_AICPU_CORES | HCCLT_FEATURE_QUOTA_RULES |
+			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	args->aicpu_cores = sim_aicpu_cores;
 	args->pad2 = 0;
+	args->quota_rules = r->id;
+	args->quota_flags = r->flags;
+	args->max_threads_per_call = r->max_threads_per_call;
+	args->max_notifies_per_thread = r->max_npt;
 	return 0;
 }
 
@@ -568,6 +574,9 @@ static int __init hcclt_init(void)
 	int ret;
 
 	ret = hcclt_check_params();
+	if (ret)
+		return ret;
+	ret = hcclt_quota_init();
 	if (ret)
 		return ret;
 

@@ -2,8 +2,9 @@
 /*
  * hcclthread: fair shares of the device pools.
  *
- * The per-communicator quota (40 threads, 64 notifies) bounds one
- * communicator, not what one user holds: a user with many communicators
+ * The per-communicator quota (hcclt_quota.c: 40 threads and 64 notifies
+ * under the default rules) bounds one communicator, not what one user
+ * holds, under every rule set: a user with many communicators
  * could take every stream, notify, event and byte of a device. Every unit
  * a file takes of a device pool (streams, notifies, events, device memory)
  * and every communicator, group and channel offer it makes is therefore

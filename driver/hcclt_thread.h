@@ -26,6 +26,18 @@ struct hcclt_stream;
 #define HCCLT_THREAD_INLINE_NOTIFIES	2
 
 /**
+ * struct hcclt_notify_block - an allocated notify array of a thread.
+ * @prev: the array it replaced (a wrapping thread's earlier one), kept
+ *	until the thread is freed: a submit that read the old count may still
+ *	read it; NULL for the first.
+ * @n: the entries.
+ */
+struct hcclt_notify_block {
+	struct hcclt_notify_block *prev;
+	struct hcclt_notify *n[];
+};
+
+/**
  * struct hcclt_thread - a thread (stream + notifies) or an exported view.
  * @ref: held by the file's id table and by lookups; a view holds one on
  *	its primary.
@@ -45,14 +57,16 @@ struct hcclt_stream;
  *	with smp_store_release() after @notifies, read with smp_load_acquire().
  * @notify_cap: entries of @notifies: the notify count of an acquired
  *	thread (immutable), 0 for a view; for a wrapping one the inline
- *	entries until it grows past them, then HCCLT_MAX_NOTIFIES_PER_COMM
+ *	entries until it grows past them, then those of its latest block
  *	(hcclt_thread_grow(); comm->lock).
  * @views: exported views by engine (primaries); comm->lock.
  * @node: entry in comm->threads (primaries); comm->lock.
- * @notifies: @notify_cap entries, @notify_inline or allocated: the
+ * @notifies: @notify_cap entries, @notify_inline or @notify_blk's: the
  *	notifies (primaries); entries below @notify_num are immutable once
- *	published. A wrapping thread moves it, once, from @notify_inline to
- *	an allocated array (smp_store_release() before @notify_num).
+ *	published. A wrapping thread that grows past @notify_cap moves it to
+ *	a larger block (smp_store_release() before @notify_num); the arrays
+ *	it leaves stay until the thread is freed.
+ * @notify_blk: the latest allocated array, or NULL (inline); comm->lock.
  * @notify_inline: room for small @notify_cap.
  */
 struct hcclt_thread {
@@ -72,6 +86,7 @@ struct hcclt_thread {
 	struct hcclt_thread *views[HCCLT_ENGINE_COUNT];
 	struct list_head node;
 	struct hcclt_notify **notifies;
+	struct hcclt_notify_block *notify_blk;
 	struct hcclt_notify *notify_inline[HCCLT_THREAD_INLINE_NOTIFIES];
 };
 

@@ -202,22 +202,110 @@ static void hcclt_test_ids(struct kunit *test)
 
 /* ---- quota and pools ---- */
 
+/* The rule set named @name (hcclt_quota.c). */
+static const struct hcclt_quota_rules *
+hcclt_test_rules(struct kunit *test, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < hcclt_quota_nsets; i++)
+		if (!strcmp(hcclt_quota_sets[i].name, name))
+			return &hcclt_quota_sets[i];
+	KUNIT_FAIL(test, "no rule set %s", name);
+	return &hcclt_quota_sets[0];
+}
+
+/* The seed rules: exactly the checks of uAPI 1.8 and before. */
 static void hcclt_test_quota(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(0, 0, 40, 1));
-	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, 41, 0));
-	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(39, 0, 1, 64));
-	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(40, 0, 1, 0));
-	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(0, 0, 1, 64));
-	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, 1, 65));
-	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(0, 0, 8, 8));
-	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 1, 8, 8));
-	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(10, 60, 4, 1));
+	const struct hcclt_quota_rules *r = hcclt_test_rules(test, "seed");
+	u32 add = 0;
+
+	KUNIT_EXPECT_EQ(test, HCCLT_QUOTA_RULES_SEED, r->id);
+	/* no argument errors: every limit is the quota's */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_args(r, U32_MAX, U32_MAX));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 40, 1));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 0, 41, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 39, 0, 1, 64));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 40, 0, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 1, 64));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 0, 1, 65));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 8, 8));
+	/* 1 wrapped-stream notify + 8 x 8 = 65: refused */
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 1, 8, 8));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 10, 60, 4, 1));
 	/* no overflow of n * npt */
-	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, U32_MAX, 2));
-	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(0, 0, 2, U32_MAX));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 0, U32_MAX, 2));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 0, 2, U32_MAX));
 	KUNIT_EXPECT_EQ(test, -EDQUOT,
-			hcclt_quota_check(0, 0, 0x10000, 0x10000));
+			hcclt_quota_check(r, 0, 0, 0x10000, 0x10000));
+	/* a wrapping thread's notifies are counted */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_wrap(r, 0, 0, 1, &add));
+	KUNIT_EXPECT_EQ(test, 1U, add);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_wrap(r, 63, 2, 3, &add));
+	KUNIT_EXPECT_EQ(test, 1U, add);
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_wrap(r, 64, 2, 3, &add));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_wrap(r, 0, 0, 65, &add));
+	/* a smaller count changes nothing */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_wrap(r, 64, 5, 3, &add));
+	KUNIT_EXPECT_EQ(test, 0U, add);
+}
+
+/* hcomm 2026-04: 40 threads, 640 notifies, oversize arguments -EINVAL. */
+static void hcclt_test_quota_2026_04(struct kunit *test)
+{
+	const struct hcclt_quota_rules *r = hcclt_test_rules(test, "2026-04");
+	u32 add = 0;
+
+	KUNIT_EXPECT_EQ(test, HCCLT_QUOTA_RULES_2026_04, r->id);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_args(r, 40, 640));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_quota_args(r, 41, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_quota_args(r, 1, 641));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 40, 16));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 0, 40, 17));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 40, 0, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 1, 640));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 1, 8, 8));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 577, 8, 8));
+	/* a wrapping thread's notifies are counted, against 640 */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_wrap(r, 639, 0, 1, &add));
+	KUNIT_EXPECT_EQ(test, 1U, add);
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_wrap(r, 640, 0, 1, &add));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_wrap(r, 0, 0, 641, &add));
+}
+
+/*
+ * hcomm 2026-08: 200 threads, 65,536 notifies, notifyNumPerThread >= 65536
+ * and thread counts above 200 -EINVAL, wrapping threads not counted.
+ */
+static void hcclt_test_quota_2026_08(struct kunit *test)
+{
+	const struct hcclt_quota_rules *r = hcclt_test_rules(test, "2026-08");
+	u32 add = 0;
+
+	KUNIT_EXPECT_EQ(test, HCCLT_QUOTA_RULES_2026_08, r->id);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_args(r, 200, 65535));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_quota_args(r, 1, 65536));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_quota_args(r, 201, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, hcclt_quota_args(r, U32_MAX, U32_MAX));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 200, 0));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 200, 0, 1, 0));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 100, 0, 101, 0));
+	/* no per-thread cap below 65,535 for HcclThreadAcquire */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 1, 65));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 1, 65535));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 1, 1, 65535));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 2, 1, 65535));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 8, 8));
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_check(r, 0, 0, 200, 327));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_check(r, 0, 0, 200, 328));
+	KUNIT_EXPECT_EQ(test, -EDQUOT,
+			hcclt_quota_check(r, 0, 0, U32_MAX, U32_MAX));
+	/* a wrapping thread's notifies are not counted: 65536 used is fine */
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_wrap(r, 65536, 0, 1, &add));
+	KUNIT_EXPECT_EQ(test, 1U, add);
+	KUNIT_EXPECT_EQ(test, 0, hcclt_quota_wrap(r, 0, 0, 65536, &add));
+	KUNIT_EXPECT_EQ(test, -EDQUOT, hcclt_quota_wrap(r, 0, 0, 65537, &add));
 }
 
 static void hcclt_test_pools(struct kunit *test)
@@ -839,6 +927,8 @@ static void hcclt_test_lookup(struct kunit *test)
 static struct kunit_case hcclt_test_cases[] = {
 	KUNIT_CASE(hcclt_test_ids),
 	KUNIT_CASE(hcclt_test_quota),
+	KUNIT_CASE(hcclt_test_quota_2026_04),
+	KUNIT_CASE(hcclt_test_quota_2026_08),
 	KUNIT_CASE(hcclt_test_pools),
 	KUNIT_CASE(hcclt_test_record_then_wait),
 	KUNIT_CASE(hcclt_test_wait_then_record),

@@ -73,8 +73,8 @@ typedef struct {
 	char node[64];			/* device node path */
 	uint32_t uapiMajor;		/* driver's uAPI version */
 	uint32_t uapiMinor;
-	uint32_t maxThreadsPerComm;	/* 40 */
-	uint32_t maxNotifiesPerComm;	/* 64 */
+	uint32_t maxThreadsPerComm;	/* the quota's threads (40 under the seed rules) */
+	uint32_t maxNotifiesPerComm;	/* the quota's notifies (64 under the seed rules) */
 	uint32_t streamsTotal;		/* device stream pool size */
 	uint32_t streamsUsed;		/* streams in use, all processes */
 	uint32_t notifiesTotal;		/* device notify pool size */
@@ -91,9 +91,9 @@ typedef struct {
 typedef struct {
 	int32_t deviceId;		/* device of the communicator */
 	uint32_t threadsUsed;		/* threads counted against the quota */
-	uint32_t threadsMax;		/* the quota (40) */
+	uint32_t threadsMax;		/* the quota (40 under the seed rules) */
 	uint32_t notifiesUsed;		/* notifies counted against the quota */
-	uint32_t notifiesMax;		/* the quota (64) */
+	uint32_t notifiesMax;		/* the quota (64 under the seed rules) */
 	uint32_t threadCount;		/* threads, wrapping ones included */
 	uint32_t exportedCount;		/* exported handles */
 } hccltCommUsage;

@@ -27,6 +27,7 @@ struct hcclt_dev {
 	char node[64];		/* path of the device node, set by discovery */
 	_Atomic int fd1;	/* fd + 1; 0 until opened (stored under dev_lock) */
 	uint64_t features;	/* QUERY's, set before fd1 (under dev_lock) */
+	struct hcclt_quota quota;	/* QUERY's, likewise */
 };
 
 static pthread_once_t disc_once = PTHREAD_ONCE_INIT;
@@ -370,6 +371,7 @@ static int device_open_locked(int dev)
 		return ret == -ENOMEM || ret == -ENODEV ? ret : -EPROTO;
 	}
 	devs[dev].features = q.features;
+	hcclt_quota_from_query(&q, &devs[dev].quota);
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	return fd;
 }
@@ -406,6 +408,48 @@ int hcclt_device_adopt(int dev, int fd, uint32_t gen)
 uint64_t hcclt_device_features(int dev)
 {
 	return devs[dev].features;
+}
+
+/*
+ * The quota rules of QUERY's answer @q: the driver's, or the seed rules
+ * (40 threads, 64 notifies, every limit a quota error, wrapped notifies
+ * counted) when it predates HCCLT_FEATURE_QUOTA_RULES.
+ */
+static const struct hcclt_quota seed_quota = {
+	.rules = HCCLT_QUOTA_RULES_SEED,
+	.flags = HCCLT_QUOTA_F_WRAPPED_COUNTED,
+	.max_threads = HCCLT_MAX_THREADS_PER_COMM,
+	.max_notifies = HCCLT_MAX_NOTIFIES_PER_COMM,
+	.max_per_call = HCCLT_MAX_THREADS_PER_COMM,
+	.max_npt = HCCLT_MAX_NOTIFIES_PER_COMM,
+};
+
+void hcclt_quota_from_query(const struct drm_hcclt_query *q,
+			    struct hcclt_quota *qt)
+{
+	if (!(q->features & HCCLT_FEATURE_QUOTA_RULES)) {
+		*qt = seed_quota;
+		return;
+	}
+	qt->rules = q->quota_rules;
+	qt->flags = q->quota_flags;
+	qt->max_threads = q->max_threads_per_comm;
+	qt->max_notifies = q->max_notifies_per_comm;
+	qt->max_per_call = q->max_threads_per_call;
+	qt->max_npt = q->max_notifies_per_thread;
+}
+
+/*
+ * The quota of device @dev: the driver's once the device is open (its load
+ * of fd1 orders the read after the store), the seed rules before (a
+ * communicator of the device implies it was opened).
+ */
+const struct hcclt_quota *hcclt_device_quota(int dev)
+{
+	if (dev < 0 || dev >= HCCLT_MAX_DEVICES ||
+	    !atomic_load_explicit(&devs[dev].fd1, memory_order_acquire))
+		return &seed_quota;
+	return &devs[dev].quota;
 }
 
 /*

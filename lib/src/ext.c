@@ -71,8 +71,8 @@ HCCLT_EXPORT HcclResult hccltCommGetUsage(HcclComm comm, hccltCommUsage *u)
 		return hcclt_map_errno(HCCLT_OP_INFO, ret);
 	memset(u, 0, sizeof(*u));
 	u->deviceId = c->dev;
-	u->threadsMax = HCCLT_MAX_THREADS_PER_COMM;
-	u->notifiesMax = HCCLT_MAX_NOTIFIES_PER_COMM;
+	u->threadsMax = hcclt_device_quota(c->dev)->max_threads;
+	u->notifiesMax = hcclt_device_quota(c->dev)->max_notifies;
 	/*
 	 * More entries than INFO fills: a comm not listed may still exist, and
 	 * views not listed cannot be counted. Say so (HCCL_E_INTERNAL).

@@ -27,6 +27,7 @@ static int engine_valid(CommEngine e)
 static HcclResult aiv_refused(int fd, const struct hcclt_comm *c, uint32_t n,
 			      uint32_t npt)
 {
+	const struct hcclt_quota *qt = hcclt_device_quota(c->dev);
 	struct drm_hcclt_comm_info *ci;
 	struct drm_hcclt_thread_info *ti;
 	HcclResult r = HCCL_E_PARA;
@@ -38,8 +39,10 @@ static HcclResult aiv_refused(int fd, const struct hcclt_comm *c, uint32_t n,
 	for (i = 0; i < nc; i++) {
 		if (ci[i].comm_id != c->id)
 			continue;
-		if (n > HCCLT_MAX_THREADS_PER_COMM - ci[i].threads_used ||
-		    (uint64_t)n * npt > HCCLT_MAX_NOTIFIES_PER_COMM - ci[i].notifies_used)
+		if (ci[i].threads_used > qt->max_threads ||
+		    n > qt->max_threads - ci[i].threads_used ||
+		    ci[i].notifies_used > qt->max_notifies ||
+		    (uint64_t)n * npt > qt->max_notifies - ci[i].notifies_used)
 			r = HCCL_E_UNAVAIL;
 		break;
 	}
@@ -52,6 +55,7 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 					  uint32_t notifyNumPerThread, ThreadHandle *threads)
 {
 	struct drm_hcclt_thread_acquire ta;
+	const struct hcclt_quota *qt;
 	struct hcclt_comm *c;
 	uint32_t i;
 	int fd, ret;
@@ -65,10 +69,15 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 	/* 2. engine range, 3. thread count */
 	if (!engine_valid(engine) || !threadNum)
 		return HCCL_E_PARA;
+	/* The quota's rule set is the driver's (QUERY, read at open). */
+	qt = hcclt_device_quota(c->dev);
+	/* hcomm 2026-04 and later: oversize counts are argument errors */
+	if ((qt->flags & HCCLT_QUOTA_F_ARGS_EINVAL) &&
+	    (notifyNumPerThread > qt->max_npt || threadNum > qt->max_per_call))
+		return HCCL_E_PARA;
 	/* 4. the part of the quota that is pure arithmetic */
-	if (threadNum > HCCLT_MAX_THREADS_PER_COMM ||
-	    notifyNumPerThread > HCCLT_MAX_NOTIFIES_PER_COMM ||
-	    (uint64_t)threadNum * notifyNumPerThread > HCCLT_MAX_NOTIFIES_PER_COMM)
+	if (threadNum > qt->max_threads || notifyNumPerThread > qt->max_npt ||
+	    (uint64_t)threadNum * notifyNumPerThread > qt->max_notifies)
 		return HCCL_E_UNAVAIL;
 	/* the rest of 4., then 5. (AIV) and 6. (pools): the kernel */
 	fd = hcclt_device_fd_fast(c->dev);
@@ -104,8 +113,15 @@ HCCLT_EXPORT HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine en
 	c = hcclt_comm_get(comm);
 	if (!c)
 		return HCCL_E_PTR;
-	if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
-	    engine != COMM_ENGINE_CCU)
+	/*
+	 * The seed rules want a host engine first; hcomm 2026-04 and later
+	 * check the range only and return a stream's existing thread before
+	 * they ask for a host engine (the kernel does that part).
+	 */
+	if (!engine_valid(engine) ||
+	    (!(hcclt_device_quota(c->dev)->flags & HCCLT_QUOTA_F_WRAP_CACHED_FIRST) &&
+	     engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
+	     engine != COMM_ENGINE_CCU))
 		return HCCL_E_PARA;
 	s = hcclt_stream_get(stream);
 	if (!s)
@@ -133,7 +149,7 @@ HCCLT_EXPORT HcclResult HcclThreadExportToCommEngine(HcclComm comm, uint32_t thr
 						     CommEngine dstCommEngine,
 						     ThreadHandle *exportedThreads)
 {
-	uint64_t in[HCCLT_MAX_THREADS_PER_COMM], out[HCCLT_MAX_THREADS_PER_COMM];
+	uint64_t in[HCCLT_MAX_EXPORT_THREADS], out[HCCLT_MAX_EXPORT_THREADS];
 	struct drm_hcclt_thread_export te;
 	struct hcclt_comm *c;
 	uint32_t i;
@@ -146,7 +162,7 @@ HCCLT_EXPORT HcclResult HcclThreadExportToCommEngine(HcclComm comm, uint32_t thr
 		return HCCL_E_PTR;
 	if (!engine_valid(dstCommEngine) || dstCommEngine == COMM_ENGINE_AIV)
 		return HCCL_E_PARA;
-	if (!threadNum || threadNum > HCCLT_MAX_THREADS_PER_COMM)
+	if (!threadNum || threadNum > HCCLT_MAX_EXPORT_THREADS)
 		return HCCL_E_PARA;
 	for (i = 0; i < threadNum; i++) {
 		if (hcclt_handle_parse(threads[i], &dev, &in[i]) || dev != c->dev)

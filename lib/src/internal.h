@@ -69,12 +69,29 @@ struct hcclt_stream {
 	uint8_t unused[176];	/* a comm's group fields: one reuse queue */
 };
 
+/*
+ * The per-communicator quota of a device, as its driver enforces it
+ * (DRM_IOCTL_HCCLT_QUERY; the seed rules for a driver without
+ * HCCLT_FEATURE_QUOTA_RULES).
+ */
+struct hcclt_quota {
+	uint32_t rules;		/* HCCLT_QUOTA_RULES_* */
+	uint32_t flags;		/* HCCLT_QUOTA_F_* */
+	uint32_t max_threads;	/* threads of a communicator */
+	uint32_t max_notifies;	/* notifies of a communicator */
+	uint32_t max_per_call;	/* threads of one HcclThreadAcquire */
+	uint32_t max_npt;	/* notifies per thread of one HcclThreadAcquire */
+};
+
 /* Devices (device.c). */
 int hcclt_device_count(void);
 int hcclt_device_open(int dev);
 int hcclt_device_fd_fast(int dev);
 int hcclt_device_adopt(int dev, int fd, uint32_t gen);
 uint64_t hcclt_device_features(int dev);
+const struct hcclt_quota *hcclt_device_quota(int dev);
+void hcclt_quota_from_query(const struct drm_hcclt_query *q,
+			    struct hcclt_quota *qt);
 const char *hcclt_device_node(int dev);
 uint32_t hcclt_gen(void);
 int hcclt_ioctl(int fd, unsigned long req, void *arg);

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <linux/capability.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -168,6 +169,59 @@ static int distinct(const ThreadHandle *h, int n)
 	return 1;
 }
 
+/* ---- quota rule sets (module parameter quota_rules) ---------------------- */
+
+/* QUERY of device 0 as the driver answers it (set by test_devices()). */
+static struct drm_hcclt_query quota;
+
+static void quota_query(struct drm_hcclt_query *q)
+{
+	int fd;
+
+	memset(q, 0, sizeof(*q));
+	fd = open(dev0.node, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (ioctl(fd, DRM_IOCTL_HCCLT_QUERY, q))
+		memset(q, 0, sizeof(*q));
+	close(fd);
+}
+
+/* The active rule set: the seed's on a driver without the feature. */
+static uint32_t rules_id(void)
+{
+	return quota.features & HCCLT_FEATURE_QUOTA_RULES ? quota.quota_rules : HCCLT_QUOTA_RULES_SEED;
+}
+
+static const char *rules_name(void)
+{
+	switch (rules_id()) {
+	case HCCLT_QUOTA_RULES_SEED:
+		return "seed";
+	case HCCLT_QUOTA_RULES_2026_04:
+		return "2026-04";
+	case HCCLT_QUOTA_RULES_2026_08:
+		return "2026-08";
+	}
+	return "unknown";
+}
+
+static uint32_t rules_threads(void)
+{
+	return rules_id() == HCCLT_QUOTA_RULES_2026_08 ? 200 : 40;
+}
+
+static uint32_t rules_notifies(void)
+{
+	switch (rules_id()) {
+	case HCCLT_QUOTA_RULES_2026_04:
+		return 640;
+	case HCCLT_QUOTA_RULES_2026_08:
+		return 65536;
+	}
+	return 64;
+}
+
 /* ---- devices ------------------------------------------------------------ */
 
 static void *other_thread_getdevice(void *arg)
@@ -186,8 +240,11 @@ static void test_devices(void)
 
 	TAP_EQ(hccltGetDeviceUsage(0, &dev0), ACL_SUCCESS, "hccltGetDeviceUsage(0)");
 	TAP_EQ(dev0.uapiMajor, 1, "driver uAPI major is 1 (%s)", dev0.node);
-	TAP_EQ(dev0.maxThreadsPerComm, 40, "device reports 40 threads per communicator");
-	TAP_EQ(dev0.maxNotifiesPerComm, 64, "device reports 64 notifies per communicator");
+	quota_query(&quota);
+	TAP_EQ(dev0.maxThreadsPerComm, rules_threads(), "device reports %u threads per communicator (%s rules)",
+	       rules_threads(), rules_name());
+	TAP_EQ(dev0.maxNotifiesPerComm, rules_notifies(), "device reports %u notifies per communicator (%s rules)",
+	       rules_notifies(), rules_name());
 	tap_ok(!(dev0.engines & (1u << COMM_ENGINE_AIV)) && (dev0.engines & (1u << COMM_ENGINE_AICPU_TS)),
 	       "engines: AICPU_TS yes, AIV no (0x%x)", dev0.engines);
 	TAP_EQ(dev0.streamEngines, (1u << COMM_ENGINE_CPU) | (1u << COMM_ENGINE_CPU_TS) | (1u << COMM_ENGINE_CCU),
@@ -342,6 +399,194 @@ static void race_round(uint32_t tnum, uint32_t nnum, int want_calls)
 	       u.threadsUsed, u.notifiesUsed, want_calls * tnum, want_calls * tnum * nnum);
 	tap_ok(distinct(all, n), "16 threads x acquire(%u, %u): all %d handles distinct", tnum, nnum, n);
 	HcclCommDestroy(c);
+}
+
+/*
+ * A child without CAP_SYS_ADMIN (whose files the shares refuse) fills its
+ * file's share of the notify pool (50% of 8192) with communicators of the
+ * rule set's largest acquire; the next one is refused with HCCL_E_UNAVAIL
+ * (-EDQUOT of the share), under every rule set.
+ */
+static void quota_share_child(void)
+{
+	uint32_t per = rules_notifies() < 4096 ? rules_notifies() : 4096, k = 4096 / per, i;
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { ~(1u << CAP_SYS_ADMIN), ~(1u << CAP_SYS_ADMIN), 0 },
+					       { ~0u, ~0u, 0 } };
+	int status = 0, bits = 0;
+	ThreadHandle t;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (syscall(SYS_capget, &h, d) || (d[0].effective &= ~(1u << CAP_SYS_ADMIN),
+						  d[0].permitted &= ~(1u << CAP_SYS_ADMIN),
+						  syscall(SYS_capset, &h, d)))
+			_exit(8);
+		aclrtSetDevice(0);
+		for (i = 0; i < k; i++)
+			if (HcclThreadAcquire(new_comm(), COMM_ENGINE_CPU, 1, per, &t) != HCCL_SUCCESS)
+				bits |= 1;
+		if (HcclThreadAcquire(new_comm(), COMM_ENGINE_CPU, 1, per, &t) != HCCL_E_UNAVAIL)
+			bits |= 2;
+		_exit(bits);
+	}
+	waitpid(pid, &status, 0);
+	bits = WIFEXITED(status) ? WEXITSTATUS(status) : 16;
+	tap_ok(!(bits & ~3), "%s rules, share case: the child ran without CAP_SYS_ADMIN (status %d)", rules_name(),
+	       bits);
+	tap_ok(!(bits & 1), "%s rules: %u communicators x %u notifies fill the file's share (4096)", rules_name(), k,
+	       per);
+	tap_ok(!(bits & 2), "%s rules: one more -> HCCL_E_UNAVAIL (the share, under every rule set)", rules_name());
+}
+
+/*
+ * The active quota rule set, as an operator written for it sees it: 1
+ * wrapped-stream notify plus 8 threads x 8 notifies (65), the thread
+ * limit, the argument limits and their codes, wrapped notifies counted or
+ * not, and the fair shares, which apply under every rule set.
+ */
+static void test_quota_rules(void)
+{
+	uint32_t id = rules_id(), want, grown;
+	ThreadHandle *th, w = 0, x = 0, y = 0;
+	aclrtStream s = NULL, s2 = NULL;
+	hccltDeviceUsage before = devusage(), after;
+	hccltThreadInfo ti;
+	hccltCommUsage u;
+	HcclComm c, c2;
+
+	printf("# quota rules: %s\n", rules_name());
+	tap_ok(quota.features & HCCLT_FEATURE_QUOTA_RULES, "QUERY has HCCLT_FEATURE_QUOTA_RULES (uAPI 1.%u)",
+	       quota.uapi_minor);
+	tap_ok(quota.uapi_minor >= 10, "uAPI minor is at least 10 (%u)", quota.uapi_minor);
+	want = id == HCCLT_QUOTA_RULES_SEED ? HCCLT_QUOTA_F_WRAPPED_COUNTED :
+	       id == HCCLT_QUOTA_RULES_2026_04 ? HCCLT_QUOTA_F_WRAPPED_COUNTED | HCCLT_QUOTA_F_ARGS_EINVAL |
+						 HCCLT_QUOTA_F_WRAP_CACHED_FIRST :
+	       HCCLT_QUOTA_F_ARGS_EINVAL | HCCLT_QUOTA_F_WRAP_CACHED_FIRST;
+	TAP_EQ(quota.quota_flags, want, "%s rules: quota flags", rules_name());
+	TAP_EQ(quota.max_threads_per_call, rules_threads(), "%s rules: threads per call", rules_name());
+	TAP_EQ(quota.max_notifies_per_thread,
+	       id == HCCLT_QUOTA_RULES_2026_08 ? 65535u : rules_notifies(), "%s rules: notifies per thread",
+	       rules_name());
+	th = calloc(rules_threads() + 1, sizeof(*th));
+	if (!th)
+		return;
+
+	/* 1 wrapped-stream notify + 8 threads x 8 notifies = 65 */
+	c = new_comm();
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "aclrtCreateStream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 1, &w), HCCL_SUCCESS,
+		   "%s rules: wrap a stream with 1 notify", rules_name());
+	if (id == HCCLT_QUOTA_RULES_SEED) {
+		CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 8, 8, th), HCCL_E_UNAVAIL,
+			   "seed rules: 1 wrapped notify + 8 x 8 = 65 -> HCCL_E_UNAVAIL, as always");
+		u = usage(c);
+		tap_ok(u.threadsUsed == 0 && u.notifiesUsed == 1 && u.notifiesMax == 64,
+		       "seed rules: nothing counted but the wrapped notify (%u, %u/%u)", u.threadsUsed,
+		       u.notifiesUsed, u.notifiesMax);
+	} else {
+		CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 8, 8, th), HCCL_SUCCESS,
+			   "%s rules: 1 wrapped notify + 8 x 8 = 65 fits", rules_name());
+		u = usage(c);
+		TAP_EQ(u.notifiesUsed, id == HCCLT_QUOTA_RULES_2026_04 ? 65u : 64u,
+		       "%s rules: notifies counted (the wrapped one %s)", rules_name(),
+		       id == HCCLT_QUOTA_RULES_2026_04 ? "too" : "not");
+		TAP_EQ(u.notifiesMax, rules_notifies(), "hccltCommGetUsage: the rule set's notify quota");
+		TAP_EQ(u.threadsMax, rules_threads(), "hccltCommGetUsage: the rule set's thread quota");
+	}
+	/* a wrapped stream's existing thread with another engine */
+	if (id == HCCLT_QUOTA_RULES_SEED) {
+		CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA,
+			   "seed rules: AICPU_TS on a wrapped stream -> HCCL_E_PARA (engine first)");
+	} else {
+		CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_SUCCESS,
+			   "%s rules: AICPU_TS on a wrapped stream -> its thread (cached first, as hcomm)",
+			   rules_name());
+		TAP_EQ(x, w, "... the same handle");
+	}
+	TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "second stream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s2, 1, &y), HCCL_E_PARA,
+		   "%s rules: AICPU_TS on a new stream -> HCCL_E_PARA", rules_name());
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_RESERVED, s, 1, &y), HCCL_E_PARA,
+		   "%s rules: an engine out of range -> HCCL_E_PARA", rules_name());
+	/* a wrapped thread grows past its inline notifies, and they work */
+	grown = id == HCCLT_QUOTA_RULES_SEED ? 2 : 40;
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, grown, &x), HCCL_SUCCESS,
+		   "%s rules: grow the wrapped thread to %u notifies", rules_name(), grown);
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, grown + 3, &x), HCCL_SUCCESS,
+		   "%s rules: and to %u", rules_name(), grown + 3);
+	hccltThreadGetInfo(w, &ti);
+	TAP_EQ(ti.notifyNum, grown + 3, "wrapped thread's notify count");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(w, w, ti.notifyNum - 1), HCCL_SUCCESS,
+		   "record its last notify");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(w, ti.notifyNum - 1, 5), HCCL_SUCCESS, "wait for it");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "the stream completes");
+	u = usage(c);
+	if (id == HCCLT_QUOTA_RULES_2026_08)
+		TAP_EQ(u.notifiesUsed, 64u, "2026-08 rules: the grown wrapped thread still counts nothing");
+	HcclCommDestroy(c);
+
+	/* the thread limit and the argument limits */
+	c2 = new_comm();
+	switch (id) {
+	case HCCLT_QUOTA_RULES_SEED:
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 41, 0, th), HCCL_E_UNAVAIL,
+			   "seed rules: 41 threads -> HCCL_E_UNAVAIL");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 65, th), HCCL_E_UNAVAIL,
+			   "seed rules: 65 notifies per thread -> HCCL_E_UNAVAIL");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 65536, th), HCCL_E_UNAVAIL,
+			   "seed rules: 65536 notifies per thread -> HCCL_E_UNAVAIL");
+		break;
+	case HCCLT_QUOTA_RULES_2026_04:
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 41, 0, th), HCCL_E_PARA,
+			   "2026-04 rules: 41 threads -> HCCL_E_PARA (resource manager's limit)");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 641, th), HCCL_E_PARA,
+			   "2026-04 rules: 641 notifies per thread -> HCCL_E_PARA");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 640, th), HCCL_SUCCESS,
+			   "2026-04 rules: 1 thread x 640 notifies");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 1, th), HCCL_E_UNAVAIL,
+			   "2026-04 rules: the 641st notify -> HCCL_E_UNAVAIL");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 39, 0, th), HCCL_SUCCESS,
+			   "2026-04 rules: 39 more threads (40/40)");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 0, th), HCCL_E_UNAVAIL,
+			   "2026-04 rules: the 41st thread -> HCCL_E_UNAVAIL");
+		break;
+	case HCCLT_QUOTA_RULES_2026_08:
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 201, 0, th), HCCL_E_PARA,
+			   "2026-08 rules: 201 threads -> HCCL_E_PARA");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 65536, th), HCCL_E_PARA,
+			   "2026-08 rules: notifyNumPerThread 65536 -> HCCL_E_PARA");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 65, th), HCCL_SUCCESS,
+			   "2026-08 rules: 65 notifies per thread (HcclThreadAcquire has no 64 cap)");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 199, 0, th), HCCL_SUCCESS,
+			   "2026-08 rules: 199 more threads (200/200)");
+		tap_ok(distinct(th, 199), "199 distinct handles");
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 1, 0, th), HCCL_E_UNAVAIL,
+			   "2026-08 rules: the 201st thread -> HCCL_E_UNAVAIL");
+		u = usage(c2);
+		tap_ok(u.threadsUsed == 200 && u.notifiesUsed == 65, "2026-08 rules: 200/200 threads, 65 notifies");
+		HcclCommDestroy(c2);
+		c2 = new_comm();
+		CHECK_HCCL(HcclThreadAcquire(c2, COMM_ENGINE_CPU, 200, 0, th), HCCL_SUCCESS,
+			   "2026-08 rules: 200 threads in one call");
+		break;
+	}
+	HcclCommDestroy(c2);
+
+	/* the fair shares apply under every rule set (50% of 8192 notifies) */
+	if (before.notifiesTotal == 8192 && before.notifiesUsed == 0)
+		quota_share_child();
+	else
+		tap_skip("fair share case: the device's notify pool is not 8192 and unused");
+	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "aclrtDestroyStream");
+	TAP_EQ(aclrtDestroyStream(s2), ACL_SUCCESS, "aclrtDestroyStream second");
+	after = devusage();
+	tap_ok(after.streamsUsed == before.streamsUsed && after.notifiesUsed == before.notifiesUsed,
+	       "%s rules: device pools back (%u streams, %u notifies)", rules_name(), after.streamsUsed,
+	       after.notifiesUsed);
+	free(th);
 }
 
 static void test_race(void)
@@ -4249,6 +4494,14 @@ int main(void)
 	}
 	printf("# %u hcclthread device(s)\n", n);
 	test_devices();
+	if (rules_id() != HCCLT_QUOTA_RULES_SEED) {
+		/* A later rule set (quota_rules=): its own tests only. */
+		test_quota_rules();
+		end = devusage();
+		tap_ok(end.streamsUsed == dev0.streamsUsed && end.notifiesUsed == dev0.notifiesUsed &&
+		       end.comms == dev0.comms, "at the end the device pools are back at their start values");
+		return tap_done();
+	}
 	test_memory();
 	test_meminfo();
 	test_vmm(n);
@@ -4266,6 +4519,7 @@ int main(void)
 		test_pools();
 	} else {
 		test_acquire();
+		test_quota_rules();
 		test_race();
 		test_with_stream_export();
 		test_record_wait();

@@ -36,7 +36,8 @@
  *   that would give the file more communicators, streams or threads (views
  *   included) of one kind than its id table holds (a limit of the driver,
  *   above a million, that may change: not part of the uAPI).
- * - -EDQUOT: besides a communicator's quota (40 threads, 64 notifies), a
+ * - -EDQUOT: besides a communicator's quota (40 threads and 64 notifies
+ *   under the default rules; module parameter quota_rules), a
  *   call that would take the calling file, its process or its user above
  *   its share of a device pool (module parameters share_file_pct,
  *   share_proc_pct, share_uid_pct): STREAM_CREATE, COMM_CREATE,
@@ -63,11 +64,22 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		9
+#define HCCLT_UAPI_MINOR		10
 
-/* Per-communicator quota (HcclThreadAcquire contract). */
+/*
+ * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
+ * the default). The module parameter quota_rules may select a later rule
+ * set of hcomm's: the active limits are in DRM_IOCTL_HCCLT_QUERY
+ * (@max_threads_per_comm, @max_notifies_per_comm, @quota_rules and the
+ * fields after it); userspace must not assume these two.
+ */
 #define HCCLT_MAX_THREADS_PER_COMM	40
 #define HCCLT_MAX_NOTIFIES_PER_COMM	64
+/*
+ * Most threads of one DRM_IOCTL_HCCLT_THREAD_EXPORT (hcomm's
+ * MAX_EXPORT_THREAD_NUM, 40 under every rule set).
+ */
+#define HCCLT_MAX_EXPORT_THREADS	40
 
 /*
  * The batch and queue limits every driver of this uAPI allows at least:
@@ -144,9 +156,15 @@ struct drm_hcclt_query {
 	__u32 uapi_major;
 	/** @uapi_minor: out, HCCLT_UAPI_MINOR of the driver. */
 	__u32 uapi_minor;
-	/** @max_threads_per_comm: out, thread quota of a communicator (40). */
+	/**
+	 * @max_threads_per_comm: out, thread quota of a communicator under
+	 * the active rule set (40 for the seed rules, see @quota_rules).
+	 */
 	__u32 max_threads_per_comm;
-	/** @max_notifies_per_comm: out, notify quota of a communicator (64). */
+	/**
+	 * @max_notifies_per_comm: out, notify quota of a communicator under
+	 * the active rule set (64 for the seed rules, see @quota_rules).
+	 */
 	__u32 max_notifies_per_comm;
 	/** @streams_total: out, size of the device's stream pool. */
 	__u32 streams_total;
@@ -201,7 +219,56 @@ struct drm_hcclt_query {
 	__u32 aicpu_cores;
 	/** @pad2: out, zero. */
 	__u32 pad2;
+	/**
+	 * @quota_rules: out (uAPI 1.10, HCCLT_FEATURE_QUOTA_RULES), the rule
+	 * set of the per-communicator quota, HCCLT_QUOTA_RULES_* (module
+	 * parameter quota_rules, fixed while the module is loaded). On an
+	 * older driver it stays as userspace set it: zero, the seed rules,
+	 * which are the only ones an older driver has.
+	 */
+	__u32 quota_rules;
+	/** @quota_flags: out (uAPI 1.10), HCCLT_QUOTA_F_* bits of the rule set. */
+	__u32 quota_flags;
+	/**
+	 * @max_threads_per_call: out (uAPI 1.10), largest @thread_num of one
+	 * DRM_IOCTL_HCCLT_THREAD_ACQUIRE; above it the call fails with
+	 * -EINVAL under HCCLT_QUOTA_F_ARGS_EINVAL, with -EDQUOT otherwise.
+	 */
+	__u32 max_threads_per_call;
+	/**
+	 * @max_notifies_per_thread: out (uAPI 1.10), largest
+	 * @notify_num_per_thread of DRM_IOCTL_HCCLT_THREAD_ACQUIRE; above it
+	 * the call fails with -EINVAL under HCCLT_QUOTA_F_ARGS_EINVAL, with
+	 * -EDQUOT otherwise.
+	 */
+	__u32 max_notifies_per_thread;
 };
+
+/*
+ * Rule sets of the per-communicator quota (@quota_rules of
+ * struct drm_hcclt_query; Documentation/uapi.rst, "Quota rule sets").
+ */
+/* 40 threads / 64 notifies, wrapped notifies counted: the default. */
+#define HCCLT_QUOTA_RULES_SEED		0
+/* hcomm of April 2026: 40 threads / 640 notifies. */
+#define HCCLT_QUOTA_RULES_2026_04	1
+/* hcomm of August 2026: 200 threads / 65,536 notifies. */
+#define HCCLT_QUOTA_RULES_2026_08	2
+
+/*
+ * @quota_flags bits. WRAPPED_COUNTED: the notifies of a thread of
+ * DRM_IOCTL_HCCLT_THREAD_ACQUIRE_WITH_STREAM count against
+ * @max_notifies_per_comm. ARGS_EINVAL: THREAD_ACQUIRE's @thread_num above
+ * @max_threads_per_call and @notify_num_per_thread above
+ * @max_notifies_per_thread are argument errors (-EINVAL, checked before
+ * the engine is), not quota errors (-EDQUOT). WRAP_CACHED_FIRST:
+ * THREAD_ACQUIRE_WITH_STREAM returns the thread already wrapping the
+ * stream before it checks that @engine is a host engine (only the range
+ * of @engine is checked first).
+ */
+#define HCCLT_QUOTA_F_WRAPPED_COUNTED	0x1
+#define HCCLT_QUOTA_F_ARGS_EINVAL	0x2
+#define HCCLT_QUOTA_F_WRAP_CACHED_FIRST	0x4
 
 /* DRM_IOCTL_HCCLT_SUBMIT can return a sync_file (HCCLT_SUBMIT_FENCE_OUT). */
 #define HCCLT_FEATURE_FENCE_OUT		0x1ULL
@@ -293,6 +360,11 @@ struct drm_hcclt_query {
 #define HCCLT_FEATURE_EVENT_RESET	0x20000ULL
 /* (uAPI 1.9) QUERY reports @aicpu_cores. */
 #define HCCLT_FEATURE_AICPU_CORES	0x40000ULL
+/*
+ * uAPI 1.10: the quota's rule set and its numbers in DRM_IOCTL_HCCLT_QUERY
+ * (@quota_rules .. @max_notifies_per_thread). Without it: the seed rules.
+ */
+#define HCCLT_FEATURE_QUOTA_RULES	0x80000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -385,12 +457,17 @@ struct drm_hcclt_stream_destroy {
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @engine not below HCCLT_ENGINE_COUNT.
  * - -EINVAL: @thread_num is zero.
+ * - -EINVAL (uAPI 1.10, rule sets with HCCLT_QUOTA_F_ARGS_EINVAL):
+ *   @notify_num_per_thread above QUERY's @max_notifies_per_thread, or
+ *   @thread_num above its @max_threads_per_call.
  * - -EOPNOTSUPP: @engine is HCCLT_ENGINE_AIV (an argument check, before
  *   the quota; HCCL checks the quota first, libhcclthread keeps that).
  * - -EDQUOT: @thread_num exceeds the threads the communicator has left,
- *   @notify_num_per_thread exceeds HCCLT_MAX_NOTIFIES_PER_COMM, or
- *   @thread_num * @notify_num_per_thread exceeds the notifies it has left.
- *   Counted per communicator, over all earlier calls and all engines.
+ *   @notify_num_per_thread exceeds QUERY's @max_notifies_per_thread, or
+ *   @thread_num * @notify_num_per_thread exceeds the notifies it has left
+ *   (of QUERY's @max_threads_per_comm and @max_notifies_per_comm: 40 and
+ *   64 under the default rules). Counted per communicator, over all
+ *   earlier calls and all engines.
  * - -ENOSPC: the device's stream or notify pool is exhausted.
  * - -ENOMEM, -EFAULT (@threads_ptr not writable).
  */
@@ -414,8 +491,10 @@ struct drm_hcclt_thread_acquire {
  * (HcclThreadAcquireWithStream).
  *
  * The thread runs its tasks on @stream_id, which it does not own. The
- * wrapped stream does not count against the thread quota; its notifies do
- * count against the notify quota. The same stream given again on the same
+ * wrapped stream does not count against the thread quota; its notifies
+ * count against the notify quota under HCCLT_QUOTA_F_WRAPPED_COUNTED (the
+ * default rules), and are bounded by the rule set's notify quota (QUERY's
+ * @max_notifies_per_comm) either way. The same stream given again on the same
  * communicator returns the same thread id, also with another @engine (the
  * thread keeps its first engine, as in hcomm); a larger @notify_num grows
  * that thread's notifies to @notify_num (a smaller one changes nothing).
@@ -424,9 +503,13 @@ struct drm_hcclt_thread_acquire {
  *
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id or @stream_id.
- * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU.
+ * - -EINVAL: @engine is not one of CPU, CPU_TS, CCU (under
+ *   HCCLT_QUOTA_F_WRAP_CACHED_FIRST: @engine not below HCCLT_ENGINE_COUNT
+ *   here; not a host engine only when no thread of the communicator wraps
+ *   the stream yet, after its lookup).
  * - -EDQUOT: the added notifies exceed the notifies the communicator has
- *   left, or @notify_num exceeds HCCLT_MAX_NOTIFIES_PER_COMM.
+ *   left (counted ones only), or @notify_num exceeds the rule set's notify
+ *   quota.
  * - -ENOSPC: the device's notify pool is exhausted, or the file's thread
  *   table is full (see the rules at the top).
  * - -ENOMEM.
@@ -466,7 +549,7 @@ struct drm_hcclt_thread_acquire_with_stream {
  * - -EINVAL: non-zero @flags or @pad.
  * - -ENOENT: unknown @comm_id.
  * - -EINVAL: @dst_engine not below HCCLT_ENGINE_COUNT, @thread_num zero or
- *   above HCCLT_MAX_THREADS_PER_COMM.
+ *   above HCCLT_MAX_EXPORT_THREADS (40, under every quota rule set).
  * - -EOPNOTSUPP: @dst_engine is HCCLT_ENGINE_AIV (as THREAD_ACQUIRE).
  * - -EFAULT: @threads_ptr not readable.
  * - -ENOENT: an id of @threads_ptr is not a thread of this communicator.

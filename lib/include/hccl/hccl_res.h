@@ -5,8 +5,11 @@
  *
  * A thread is a stream plus notifies, owned by a communicator. The kernel
  * driver enforces the per-communicator quota: at most 40 threads and 64
- * notifies, counted over every call and every engine, also when several
- * threads or processes acquire at once. Threads live until their
+ * notifies under its default rules, or hcomm's later limits when the
+ * host's administrator chose them (module parameter quota_rules: 40/640 of
+ * hcomm 2026-04, 200/65,536 of hcomm 2026-08; hccltGetDeviceUsage() and
+ * hccltCommGetUsage() tell the active ones), counted over every call and
+ * every engine, also when several threads or processes acquire at once. Threads live until their
  * communicator is destroyed; callers never free them.
  */
 #ifndef HCCL_RES_H
@@ -38,9 +41,12 @@ extern "C" {
  * 1. @comm or @threads NULL (or @comm not a live communicator of this
  *    process) -> HCCL_E_PTR;
  * 2. @engine outside COMM_ENGINE_CPU..COMM_ENGINE_CCU -> HCCL_E_PARA;
- * 3. @threadNum 0 -> HCCL_E_PARA;
- * 4. quota: more threads than the communicator has left of 40, more notifies
- *    than it has left of 64, or @notifyNumPerThread above 64 ->
+ * 3. @threadNum 0 -> HCCL_E_PARA; under the 2026-04 and 2026-08 rules also
+ *    @notifyNumPerThread above 640 (2026-04) or 65,535 (2026-08), and
+ *    @threadNum above 40 (2026-04) or 200 (2026-08) -> HCCL_E_PARA;
+ * 4. quota: more threads than the communicator has left (40, or 200 under
+ *    the 2026-08 rules), more notifies than it has left (64, 640 or
+ *    65,536), or @notifyNumPerThread above 64 (seed rules) ->
  *    HCCL_E_UNAVAIL;
  * 5. COMM_ENGINE_AIV -> HCCL_E_PARA;
  * 6. device stream or notify pool exhausted -> HCCL_E_RUNTIME.
@@ -63,14 +69,17 @@ HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint32_t threadNu
  * The same stream given again on the same communicator returns the same
  * handle, also with another @engine (as hcomm; the thread keeps its first
  * engine); a larger @notifyNum adds notifies to it. The wrapped stream does
- * not count against the 40-thread quota, its notifies do count against the
- * 64-notify quota.
+ * not count against the thread quota; its notifies count against the notify
+ * quota under the seed (64) and 2026-04 (640) rules, not under the 2026-08
+ * rules.
  *
  * Checks, in this order: @comm, @stream or @thread NULL -> HCCL_E_PTR;
- * @engine not CPU, CPU_TS or CCU -> HCCL_E_PARA; @stream not a live stream of
- * this process -> HCCL_E_PTR; @stream on another device than @comm ->
- * HCCL_E_PARA; notify quota
- * -> HCCL_E_UNAVAIL; device notify pool exhausted -> HCCL_E_RUNTIME.
+ * @engine not CPU, CPU_TS or CCU (seed rules; under the later ones only
+ * @engine outside CPU..CCU here, and a host engine is asked for only when
+ * the stream is not wrapped yet) -> HCCL_E_PARA; @stream not a live stream
+ * of this process -> HCCL_E_PTR; @stream on another device than @comm ->
+ * HCCL_E_PARA; notify quota -> HCCL_E_UNAVAIL; device notify pool
+ * exhausted -> HCCL_E_RUNTIME.
  *
  * Return: HCCL_SUCCESS or the error above.
  */

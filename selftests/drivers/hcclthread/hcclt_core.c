@@ -106,6 +106,13 @@ TEST_F(core, query_fields)
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_FAILURE_MODES);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_SATURATION);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_EVENT_RESET);
+	/* uAPI 1.10: the quota's rule set; the seed's at the default load. */
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_QUOTA_RULES);
+	EXPECT_EQ(0, q.pad2);
+	EXPECT_EQ(HCCLT_QUOTA_RULES_SEED, q.quota_rules);
+	EXPECT_EQ(HCCLT_QUOTA_F_WRAPPED_COUNTED, q.quota_flags);
+	EXPECT_EQ(40, q.max_threads_per_call);
+	EXPECT_EQ(64, q.max_notifies_per_thread);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
@@ -123,7 +130,8 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_REDUCE_EXT |
 				    HCCLT_FEATURE_FAILURE_MODES |
 				    HCCLT_FEATURE_SATURATION |
-				    HCCLT_FEATURE_EVENT_RESET));
+				    HCCLT_FEATURE_EVENT_RESET |
+				    HCCLT_FEATURE_QUOTA_RULES));
 }
 
 TEST_F(core, query_flags_einval)
