@@ -106,6 +106,9 @@ TEST_F(core, query_fields)
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_FAILURE_MODES);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_SATURATION);
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_EVENT_RESET);
+	/* uAPI 1.9: the AI CPU's cores, 6 at the default load. */
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_AICPU_CORES);
+	EXPECT_EQ(6, q.aicpu_cores);
 	/* uAPI 1.10: the quota's rule set; the seed's at the default load. */
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_QUOTA_RULES);
 	EXPECT_EQ(0, q.pad2);
@@ -131,6 +134,7 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_FAILURE_MODES |
 				    HCCLT_FEATURE_SATURATION |
 				    HCCLT_FEATURE_EVENT_RESET |
+				    HCCLT_FEATURE_AICPU_CORES |
 				    HCCLT_FEATURE_QUOTA_RULES));
 }
 
