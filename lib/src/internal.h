@@ -169,6 +169,7 @@ void hcclt_ctx_comm_gone(struct hcclt_comm *c);
 
 /* Communicator names (group.c). */
 int hcclt_name_exists(int32_t dev, const char *name);
+uint64_t hcclt_name_comm_id(int32_t dev, const char *name);
 
 /*
  * Communicators (group.c): HCCL_BUFFSIZE in bytes (0: not a number);
@@ -290,6 +291,7 @@ enum hcclt_op {
 	HCCLT_OP_ACL_NOTIFY_TASK,	/* HcommAclrtNotify{Record,Wait}OnThread */
 	HCCLT_OP_EVENT_RESET,	/* aclrtResetEvent */
 	HCCLT_OP_SET_PARAM,	/* aclrtSetStreamFailureMode, aclrtSetDeviceSatMode */
+	HCCLT_OP_OP_INFO,	/* HcclDfxRegOpInfoByCommId, the profiling reports */
 	HCCLT_OP_COUNT
 };
 

@@ -36,6 +36,8 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl_comm.h"
+#include "hccl/hccl_diag.h"
+#include "hcomm/hcomm_primitives.h"
 #include "hcclthread.h"
 #include "hcclthread_accel.h"
 #include "tap.h"
@@ -4073,6 +4075,106 @@ static int prof_crash_child(const char *dir)
 	return 0;
 }
 
+/*
+ * hccl/hccl_diag.h: an operator's DFX op info is its communicator's label
+ * in the driver, which hcclthread-smi of another process shows; the
+ * reports need a registration first, as CANN's.
+ */
+static void test_diag(void)
+{
+	struct HcclDfxOpInfo info;
+	char name[128], cmd[900], *out;
+	uint64_t t0, t1;
+	ThreadHandle th;
+	aclrtStream st;
+	HcclComm c;
+	int status;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "diag: device 0");
+	c = new_comm();
+	tap_ok(c != NULL, "diag: a communicator");
+	if (!c)
+		return;
+	HcclGetCommName(c, name);
+	t0 = HcommGetProfilingSysCycleTime();
+	tap_ok(t0 > 0, "HcommGetProfilingSysCycleTime: a time");
+	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "diag: the user's stream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, st, 1, &th), HCCL_SUCCESS,
+		   "diag: wrapped as the host thread");
+	/* Reports before any registration: CANN's skip, success. */
+	CHECK_HCCL(HcclProfilingReportOp(c, t0), HCCL_SUCCESS, "ReportOp with nothing registered: skipped");
+	CHECK_HCCL(HcclReportAicpuKernel(c, t0, (char *)"k"), HCCL_SUCCESS,
+		   "ReportAicpuKernel with nothing registered: skipped");
+	memset(&info, 0, sizeof(info));
+	info.opType = HCCL_CMD_ALLGATHER;
+	info.dataType = HCCL_DATA_TYPE_FP32;
+	info.dataCount = 4096;
+	info.root = ~0U;
+	info.engine = COMM_ENGINE_AICPU_TS;
+	info.cpuTsThread = th;
+	snprintf(info.algTag, sizeof(info.algTag), "libtest_allgather_ring");
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(NULL, &info), HCCL_E_PTR, "RegOpInfo: commId NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId((char *)"no such comm", &info), HCCL_E_NOT_FOUND,
+		   "RegOpInfo: an unknown name -> HCCL_E_NOT_FOUND");
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, NULL), HCCL_E_PTR, "RegOpInfo: info NULL -> HCCL_E_PTR");
+	info.cpuTsThread = 12345;
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_E_PTR,
+		   "RegOpInfo: a cpuTsThread that is no thread -> HCCL_E_PTR");
+	info.cpuTsThread = th;
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_SUCCESS, "RegOpInfo: registered");
+	tap_ok(info.beginTime >= t0 && info.beginTime <= HcommGetProfilingSysCycleTime(),
+	       "RegOpInfo: beginTime set to the profiling clock");
+	CHECK_HCCL(HcclReportAicpuKernel(NULL, t0, (char *)"k"), HCCL_E_PTR, "ReportAicpuKernel: comm NULL");
+	CHECK_HCCL(HcclReportAicpuKernel(c, t0, NULL), HCCL_E_PTR, "ReportAicpuKernel: name NULL");
+	CHECK_HCCL(HcclReportAicpuKernel(c, info.beginTime, (char *)"LibtestAllGatherKernel"), HCCL_SUCCESS,
+		   "ReportAicpuKernel");
+	CHECK_HCCL(HcclReportAivKernel(NULL, t0), HCCL_E_PTR, "ReportAivKernel: comm NULL");
+	CHECK_HCCL(HcclReportAivKernel(c, t0), HCCL_E_NOT_SUPPORT, "ReportAivKernel on A2 -> HCCL_E_NOT_SUPPORT");
+	/* hcclthread-smi, another process, shows the label. */
+	snprintf(cmd, sizeof(cmd), "[ -x /opt/hcclt/bin/hcclthread-smi ] || exit 77; "
+		 "/opt/hcclt/bin/hcclthread-smi > /tmp/hcclt-libtest-smi.txt && "
+		 "/opt/hcclt/bin/hcclthread-smi --json > /tmp/hcclt-libtest-smi.json");
+	status = system(cmd);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		tap_skip("diag: hcclthread-smi not installed");
+	} else {
+		out = slurp("/tmp/hcclt-libtest-smi.txt");
+		tap_ok(out && strstr(out, "OP #1 allgather count 4096  phase kernel") &&
+		       strstr(out, "tag \"libtest_allgather_ring\"") &&
+		       strstr(out, "kernel \"LibtestAllGatherKernel\""),
+		       "hcclthread-smi shows the operator, its phase, tag and kernel");
+		if (out && !strstr(out, "OP #1"))
+			printf("# %s\n", out);
+		free(out);
+		out = slurp("/tmp/hcclt-libtest-smi.json");
+		tap_ok(out && strstr(out, "\"op\":{\"index\":1,\"type\":6,\"type_name\":\"allgather\","
+					   "\"phase\":\"kernel\"") &&
+		       strstr(out, "\"alg_tag\":\"libtest_allgather_ring\""),
+		       "hcclthread-smi --json shows it");
+		free(out);
+	}
+	t1 = HcommGetProfilingSysCycleTime();
+	CHECK_HCCL(HcclProfilingReportOp(NULL, t1), HCCL_E_PTR, "ReportOp: comm NULL");
+	CHECK_HCCL(HcclProfilingReportOp(c, t1 + 3600ull * 1000000000ull), HCCL_E_PARA,
+		   "ReportOp: a begin after now -> HCCL_E_PARA");
+	CHECK_HCCL(HcclProfilingReportOp(c, info.beginTime), HCCL_SUCCESS, "ReportOp");
+	if (!system("/opt/hcclt/bin/hcclthread-smi > /tmp/hcclt-libtest-smi.txt 2>&1")) {
+		out = slurp("/tmp/hcclt-libtest-smi.txt");
+		tap_ok(out && strstr(out, "phase reported"), "hcclthread-smi: phase reported");
+		free(out);
+	}
+	info.opType = HCCL_CMD_BROADCAST;
+	info.cpuTsThread = 0;
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_SUCCESS, "RegOpInfo: the next operator");
+	HcclCommDestroy(c);
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_E_NOT_FOUND,
+		   "RegOpInfo: a destroyed communicator's name -> HCCL_E_NOT_FOUND");
+	CHECK_HCCL(HcclProfilingReportOp(c, t1), HCCL_E_PTR, "ReportOp: a destroyed communicator");
+	aclrtDestroyStream(st);
+	unlink("/tmp/hcclt-libtest-smi.txt");
+	unlink("/tmp/hcclt-libtest-smi.json");
+}
+
 static void test_prof(uint32_t ndev)
 {
 	static const char dir[] = "/tmp/hcclt-libtest-prof";
@@ -4117,6 +4219,21 @@ static void test_prof(uint32_t ndev)
 	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[0], 0, 30), HCCL_SUCCESS, "aclprof: thread 0 waits");
 	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[1], th[0], 0), HCCL_SUCCESS, "aclprof: thread 1 records it");
 	TAP_EQ(hccltThreadSynchronize(th[0], -1), ACL_SUCCESS, "aclprof: the handshake ran");
+	{
+		/* An operator's reports (hccl/hccl_diag.h) land in the timeline. */
+		struct HcclDfxOpInfo info;
+		char name[128];
+		uint64_t t0 = HcommGetProfilingSysCycleTime();
+
+		memset(&info, 0, sizeof(info));
+		info.opType = HCCL_CMD_ALLREDUCE;
+		snprintf(info.algTag, sizeof(info.algTag), "prof_tag");
+		HcclGetCommName(c, name);
+		CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_SUCCESS, "aclprof: an operator registered");
+		CHECK_HCCL(HcclReportAicpuKernel(c, t0, (char *)"ProfKernel"), HCCL_SUCCESS,
+			   "aclprof: its kernel reported");
+		CHECK_HCCL(HcclProfilingReportOp(c, t0), HCCL_SUCCESS, "aclprof: its issue reported");
+	}
 	if (ndev > 1) {
 		/* Device 1's tasks are not device 0's timeline. */
 		aclrtStream s1;
@@ -4143,6 +4260,10 @@ static void test_prof(uint32_t ndev)
 	       strstr(json, "\"ph\":\"s\"") && strstr(json, "\"ph\":\"f\""),
 	       "aclprof: the record and the wait, and the arrow between them");
 	tap_ok(json && !strstr(json, "\"args\":{\"dev\":1,"), "aclprof: only device 0's tasks");
+	tap_ok(json && strstr(json, "\"name\":\"register #1 prof_tag\"") &&
+	       strstr(json, "\"name\":\"kernel ProfKernel\",\"cat\":\"op\",\"pid\":3") &&
+	       strstr(json, "\"name\":\"op #1 prof_tag\",\"cat\":\"op\",\"pid\":3"),
+	       "aclprof: the operator's registration, kernel and issue reports on its communicator's row");
 	free(json);
 	snprintf(cmd, sizeof(cmd), "[ -x /opt/hcclt/bin/hcclt-trace-check ] || exit 77; "
 		 "/opt/hcclt/bin/hcclt-trace-check '%s' >/dev/null", file);
@@ -4213,6 +4334,7 @@ int main(void)
 		test_reset_event(n);
 		test_failure_modes(n);
 		test_sat_mode();
+		test_diag();
 		test_prof(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}

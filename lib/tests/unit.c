@@ -26,6 +26,7 @@
 #include "hccl/hccl_res.h"
 #include "hccl/hcomm_primitives.h"
 #include "acl/acl_prof.h"
+#include "hccl/hccl_diag.h"
 #include "tap.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aULL
@@ -1517,6 +1518,36 @@ static struct hcclt_stream fake_event(int dev)
 	return e;
 }
 
+/* hccl/hccl_diag.h: CANN's layout, and the checks made before the device. */
+static void test_diag_checks(void)
+{
+	struct hcclt_comm c = fake_comm(0), bad = fake_comm(0);
+	struct HcclDfxOpInfo info;
+	uint64_t t0, t1;
+
+	bad.magic = 1;
+	TAP_EQ(sizeof(struct HcclDfxOpInfo), 504, "HcclDfxOpInfo: CANN's 504 bytes");
+	TAP_EQ(offsetof(struct HcclDfxOpInfo, algTag), 68, "HcclDfxOpInfo.algTag at 68");
+	TAP_EQ(offsetof(struct HcclDfxOpInfo, engine), 356, "HcclDfxOpInfo.engine at 356");
+	TAP_EQ(offsetof(struct HcclDfxOpInfo, outputMemSize), 400, "HcclDfxOpInfo.outputMemSize at 400");
+	TAP_EQ(HCOMM_ALG_TAG_LENGTH, 288, "HCOMM_ALG_TAG_LENGTH 288");
+	t0 = HcommGetProfilingSysCycleTime();
+	t1 = HcommGetProfilingSysCycleTime();
+	tap_ok(t0 && t1 >= t0, "HcommGetProfilingSysCycleTime: a monotonic clock");
+	memset(&info, 0, sizeof(info));
+	TAP_EQ(HcclDfxRegOpInfoByCommId(NULL, &info), HCCL_E_PTR, "RegOpInfo: commId NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclDfxRegOpInfoByCommId((char *)"c", &info), HCCL_E_RUNTIME,
+	       "RegOpInfo: no current device -> HCCL_E_RUNTIME");
+	TAP_EQ(HcclDfxRegOpInfoByCommId(NULL, NULL), HCCL_E_PTR, "RegOpInfo order: commId first");
+	TAP_EQ(HcclProfilingReportOp(NULL, 0), HCCL_E_PTR, "ReportOp: comm NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclProfilingReportOp(&bad, 0), HCCL_E_PTR, "ReportOp: not a communicator -> HCCL_E_PTR");
+	TAP_EQ(HcclReportAicpuKernel(NULL, 0, (char *)"k"), HCCL_E_PTR, "ReportAicpuKernel: comm NULL");
+	TAP_EQ(HcclReportAicpuKernel(&c, 0, NULL), HCCL_E_PTR, "ReportAicpuKernel: name NULL");
+	TAP_EQ(HcclReportAicpuKernel(&bad, 0, (char *)"k"), HCCL_E_PTR, "ReportAicpuKernel: not a communicator");
+	TAP_EQ(HcclReportAivKernel(NULL, 0), HCCL_E_PTR, "ReportAivKernel: comm NULL");
+	TAP_EQ(HcclReportAivKernel(&bad, 0), HCCL_E_PTR, "ReportAivKernel: not a communicator");
+}
+
 static void test_mode_checks(void)
 {
 	struct hcclt_stream s0 = fake_stream(0), s1 = fake_stream(1), bad = fake_stream(0);
@@ -1913,6 +1944,7 @@ int main(int argc, char **argv)
 	test_new_values();
 	test_new_errmap();
 	test_mode_checks();
+	test_diag_checks();
 	test_vmm_checks();
 	test_vmap_table();
 	tmp = getenv("TMPDIR");
