@@ -34,6 +34,7 @@ struct json_object;
 #define HCCLT_DEAD_MAGIC	0x44454144U	/* "DEAD" */
 #define HCCLT_EVENT_MAGIC	0x48434556U	/* "HCEV" */
 #define HCCLT_NOTIFY_MAGIC	0x48434e54U	/* "HCNT" */
+#define HCCLT_CTX_MAGIC		0x48434358U	/* "HCCX" */
 
 /*
  * What an HcclComm points to. Made by hcclt_obj_alloc(), given back by

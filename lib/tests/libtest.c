@@ -2467,6 +2467,129 @@ static void test_kernel_peer_killed(aclrtFuncHandle chk)
  * notifies on streams and on threads (by aclrtGetNotifyId()), a destroyed
  * handle refused.
  */
+/* aclrtGetCurrentContext on a thread that never set a device. */
+static void *ctx_fresh_thread(void *arg)
+{
+	aclrtContext *out = arg;
+
+	return (void *)(intptr_t)aclrtGetCurrentContext(out);
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * The runtime samples' calls (issue 32): contexts, aclrtStreamQuery,
+ * aclrtEventGetTimestamp, aclrtDestroyStreamForce, aclrtResetDeviceForce.
+ */
+static void test_runtime_calls(uint32_t ndev)
+{
+	int32_t other = ndev > 1 ? 1 : 0, d = -1;
+	aclrtContext d0, c1, cur, fresh = NULL;
+	aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+	aclrtStream s, s2;
+	aclrtEvent e, e2;
+	aclrtNotify n;
+	uint64_t ts = 0, t0, t1;
+	pthread_t pt;
+	void *rv = NULL;
+
+	/* Contexts. */
+	pthread_create(&pt, NULL, ctx_fresh_thread, &fresh);
+	pthread_join(pt, &rv);
+	TAP_EQ((intptr_t)rv, ACL_ERROR_RT_CONTEXT_NULL,
+	       "aclrtGetCurrentContext on a thread without a device -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "ctx: device 0");
+	TAP_EQ(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext(NULL)");
+	TAP_EQ(aclrtGetCurrentContext(&d0), ACL_SUCCESS, "aclrtGetCurrentContext: device 0's default");
+	TAP_EQ(aclrtDestroyContext(d0), ACL_ERROR_RT_CONTEXT_NULL,
+	       "aclrtDestroyContext of a default context -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext(NULL)");
+	TAP_EQ(aclrtCreateContext(&c1, 99), ACL_ERROR_RT_INVALID_DEVICEID,
+	       "aclrtCreateContext on device 99 -> ACL_ERROR_RT_INVALID_DEVICEID");
+	TAP_EQ(aclrtCreateContext(&c1, other), ACL_SUCCESS, "aclrtCreateContext on device %d", other);
+	TAP_EQ(aclrtGetCurrentContext(&cur), ACL_SUCCESS, "aclrtGetCurrentContext");
+	tap_ok(cur == c1 && c1 != d0, "the created context is current");
+	TAP_EQ(aclrtGetDevice(&d), ACL_SUCCESS, "aclrtGetDevice");
+	TAP_EQ(d, other, "its device is current");
+	TAP_EQ(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext(NULL)");
+	TAP_EQ(aclrtSetCurrentContext(d0), ACL_SUCCESS, "aclrtSetCurrentContext(device 0's default)");
+	aclrtGetDevice(&d);
+	TAP_EQ(d, 0, "device 0 current again");
+	TAP_EQ(aclrtSetCurrentContext(c1), ACL_SUCCESS, "aclrtSetCurrentContext(created)");
+	aclrtGetDevice(&d);
+	TAP_EQ(d, other, "its device current again");
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "a stream in the created context");
+	TAP_EQ(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext(NULL)");
+	TAP_EQ(aclrtDestroyContext(c1), ACL_SUCCESS, "aclrtDestroyContext");
+	TAP_EQ(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL,
+	       "the destroyed current context leaves the thread without one");
+	TAP_EQ(aclrtDestroyContext(c1), ACL_ERROR_RT_CONTEXT_NULL, "destroyed twice -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtSetCurrentContext(c1), ACL_ERROR_RT_PARAM_INVALID,
+	       "aclrtSetCurrentContext of a destroyed context -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "its stream outlives it");
+	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "and is destroyed on its own");
+
+	/* aclrtStreamQuery, aclrtEventGetTimestamp. */
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "query: device 0");
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "query: stream");
+	TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "query: second stream");
+	TAP_EQ(aclrtCreateEvent(&e), ACL_SUCCESS, "query: event");
+	TAP_EQ(aclrtCreateEvent(&e2), ACL_SUCCESS, "query: second event");
+	TAP_EQ(aclrtCreateNotify(&n, 0), ACL_SUCCESS, "query: notify");
+	TAP_EQ(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status NULL");
+	TAP_EQ(aclrtStreamQuery(NULL, &st), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: stream NULL");
+	TAP_EQ(aclrtStreamQuery((aclrtStream)&st, &st), ACL_ERROR_RT_INVALID_HANDLE,
+	       "aclrtStreamQuery: not a stream -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS, "aclrtStreamQuery of an empty stream");
+	TAP_EQ(st, ACL_STREAM_STATUS_COMPLETE, "complete");
+	TAP_EQ(aclrtEventGetTimestamp(e, NULL), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp NULL");
+	TAP_EQ(aclrtEventGetTimestamp(NULL, &ts), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: event NULL");
+	TAP_EQ(aclrtEventGetTimestamp(e, &ts), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+	       "aclrtEventGetTimestamp of an event never recorded -> ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID");
+	t0 = mono_us();
+	TAP_EQ(aclrtRecordEvent(e, s), ACL_SUCCESS, "record the event");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "its stream ran");
+	t1 = mono_us();
+	TAP_EQ(aclrtEventGetTimestamp(e, &ts), ACL_SUCCESS, "aclrtEventGetTimestamp");
+	tap_ok(ts >= t0 && ts <= t1, "the record's time in microseconds of CLOCK_MONOTONIC");
+	/* A wait no one records yet: the stream is not ready, its event not complete. */
+	TAP_EQ(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS, "the stream waits for the notify");
+	TAP_EQ(aclrtRecordEvent(e2, s), ACL_SUCCESS, "and then records an event");
+	TAP_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS, "aclrtStreamQuery of a waiting stream");
+	TAP_EQ(st, ACL_STREAM_STATUS_NOT_READY, "not ready");
+	TAP_EQ(aclrtEventGetTimestamp(e2, &ts), ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+	       "aclrtEventGetTimestamp of a record not run -> ACL_ERROR_RT_EVENT_NOT_COMPLETE");
+	TAP_EQ(aclrtRecordNotify(n, s2), ACL_SUCCESS, "another stream records the notify");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "the wait was released");
+	TAP_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS, "aclrtStreamQuery");
+	TAP_EQ(st, ACL_STREAM_STATUS_COMPLETE, "complete again");
+
+	/* aclrtDestroyStreamForce: what is queued is cancelled. */
+	TAP_EQ(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS, "force: a wait no one records");
+	TAP_EQ(aclrtRecordEvent(e2, s), ACL_SUCCESS, "force: an event behind it");
+	TAP_EQ(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyStreamForce(NULL)");
+	TAP_EQ(aclrtDestroyStreamForce(s), ACL_SUCCESS, "aclrtDestroyStreamForce of a stream that waits");
+	TAP_EQ(aclrtSynchronizeEvent(e2), ACL_ERROR_RT_STREAM_ABORT, "its queued record was dropped");
+	TAP_EQ(aclrtDestroyStreamForce(s), ACL_ERROR_RT_INVALID_HANDLE, "destroyed twice -> ACL_ERROR_RT_INVALID_HANDLE");
+	aclrtDestroyEvent(e);
+	aclrtDestroyEvent(e2);
+	aclrtDestroyNotify(n);
+	aclrtDestroyStream(s2);
+
+	/* aclrtResetDeviceForce */
+	TAP_EQ(aclrtResetDeviceForce(99), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDeviceForce(99)");
+	TAP_EQ(aclrtResetDeviceForce(0), ACL_SUCCESS, "aclrtResetDeviceForce(0)");
+	TAP_EQ(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL, "no current device afterwards");
+	TAP_EQ(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL, "nor context");
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "device 0 again");
+}
+
 static void test_events(void)
 {
 	aclrtEvent e0, e1, bad = NULL;
@@ -4331,6 +4454,7 @@ int main(void)
 		test_ranks(n);
 		test_kernels();
 		test_events();
+		test_runtime_calls(n);
 		test_reset_event(n);
 		test_failure_modes(n);
 		test_sat_mode();

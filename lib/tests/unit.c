@@ -1548,6 +1548,32 @@ static void test_diag_checks(void)
 	TAP_EQ(HcclReportAivKernel(&bad, 0), HCCL_E_PTR, "ReportAivKernel: not a communicator");
 }
 
+/* The runtime samples' calls: the checks made before any device. */
+static void test_runtime_checks(void)
+{
+	struct hcclt_stream bad = fake_stream(0);
+	aclrtStreamStatus st;
+	aclrtContext ctx;
+	uint64_t ts;
+
+	bad.magic = 1;
+	TAP_EQ(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext(NULL)");
+	TAP_EQ(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext(NULL)");
+	TAP_EQ(aclrtDestroyContext(&bad), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext: not a context");
+	TAP_EQ(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext(NULL)");
+	TAP_EQ(aclrtSetCurrentContext(&bad), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext: not a context");
+	TAP_EQ(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext(NULL)");
+	TAP_EQ(aclrtGetCurrentContext(&ctx), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no device");
+	TAP_EQ(aclrtStreamQuery(NULL, NULL), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status first");
+	TAP_EQ(aclrtStreamQuery(NULL, &st), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: stream NULL");
+	TAP_EQ(aclrtStreamQuery(&bad, &st), ACL_ERROR_RT_INVALID_HANDLE, "aclrtStreamQuery: not a stream");
+	TAP_EQ(aclrtEventGetTimestamp(&bad, NULL), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp first");
+	TAP_EQ(aclrtEventGetTimestamp(NULL, &ts), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: event NULL");
+	TAP_EQ(aclrtEventGetTimestamp(&bad, &ts), ACL_ERROR_RT_INVALID_HANDLE, "aclrtEventGetTimestamp: not an event");
+	TAP_EQ(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyStreamForce(NULL)");
+	TAP_EQ(aclrtDestroyStreamForce(&bad), ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyStreamForce: not a stream");
+}
+
 static void test_mode_checks(void)
 {
 	struct hcclt_stream s0 = fake_stream(0), s1 = fake_stream(1), bad = fake_stream(0);
@@ -1945,6 +1971,7 @@ int main(int argc, char **argv)
 	test_new_errmap();
 	test_mode_checks();
 	test_diag_checks();
+	test_runtime_checks();
 	test_vmm_checks();
 	test_vmap_table();
 	tmp = getenv("TMPDIR");
