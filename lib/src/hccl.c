@@ -90,6 +90,28 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 	return HCCL_SUCCESS;
 }
 
+/*
+ * The engine of the thread of communicator @cid that wraps stream @sid of
+ * the file @fd, or -1 when none does.
+ */
+static int wrapped_engine(int fd, uint64_t cid, uint64_t sid)
+{
+	struct drm_hcclt_comm_info *cs;
+	struct drm_hcclt_thread_info *ts;
+	uint32_t nc, nt, i;
+	int partial, e = -1;
+
+	if (hcclt_info_fetch(fd, &cs, &nc, &ts, &nt, &partial))
+		return -1;
+	for (i = 0; i < nt && e < 0; i++)
+		if (ts[i].comm_id == cid && ts[i].stream_id == sid &&
+		    (ts[i].flags & HCCLT_THREAD_WRAPPED) && !(ts[i].flags & HCCLT_THREAD_VIEW))
+			e = (int)ts[i].engine;
+	free(cs);
+	free(ts);
+	return e;
+}
+
 HCCLT_EXPORT HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine engine,
 						    aclrtStream stream, uint32_t notifyNum,
 						    ThreadHandle *thread)
@@ -105,8 +127,19 @@ HCCLT_EXPORT HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine en
 	if (!c)
 		return HCCL_E_PTR;
 	if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
-	    engine != COMM_ENGINE_CCU)
-		return HCCL_E_PARA;
+	    engine != COMM_ENGINE_CCU) {
+		/*
+		 * hcomm returns the thread that already wraps the stream
+		 * before it looks at the engine (thread_manager.cc:445-452):
+		 * do the same, with that thread's own engine.
+		 */
+		s = hcclt_stream_get(stream);
+		fd = hcclt_device_fd_fast(c->dev);
+		ret = s && s->dev == c->dev && fd >= 0 ? wrapped_engine(fd, c->id, s->id) : -1;
+		if (ret < 0)
+			return HCCL_E_PARA;
+		engine = (CommEngine)ret;
+	}
 	s = hcclt_stream_get(stream);
 	if (!s)
 		return HCCL_E_PTR;

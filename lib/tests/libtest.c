@@ -382,7 +382,20 @@ static void test_with_stream_export(void)
 	       "wrapped stream: 0 threads against the quota, 3 notifies do count");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_SUCCESS, "same stream, another engine -> HCCL_SUCCESS (as hcomm)");
 	tap_ok(x == h1, "... the existing handle");
-	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA, "AICPU_TS with a stream -> HCCL_E_PARA");
+	x = 0;
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_SUCCESS,
+		   "AICPU_TS on a wrapped stream -> its thread, before the engine check (hcomm's order)");
+	hccltThreadGetInfo(h1, &ti);
+	tap_ok(x == h1 && ti.engine == COMM_ENGINE_CPU_TS, "... the existing handle, which keeps CPU_TS");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, (CommEngine)9, s, 1, &x), HCCL_SUCCESS,
+		   "engine 9 on a wrapped stream -> its thread too");
+	TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "a stream no thread wraps");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s2, 1, &x), HCCL_E_PARA,
+		   "AICPU_TS on a stream not wrapped -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c2, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA,
+		   "AICPU_TS on a stream wrapped by another communicator -> HCCL_E_PARA");
+	aclrtDestroyStream(s2);
+	s2 = NULL;
 	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU, 1, 61, &x), HCCL_SUCCESS, "61 more notifies (64/64)");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 4, &x), HCCL_E_UNAVAIL,
 		   "growing a wrapped thread beyond 64 notifies -> HCCL_E_UNAVAIL");
@@ -2835,10 +2848,9 @@ static void test_kernels(void)
 	TAP_EQ(counter, 1, "ran once");
 
 	/* Batch mode, on the host and in a kernel. */
-	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_E_PARA, "batch: End without Start -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_SUCCESS, "batch: End without Start -> HCCL_SUCCESS (hcomm)");
 	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_SUCCESS, "batch: Start");
-	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_E_PARA, "batch: Start again -> HCCL_E_PARA");
-	CHECK_HCCL(HcommBatchModeEnd("y"), HCCL_E_PARA, "batch: End of another tag -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_SUCCESS, "batch: Start again -> HCCL_SUCCESS (hcomm)");
 	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_SUCCESS, "batch: End (nothing queued)");
 	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 2, 1, th), HCCL_SUCCESS, "batch: two threads");
 	CHECK_HCCL(HcommBatchModeStart(NULL), HCCL_SUCCESS, "batch: Start (NULL tag)");
@@ -2856,6 +2868,16 @@ static void test_kernels(void)
 	       "the second wait has no record: still parked");
 	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "release it");
 	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "done");
+	/* Nested Start: one batch, under the last tag; another tag's End submits nothing. */
+	CHECK_HCCL(HcommBatchModeStart("outer"), HCCL_SUCCESS, "batch: Start outer");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[1], 0, 30), HCCL_SUCCESS, "batch: a wait, kept");
+	CHECK_HCCL(HcommBatchModeStart("inner"), HCCL_SUCCESS, "batch: Start inner, nested");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "batch: a record, kept");
+	CHECK_HCCL(HcommBatchModeEnd("outer"), HCCL_SUCCESS, "batch: End of another tag -> HCCL_SUCCESS");
+	TAP_EQ(hccltThreadSynchronize(th[1], 200), ACL_SUCCESS,
+	       "batch: End of another tag submitted nothing (the stream is idle)");
+	CHECK_HCCL(HcommBatchModeEnd("inner"), HCCL_SUCCESS, "batch: End inner submits the batch");
+	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "batch: the wait and its record ran");
 	memset(&a, 0, sizeof(a));
 	a.counter = &counter;
 	a.start = HcommBatchModeStart;
@@ -2954,6 +2976,11 @@ static void test_kernels(void)
 		CHECK_HCCL(HcclRankGraphGetLinks(c, 0, 0, 0, &links, &nl), HCCL_SUCCESS, "links to itself");
 		TAP_EQ(nl, 0, "none");
 		CHECK_HCCL(HcclRankGraphGetLinks(c, 0, 0, 1, &links, &nl), HCCL_E_PARA, "rank 1 of 1 -> HCCL_E_PARA");
+		nl = 7;
+		CHECK_HCCL(HcclRankGraphGetLinks(c, 2, 0, 0, &links, &nl), HCCL_SUCCESS,
+			   "A2: links in layer 2 (hcomm: layers 0-2 exist)");
+		tap_ok(nl == 0 && !links, "none");
+		CHECK_HCCL(HcclRankGraphGetLinks(c, 3, 0, 0, &links, &nl), HCCL_E_PARA, "A2: layer 3 -> HCCL_E_PARA");
 		CHECK_HCCL(HcclRankGraphGetLinks(NULL, 0, 0, 0, &links, &nl), HCCL_E_PTR, "comm NULL");
 	}
 	HcclCommDestroy(c);
@@ -3062,6 +3089,31 @@ static void test_data(void)
 	for (bad = 0, i = 0; i < n; i++)
 		bad |= buf[0][5 + i] != pat(i, 3);
 	tap_ok(!bad, "LocalCopy: every byte");
+	{
+		/* Zero bytes: a task (hcomm's), in stream order, addresses checked. */
+		hccltThreadInfo ti;
+		aclrtNotify zn;
+		aclrtStream zs;
+		uint32_t zid = 0;
+
+		aclrtSetDevice(0);
+		TAP_EQ(aclrtCreateNotify(&zn, 0), ACL_SUCCESS, "len 0: a notify");
+		TAP_EQ(aclrtCreateStream(&zs), ACL_SUCCESS, "len 0: a stream");
+		aclrtGetNotifyId(zn, &zid);
+		CHECK_HCCL(HcommAclrtNotifyWaitOnThread(th[0], zid, 30), HCCL_SUCCESS, "len 0: the thread waits");
+		CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], loc[0], 0), HCCL_SUCCESS, "len 0: LocalCopy");
+		CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, peer[0], loc[0], 0), HCCL_SUCCESS, "len 0: Write");
+		CHECK_HCCL(HcommReadOnThread(th[0], c[0].ch, loc[0], peer[0], 0), HCCL_SUCCESS, "len 0: Read");
+		CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], host, 0), HCCL_E_PARA,
+			   "len 0: host memory -> HCCL_E_PARA (checked as any length)");
+		memset(&ti, 0, sizeof(ti));
+		CHECK_HCCL(hccltThreadGetInfo(th[0], &ti), HCCL_SUCCESS, "len 0: thread info");
+		TAP_EQ(ti.queueDepth, 4, "len 0: three tasks queued behind the wait (hcomm queues them)");
+		TAP_EQ(aclrtRecordNotify(zn, zs), ACL_SUCCESS, "len 0: release the wait");
+		TAP_EQ(hccltThreadSynchronize(th[0], 10000), ACL_SUCCESS, "len 0: they ran, nothing failed");
+		aclrtDestroyStream(zs);
+		aclrtDestroyNotify(zn);
+	}
 
 	/* Write into the peer's buffer, read it back. */
 	CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, buf[0], loc[0], n), HCCL_E_PARA,

@@ -61,13 +61,16 @@ HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint32_t threadNu
  * @thread: out, the thread handle.
  *
  * The same stream given again on the same communicator returns the same
- * handle, also with another @engine (as hcomm; the thread keeps its first
- * engine); a larger @notifyNum adds notifies to it. The wrapped stream does
+ * handle, also with another @engine, even one that cannot wrap a stream
+ * (as hcomm, which returns the cached thread before it looks at the
+ * engine; the thread keeps its first engine); a larger @notifyNum adds
+ * notifies to it. The wrapped stream does
  * not count against the 40-thread quota, its notifies do count against the
  * 64-notify quota.
  *
  * Checks, in this order: @comm, @stream or @thread NULL -> HCCL_E_PTR;
- * @engine not CPU, CPU_TS or CCU -> HCCL_E_PARA; @stream not a live stream of
+ * @engine not CPU, CPU_TS or CCU, and @stream not wrapped by a thread of
+ * @comm already -> HCCL_E_PARA; @stream not a live stream of
  * this process -> HCCL_E_PTR; @stream on another device than @comm ->
  * HCCL_E_PARA; notify quota
  * -> HCCL_E_UNAVAIL; device notify pool exhausted -> HCCL_E_RUNTIME.
@@ -248,16 +251,19 @@ HcclResult HcclEngineCtxCreate(HcclComm comm, const char *ctxTag, CommEngine eng
 /**
  * HcclEngineCtxGet() - the context (@comm, @ctxTag, @engine) and its size.
  * Return: HCCL_SUCCESS; HCCL_E_PTR (a NULL pointer, not a communicator);
- * HCCL_E_PARA (no such context, tag too long).
+ * HCCL_E_PARA (tag too long); no such context: HCCL_E_NOT_FOUND on an
+ * Ascend950 SoC, HCCL_E_PARA on A2/A3 (hcomm's codes per SoC).
  */
 HcclResult HcclEngineCtxGet(HcclComm comm, const char *ctxTag, CommEngine engine, void **ctx,
 			    uint64_t *size);
 
 /**
  * HcclEngineCtxCopy() - copy @size bytes of @srcCtx (host memory) to
- * @dstCtxOffset of the context. Unlike hcomm, the range is checked.
- * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (@size 0, no such
- * context, @dstCtxOffset + @size past its end).
+ * @dstCtxOffset of the context. The range is checked on every SoC
+ * (hcomm checks it on a 950 only).
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (@size 0, @dstCtxOffset +
+ * @size past its end); no such context: HCCL_E_NOT_FOUND on an Ascend950
+ * SoC, HCCL_E_PARA on A2/A3.
  */
 HcclResult HcclEngineCtxCopy(HcclComm comm, CommEngine engine, const char *ctxTag,
 			     const void *srcCtx, uint64_t size, uint64_t dstCtxOffset);
