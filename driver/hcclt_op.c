@@ -9,7 +9,7 @@
 
 #include <linux/pid.h>
 #include <linux/string.h>
-#include <linux/timekeeping.h>
+#include <linux/ktime.h>
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
