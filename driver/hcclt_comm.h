@@ -29,7 +29,8 @@ struct hcclt_group;
  * @live: published, see hcclt_obj_publish().
  * @file: the file; immutable, valid while the communicator is alive.
  * @lock: protects @threads, @threads_used, @notifies_used, @thread_count,
- *	@dead, @buf, and the views[] and notify growth of its threads. Held across
+ *	@dead, @buf, @op, @op_seq, and the views[] and notify growth of its
+ *	threads. Held across
  *	quota check, creation and commit, which makes acquire all-or-nothing
  *	under concurrency.
  * @threads: primaries, acquired and wrapping.
@@ -49,6 +50,9 @@ struct hcclt_group;
  * @buf: its HCCL buffer (a memory object, reference held), made on first
  *	use by DRM_IOCTL_HCCLT_COMM_BUFFER, NULL before and once torn down;
  *	protected by @lock.
+ * @op: the operator it runs or ran last (DRM_IOCTL_HCCLT_OP_INFO,
+ *	hcclt_op.c); protected by @lock.
+ * @op_seq: operators registered on it so far; protected by @lock.
  */
 struct hcclt_comm {
 	struct kref ref;
@@ -56,7 +60,7 @@ struct hcclt_comm {
 	u64 id;
 	bool live;
 	struct hcclt_file *file;
-	/* protects threads, quota counters, dead, buf, views[], notify growth */
+	/* threads, quota counters, dead, buf, op, views[], notify growth */
 	struct mutex lock;
 	struct list_head threads;
 	u32 threads_used;
@@ -69,6 +73,8 @@ struct hcclt_comm {
 	u32 chan_seq;
 	bool chan_gone;
 	struct drm_gem_object *buf;
+	struct drm_hcclt_op_label op;
+	u64 op_seq;
 };
 
 /* hcclt_comm.c */
@@ -83,5 +89,10 @@ int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df);
 int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df);
+
+/* hcclt_op.c */
+int hcclt_op_info_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *df);
+void hcclt_info_op(struct drm_hcclt_info_op *oi, struct hcclt_comm *comm);
 
 #endif /* _HCCLT_COMM_H_ */

@@ -47,6 +47,7 @@ static_assert(BIT(HCCLT_CURSOR_SHIFT) - 1 == HCCLT_ID_INDEX_MASK);
 static_assert(sizeof(struct drm_hcclt_info_comm) >= HCCLT_INFO_COMM_SIZE_V1);
 static_assert(sizeof(struct drm_hcclt_info_thread) >=
 	      HCCLT_INFO_THREAD_SIZE_V1);
+static_assert(sizeof(struct drm_hcclt_info_op) >= HCCLT_INFO_OP_SIZE_V1);
 
 #ifdef HCCLT_TEST_HOOKS
 /*
@@ -326,6 +327,7 @@ out:
  * @type: HCCLT_INFO_TYPE_*.
  * @comms: @entries as communicator entries (HCCLT_INFO_TYPE_COMMS).
  * @threads: @entries as thread entries (HCCLT_INFO_TYPE_THREADS).
+ * @ops: @entries as operator entries (HCCLT_INFO_TYPE_OPS).
  * @entries: room for @room entries of @type.
  * @room: entries @entries holds.
  * @n: entries filled.
@@ -336,12 +338,23 @@ struct hcclt_page {
 	union {
 		struct drm_hcclt_info_comm *comms;
 		struct drm_hcclt_info_thread *threads;
+		struct drm_hcclt_info_op *ops;
 		void *entries;
 	};
 	u32 room;
 	u32 n;
 	u32 visits;
 };
+
+/* Bytes of one driver entry of @type. */
+static size_t hcclt_page_esize(u32 type)
+{
+	if (type == HCCLT_INFO_TYPE_COMMS)
+		return sizeof(struct drm_hcclt_info_comm);
+	if (type == HCCLT_INFO_TYPE_OPS)
+		return sizeof(struct drm_hcclt_info_op);
+	return sizeof(struct drm_hcclt_info_thread);
+}
 
 static bool hcclt_page_full(const struct hcclt_page *pg)
 {
@@ -356,7 +369,7 @@ static bool hcclt_page_full(const struct hcclt_page *pg)
 static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 			    unsigned long *at)
 {
-	struct xarray *xa = pg->type == HCCLT_INFO_TYPE_COMMS ?
+	struct xarray *xa = pg->type != HCCLT_INFO_TYPE_THREADS ?
 			    &file->comms.xa : &file->threads.xa;
 	struct hcclt_comm *comm;
 	struct hcclt_thread *t;
@@ -370,7 +383,7 @@ static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 			goto out;
 		}
 		pg->visits++;
-		if (pg->type == HCCLT_INFO_TYPE_COMMS) {
+		if (pg->type != HCCLT_INFO_TYPE_THREADS) {
 			comm = entry;
 			/*
 			 * Published, discarded and destroyed under
@@ -379,9 +392,15 @@ static void hcclt_page_file(struct hcclt_page *pg, struct hcclt_file *file,
 			if (!comm->live)
 				continue;
 			mutex_lock(&comm->lock);
-			hcclt_info_comm(&pg->comms[pg->n].comm, comm);
+			if (pg->type == HCCLT_INFO_TYPE_OPS) {
+				hcclt_info_op(&pg->ops[pg->n], comm);
+				pg->ops[pg->n].file_id = file->serial;
+			} else {
+				hcclt_info_comm(&pg->comms[pg->n].comm, comm);
+				pg->comms[pg->n].file_id = file->serial;
+			}
 			mutex_unlock(&comm->lock);
-			pg->comms[pg->n++].file_id = file->serial;
+			pg->n++;
 		} else {
 			/*
 			 * A published thread leaves the table only with its
@@ -416,8 +435,7 @@ out:
 static int hcclt_page_copy_out(const struct hcclt_page *pg, u64 ptr,
 			       u32 esize)
 {
-	size_t size = pg->type == HCCLT_INFO_TYPE_COMMS ?
-		      sizeof(*pg->comms) : sizeof(*pg->threads);
+	size_t size = hcclt_page_esize(pg->type);
 	size_t len = min_t(size_t, size, esize);
 	void __user *dst;
 	u32 i;
@@ -451,6 +469,8 @@ static int hcclt_info_array_check(struct drm_device *drm,
 		min_size = HCCLT_INFO_COMM_SIZE_V1;
 	} else if (args->type == HCCLT_INFO_TYPE_THREADS) {
 		min_size = HCCLT_INFO_THREAD_SIZE_V1;
+	} else if (args->type == HCCLT_INFO_TYPE_OPS) {
+		min_size = HCCLT_INFO_OP_SIZE_V1;
 	} else {
 		drm_dbg_driver(drm, "INFO_ARRAY: type %u\n", args->type);
 		return -EINVAL;
@@ -494,10 +514,9 @@ int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
 	if (!args->cursor)
 		serial = user ? 1 : self->serial;
 
-	size = pg.type == HCCLT_INFO_TYPE_COMMS ? sizeof(*pg.comms) :
-						  sizeof(*pg.threads);
+	size = hcclt_page_esize(pg.type);
 	pg.room = min_t(u32, args->num_element, HCCLT_INFO_PAGE);
-	pg.entries = kmalloc_array(pg.room, size, GFP_KERNEL_ACCOUNT);
+	pg.entries = kvmalloc_array(pg.room, size, GFP_KERNEL_ACCOUNT);
 	if (!pg.entries)
 		return -ENOMEM;
 	admin = user && capable(CAP_SYS_ADMIN);
@@ -545,6 +564,6 @@ int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
 	args->num_element = pg.n;
 	args->cursor = done ? 0 : serial << HCCLT_CURSOR_SHIFT | at;
 out:
-	kfree(pg.entries);
+	kvfree(pg.entries);
 	return ret;
 }

@@ -212,6 +212,48 @@ TRACE_EVENT(hcclt_copy,
 		      __entry->bytes, __entry->err)
 );
 
+/*
+ * DRM_IOCTL_HCCLT_OP_INFO: communicator @comm of device @dev entered
+ * @phase (HCCLT_OP_PHASE_*) of its operator number @index, of type
+ * @op_type, whose host thread runs on stream @stream (slot @slot; 0: none
+ * named). @dur_ns: for a kernel or an issue report, the time since the
+ * begin the caller gave (0: none). @tag and @kernel: the first bytes of
+ * the algorithm tag and of the kernel name.
+ */
+TRACE_EVENT(hcclt_op,
+	    TP_PROTO(u32 dev, u32 slot, u64 comm, u64 stream, u64 index,
+		     u32 phase, u32 op_type, u64 dur_ns, const char *tag,
+		     const char *kernel),
+	    TP_ARGS(dev, slot, comm, stream, index, phase, op_type, dur_ns,
+		    tag, kernel),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(u32, slot)
+			     __field(u64, comm)
+			     __field(u64, stream)
+			     __field(u64, index)
+			     __field(u32, phase)
+			     __field(u32, op_type)
+			     __field(u64, dur_ns)
+			     __array(char, tag, 64)
+			     __array(char, kernel, 32)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->slot = slot;
+			   __entry->comm = comm;
+			   __entry->stream = stream;
+			   __entry->index = index;
+			   __entry->phase = phase;
+			   __entry->op_type = op_type;
+			   __entry->dur_ns = dur_ns;
+			   strscpy(__entry->tag, tag, sizeof(__entry->tag));
+			   strscpy(__entry->kernel, kernel,
+				   sizeof(__entry->kernel));),
+	    TP_printk("dev=%u slot=%u comm=0x%llx stream=0x%llx index=%llu phase=%u op_type=%u dur_ns=%llu tag=%s kernel=%s",
+		      __entry->dev, __entry->slot, __entry->comm,
+		      __entry->stream, __entry->index, __entry->phase,
+		      __entry->op_type, __entry->dur_ns, __entry->tag,
+		      __entry->kernel)
+);
+
 #endif /* _HCCLT_TRACE_H_ */
 
 #undef TRACE_INCLUDE_PATH

@@ -13,6 +13,38 @@
 
 /* The calling thread's current device, -1 when none. */
 static _Thread_local int32_t cur_dev = -1;
+/*
+ * The calling thread's current context of aclrtCreateContext() or
+ * aclrtSetCurrentContext(); NULL for the default context of cur_dev.
+ */
+static _Thread_local void *cur_ctx;
+
+/*
+ * Contexts: a created one is a struct laid out as a stream's (objects.c,
+ * reused the same way, so a stale handle is refused), whose dev is its
+ * device; a device's default context is its entry of def_ctx, the same
+ * address in every thread (and in a child after fork()).
+ */
+typedef struct hcclt_stream hcclt_ctx;
+static const char def_ctx[HCCLT_MAX_DEVICES];
+
+static int ctx_default_dev(const void *h)
+{
+	uintptr_t p = (uintptr_t)h, b = (uintptr_t)def_ctx;
+
+	return p >= b && p < b + HCCLT_MAX_DEVICES ? (int)(p - b) : -1;
+}
+
+static hcclt_ctx *ctx_get(void *h)
+{
+	hcclt_ctx *c = h;
+
+	if (!c || ctx_default_dev(h) >= 0 ||
+	    atomic_load_explicit(&c->magic, memory_order_acquire) != HCCLT_CTX_MAGIC ||
+	    c->gen != hcclt_gen())
+		return NULL;
+	return c;
+}
 
 int32_t hcclt_current_device(void)
 {
@@ -31,8 +63,10 @@ HCCLT_EXPORT aclError aclrtSetDevice(int32_t deviceId)
 {
 	aclError ret = acl_open(deviceId);
 
-	if (ret == ACL_SUCCESS)
+	if (ret == ACL_SUCCESS) {
 		cur_dev = deviceId;
+		cur_ctx = NULL;
+	}
 	return ret;
 }
 
@@ -44,8 +78,95 @@ HCCLT_EXPORT aclError aclrtResetDevice(int32_t deviceId)
 		return ACL_ERROR_RT_NO_DEVICE;
 	if (deviceId < 0 || deviceId >= n)
 		return ACL_ERROR_RT_INVALID_DEVICEID;
-	if (cur_dev == deviceId)
+	if (cur_dev == deviceId) {
 		cur_dev = -1;
+		cur_ctx = NULL;
+	}
+	return ACL_SUCCESS;
+}
+
+/* aclrtSetDevice() is not counted: nothing more to force. */
+HCCLT_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
+{
+	return aclrtResetDevice(deviceId);
+}
+
+HCCLT_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
+{
+	aclError ret;
+	hcclt_ctx *c;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = acl_open(deviceId);
+	if (ret != ACL_SUCCESS)
+		return ret;
+	c = hcclt_obj_alloc();
+	if (!c)
+		return ACL_ERROR_BAD_ALLOC;
+	c->gen = hcclt_gen();
+	c->dev = deviceId;
+	atomic_store_explicit(&c->magic, HCCLT_CTX_MAGIC, memory_order_release);
+	cur_dev = deviceId;
+	cur_ctx = c;
+	*context = c;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtDestroyContext(aclrtContext context)
+{
+	hcclt_ctx *c;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	c = ctx_get(context);
+	/* Of two destroys of one handle, only one goes on. */
+	if (!c || !hcclt_obj_claim(&c->magic, HCCLT_CTX_MAGIC))
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	if (cur_ctx == context) {
+		cur_ctx = NULL;
+		cur_dev = -1;
+	}
+	hcclt_obj_free(c);
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtSetCurrentContext(aclrtContext context)
+{
+	int dev = ctx_default_dev(context);
+	hcclt_ctx *c;
+	aclError ret;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	if (dev >= 0) {
+		ret = acl_open(dev);
+		if (ret != ACL_SUCCESS)
+			return ACL_ERROR_RT_PARAM_INVALID;
+		cur_dev = dev;
+		cur_ctx = NULL;
+		return ACL_SUCCESS;
+	}
+	c = ctx_get(context);
+	if (!c)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	cur_dev = c->dev;
+	cur_ctx = c;
+	return ACL_SUCCESS;
+}
+
+HCCLT_EXPORT aclError aclrtGetCurrentContext(aclrtContext *context)
+{
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	/* A context destroyed by another thread is no longer current. */
+	if (cur_ctx && ctx_get(cur_ctx)) {
+		*context = cur_ctx;
+		return ACL_SUCCESS;
+	}
+	if (cur_dev < 0)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*context = (aclrtContext)(def_ctx + cur_dev);
 	return ACL_SUCCESS;
 }
 
@@ -111,6 +232,41 @@ HCCLT_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 	hcclt_idle_forget();
 	hcclt_obj_free(s);
 	return hcclt_map_errno(HCCLT_OP_STREAM_DESTROY, ret);
+}
+
+HCCLT_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+	/* aclrtDestroyStream() already cancels what is queued. */
+	return aclrtDestroyStream(stream);
+}
+
+HCCLT_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+	struct hcclt_stream *s;
+	int fd, ret;
+
+	if (!status || !stream)
+		return ACL_ERROR_INVALID_PARAM;
+	s = hcclt_stream_get(stream);
+	if (!s)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	fd = hcclt_device_fd_fast(s->dev);
+	if (fd < 0)
+		return ACL_ERROR_RT_INVALID_HANDLE;
+	if (hcclt_idle_check(s->dev, s->id)) {
+		*status = ACL_STREAM_STATUS_COMPLETE;
+		return ACL_SUCCESS;
+	}
+	/* A synchronize that does not wait: -ETIME while tasks are queued. */
+	ret = hcclt_stream_sync(fd, s->id, 0);
+	if (ret == -ETIME) {
+		*status = ACL_STREAM_STATUS_NOT_READY;
+		return ACL_SUCCESS;
+	}
+	if (ret)
+		return hcclt_map_errno(HCCLT_OP_STREAM_SYNC, ret);
+	*status = ACL_STREAM_STATUS_COMPLETE;
+	return ACL_SUCCESS;
 }
 
 HCCLT_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)

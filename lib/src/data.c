@@ -56,7 +56,15 @@ static int32_t data_task(ThreadHandle thread, ChannelHandle channel, uint32_t op
 		return HCCL_E_PTR;
 	if ((hcclt_device_features(dev) & need) != need)
 		return HCCL_E_NOT_SUPPORT;
-	if (!len)
+	/*
+	 * A zero-length copy, write or read is a task, as in hcomm
+	 * (aicpu_ts_primitives_c_adpt.cc:98-125, :466, :750; the driver takes
+	 * len 0): it runs in its stream's order and moves nothing. Its
+	 * addresses are checked as any others (faq.rst). A zero-length
+	 * reduce queues nothing, as before.
+	 */
+	if (!len && (op == HCCLT_TASK_LOCAL_REDUCE || op == HCCLT_TASK_WRITE_REDUCE ||
+		     op == HCCLT_TASK_READ_REDUCE))
 		return HCCL_SUCCESS;
 	ns = hcclt_mem_segments(dev, src, len, ssegs, HCCLT_MAX_SEGS);
 	nd = hcclt_mem_segments(dev, dst, len, dsegs, HCCLT_MAX_SEGS);

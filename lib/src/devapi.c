@@ -79,17 +79,19 @@ static const char *tag_of(const char *tag)
 	return tag ? tag : "";
 }
 
+/*
+ * As hcomm's launch context (src/base_comm/primitives/launch_context.cc
+ * 8958adbf, SetLaunchMode), Start only sets the mode: a Start while a
+ * batch is open goes on with it under the new tag (:136-139), and the
+ * tasks kept so far stay kept.
+ */
 HCCLT_EXPORT int32_t HcommBatchModeStart(const char *batchTag)
 {
 	const char *tag = tag_of(batchTag);
 
 	if (strlen(tag) >= sizeof(cur.tag))
 		return HCCL_E_PARA;
-	/* One batch at a time per OS thread. */
-	if (cur.active)
-		return HCCL_E_PARA;
 	strcpy(cur.tag, tag);
-	cur.nqs = 0;
 	cur.active = 1;
 	return HCCL_SUCCESS;
 }
@@ -120,15 +122,21 @@ static int batch_submit(struct batch_q *q)
 	return ret;
 }
 
+/*
+ * End sets the eager mode and launches what was kept under its tag
+ * (launch_context.cc:162-164, HandleEagerMode :23-41): without a Start it
+ * launches nothing and succeeds; with another tag than the batch's it
+ * launches nothing either, and the batch's tasks stay kept until an End
+ * of their tag (faq.rst: the tasks queued meanwhile run before them).
+ */
 HCCLT_EXPORT int32_t HcommBatchModeEnd(const char *batchTag)
 {
 	int ret = 0, r;
 	uint32_t i;
 
-	/* End without Start, or of another batch: nothing is submitted. */
-	if (!cur.active || strcmp(cur.tag, tag_of(batchTag)))
-		return HCCL_E_PARA;
 	cur.active = 0;
+	if (!cur.nqs || strcmp(cur.tag, tag_of(batchTag)))
+		return HCCL_SUCCESS;
 	for (i = 0; i < cur.nqs; i++) {
 		r = batch_submit(&cur.qs[i]);
 		if (r && !ret)

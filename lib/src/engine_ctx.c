@@ -5,8 +5,13 @@
  * resources in between launches. CPU, CPU_TS and CCU contexts are host
  * memory; AICPU, AICPU_TS and AIV ones device memory of the
  * communicator's device (aclrtMalloc()), which kernels read. Both start
- * zeroed. Unlike hcomm, Copy checks that offset + size fits the context.
- * A communicator's contexts go with HcclCommDestroy().
+ * zeroed. A communicator's contexts go with HcclCommDestroy().
+ *
+ * Codes per SoC, as hcomm 8958adbf: on a 950 a context that does not
+ * exist is HCCL_E_NOT_FOUND for Get and Copy and Copy checks that
+ * offset + size fits (engine_ctxs/engine_ctxs.cc:50,59,76-78); on A2/A3
+ * it is HCCL_E_PARA (independent_op_context_manager.cc:73,80). Copy checks
+ * the bounds on every SoC (hcomm's A2/A3 copy does not): faq.rst.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -62,6 +67,14 @@ static void ctx_free(struct ctx *x)
 	else
 		free(x->p);
 	free(x);
+}
+
+/* A context that does not exist: hcomm's code of the SoC. */
+static HcclResult not_found(void)
+{
+	const char *soc = aclrtGetSocName();
+
+	return soc && !strncmp(soc, "Ascend950", 9) ? HCCL_E_NOT_FOUND : HCCL_E_PARA;
 }
 
 /* NULL is "", as hcomm; HCCL_E_PARA past 255 bytes. */
@@ -123,7 +136,7 @@ HCCLT_EXPORT HcclResult HcclEngineCtxGet(HcclComm comm, const char *ctxTag, Comm
 {
 	struct hcclt_comm *c;
 	struct ctx **pp;
-	HcclResult ret = HCCL_E_PARA;
+	HcclResult ret = not_found();
 
 	if (!comm || !ctx || !size)
 		return HCCL_E_PTR;
@@ -157,10 +170,13 @@ HCCLT_EXPORT HcclResult HcclEngineCtxCopy(HcclComm comm, CommEngine engine, cons
 		return HCCL_E_PTR;
 	if (!size || tag_check(&ctxTag))
 		return HCCL_E_PARA;
+	ret = not_found();
 	pthread_mutex_lock(&ctx_lock);
 	pp = ctx_find(c, ctxTag, engine);
-	/* The check hcomm does not make. */
-	if (pp && dstCtxOffset <= (*pp)->size && size <= (*pp)->size - dstCtxOffset) {
+	/* hcomm's 950 check; its A2/A3 copy makes none. */
+	if (pp && (dstCtxOffset > (*pp)->size || size > (*pp)->size - dstCtxOffset)) {
+		ret = HCCL_E_PARA;
+	} else if (pp) {
 		/* Device memory is mapped here: a host-to-device copy is this. */
 		memcpy((char *)(*pp)->p + dstCtxOffset, srcCtx, size);
 		ret = HCCL_SUCCESS;

@@ -257,6 +257,10 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(SET_PARAM, EBUSY, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),	/* stop mode is final */
 	R(SET_PARAM, EINVAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT),	/* driver before 1.8 */
 	R(SET_PARAM, ENODEV, ACL_ERROR_RT_NO_DEVICE),
+	/* DRM_IOCTL_HCCLT_OP_INFO (hccl/hccl_diag.h; diag.c handles ENOENT) */
+	R(OP_INFO, EINVAL, HCCL_E_PARA),
+	R(OP_INFO, ENOMEM, HCCL_E_MEMORY),
+	R(OP_INFO, ENODEV, HCCL_E_DRV),
 };
 
 #undef R

@@ -250,6 +250,26 @@ HCCLT_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent,
 	return ACL_SUCCESS;
 }
 
+HCCLT_EXPORT aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+	uint64_t t;
+	uint32_t st;
+	aclError ret;
+
+	/* ACL's order (event.cpp:217-218): the output first. */
+	if (!timestamp || !event)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = event_wait(event, 0, &st, &t);
+	if (ret != ACL_SUCCESS)
+		return ret;
+	if (st != HCCLT_EVENT_COMPLETE)
+		return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+	if (!t)
+		return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+	*timestamp = t / 1000;
+	return ACL_SUCCESS;
+}
+
 HCCLT_EXPORT aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 {
 	struct drm_hcclt_notify_create c;

@@ -42,6 +42,7 @@ struct name_ent {
 	struct name_ent *next;
 	int32_t dev;
 	uint32_t gen;
+	uint64_t id;	/* kernel communicator id once joined, else 0 */
 	char name[128];
 };
 
@@ -170,6 +171,35 @@ void hcclt_names_adopt(int32_t dev, const char *blob, size_t len)
 		if (i + n < len)
 			name_take(dev, blob + i);
 	}
+/* @name on @dev (taken by this generation) is communicator @id. */
+static void name_set_id(int32_t dev, const char *name, uint64_t id)
+{
+	uint32_t gen = hcclt_gen();
+	struct name_ent *e;
+
+	pthread_mutex_lock(&names_lock);
+	for (e = *name_bucket(dev, name); e; e = e->next)
+		if (e->dev == dev && e->gen == gen && !strcmp(e->name, name))
+			e->id = id;
+	pthread_mutex_unlock(&names_lock);
+}
+
+/*
+ * The kernel id of the communicator of this process named @name on @dev
+ * (diag.c): 0 when none, or while it is being made.
+ */
+uint64_t hcclt_name_comm_id(int32_t dev, const char *name)
+{
+	uint32_t gen = hcclt_gen();
+	struct name_ent *e;
+	uint64_t id = 0;
+
+	pthread_mutex_lock(&names_lock);
+	for (e = *name_bucket(dev, name); e && !id; e = e->next)
+		if (e->dev == dev && e->gen == gen && !strcmp(e->name, name))
+			id = e->id;
+	pthread_mutex_unlock(&names_lock);
+	return id;
 }
 
 /* Does a communicator of this process on @dev have @name? (devapi.c) */
@@ -302,6 +332,7 @@ HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uin
 	c->buf_handle = 0;
 	memset(c->name, 0, sizeof(c->name));
 	strncpy(c->name, name, sizeof(c->name) - 1);
+	name_set_id(dev, name, gj.comm_id);
 	atomic_store_explicit(&c->magic, HCCLT_COMM_MAGIC, memory_order_release);
 	*out = c;
 	return HCCL_SUCCESS;

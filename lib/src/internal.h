@@ -35,6 +35,7 @@ struct json_object;
 #define HCCLT_DEAD_MAGIC	0x44454144U	/* "DEAD" */
 #define HCCLT_EVENT_MAGIC	0x48434556U	/* "HCEV" */
 #define HCCLT_NOTIFY_MAGIC	0x48434e54U	/* "HCNT" */
+#define HCCLT_CTX_MAGIC		0x48434358U	/* "HCCX" */
 
 /*
  * What an HcclComm points to. Made by hcclt_obj_alloc(), given back by
@@ -260,6 +261,7 @@ void hcclt_ctx_comm_gone(struct hcclt_comm *c);
 int hcclt_name_exists(int32_t dev, const char *name);
 long hcclt_names_snapshot(int32_t dev, char **out);
 void hcclt_names_adopt(int32_t dev, const char *blob, size_t len);
+uint64_t hcclt_name_comm_id(int32_t dev, const char *name);
 
 /*
  * Communicators (group.c): HCCL_BUFFSIZE in bytes (0: not a number);
@@ -381,6 +383,7 @@ enum hcclt_op {
 	HCCLT_OP_ACL_NOTIFY_TASK,	/* HcommAclrtNotify{Record,Wait}OnThread */
 	HCCLT_OP_EVENT_RESET,	/* aclrtResetEvent */
 	HCCLT_OP_SET_PARAM,	/* aclrtSetStreamFailureMode, aclrtSetDeviceSatMode */
+	HCCLT_OP_OP_INFO,	/* HcclDfxRegOpInfoByCommId, the profiling reports */
 	HCCLT_OP_COUNT
 };
 

@@ -128,23 +128,35 @@ static void endpoint(EndpointDesc *d, CommProtocol proto, int dev)
 	d->loc.device.superPodIdx = 0;
 }
 
+/*
+ * hcomm answers per SoC (8958adbf): on a 950 SoC a rank to itself and a
+ * layer the graph does not have are HCCL_E_PARA
+ * (coll_comm_rank_graph_a_adpt.cc:71, rank_graph_interface.cc:330-333);
+ * on A2/A3 unknown ranks, then a layer above 2, are HCCL_E_PARA, and a
+ * layer or pair without a link (here: layers 1 and 2, a rank to itself)
+ * has no links (rank_graph.cc:313-337).
+ */
 HCCLT_EXPORT HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, uint32_t srcRank,
 					      uint32_t dstRank, CommLink **links, uint32_t *linkNum)
 {
 	const char *soc = aclrtGetSocName();
+	int v2 = soc && !strncmp(soc, "Ascend950", 9);
 	struct hcclt_comm *c;
 	CommProtocol proto;
-	HcclResult ret;
 	int sdev, ddev;
 
-	if (!links || !linkNum)
+	if (!comm || !links || !linkNum)
 		return HCCL_E_PTR;
-	c = graph_comm(comm, netLayer, &ret);
+	c = hcclt_comm_get(comm);
 	if (!c)
-		return ret;
+		return HCCL_E_PTR;
+	if (v2 && (srcRank == dstRank || netLayer))
+		return HCCL_E_PARA;
 	if (srcRank >= c->nranks || dstRank >= c->nranks)
 		return HCCL_E_PARA;
-	if (srcRank == dstRank) {
+	if (netLayer > 2)
+		return HCCL_E_PARA;
+	if (netLayer || srcRank == dstRank) {
 		*links = NULL;
 		*linkNum = 0;
 		return HCCL_SUCCESS;
@@ -153,7 +165,7 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, 
 	ddev = rank_device(c, dstRank);
 	if (sdev < 0 || ddev < 0)
 		return HCCL_E_INTERNAL;
-	proto = soc && !strncmp(soc, "Ascend950", 9) ? COMM_PROTOCOL_UB_CTP : COMM_PROTOCOL_HCCS;
+	proto = v2 ? COMM_PROTOCOL_UB_CTP : COMM_PROTOCOL_HCCS;
 	CommLinkInit(&link_out, 1);
 	endpoint(&link_out.srcEndpointDesc, proto, sdev);
 	endpoint(&link_out.dstEndpointDesc, proto, ddev);

@@ -17,6 +17,8 @@
 #include "hccl/hccl_res_expt.h"
 #include "hcomm_primitives.h"
 #include "hccl/hcomm_primitives.h"
+#include "hcomm/hcomm_primitives.h"
+#include "hccl/hccl_diag.h"
 
 #define ACLCHECK(ret)                                                              \
     do {                                                                           \
@@ -70,6 +72,14 @@ static int Sample(ThreadContext *ctx)
     ACLCHECK(aclrtCreateStream(&stream));
     ThreadHandle thread = 0;
     HCCLCHECK(HcclThreadAcquire(hcclComm, COMM_ENGINE_AICPU_TS, 1, 0, &thread));
+    // The host half of a competition-style operator: its DFX op info.
+    HcclDfxOpInfo dfxInfo{};
+    dfxInfo.opType = static_cast<uint32_t>(HcclCMDType::HCCL_CMD_ALLGATHER);
+    dfxInfo.cpuTsThread = 0;
+    std::snprintf(dfxInfo.algTag, sizeof(dfxInfo.algTag), "%s", "hccl_custom_allgather");
+    HCCLCHECK(HcclDfxRegOpInfoByCommId(commName, reinterpret_cast<void *>(&dfxInfo)));
+    uint64_t beginTime = HcommGetProfilingSysCycleTime();
+    HCCLCHECK(HcclProfilingReportOp(hcclComm, beginTime));
     HcclChannelDesc desc;
     memset(&desc, 0, sizeof(desc));
     desc.remoteRank = (rankId + 1) % rankSize;

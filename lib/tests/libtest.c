@@ -37,6 +37,8 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl_comm.h"
+#include "hccl/hccl_diag.h"
+#include "hcomm/hcomm_primitives.h"
 #include "hcclthread.h"
 #include "hcclthread_accel.h"
 #include "tap.h"
@@ -625,7 +627,18 @@ static void test_with_stream_export(void)
 	       "wrapped stream: 0 threads against the quota, 3 notifies do count");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CCU, s, 1, &x), HCCL_SUCCESS, "same stream, another engine -> HCCL_SUCCESS (as hcomm)");
 	tap_ok(x == h1, "... the existing handle");
-	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA, "AICPU_TS with a stream -> HCCL_E_PARA");
+	/* The seed rules check the engine first (test_quota_rules: the later ones). */
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA,
+		   "AICPU_TS on a wrapped stream -> HCCL_E_PARA under the seed rules");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, (CommEngine)9, s, 1, &x), HCCL_E_PARA,
+		   "engine 9 on a wrapped stream -> HCCL_E_PARA");
+	TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "a stream no thread wraps");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_AICPU_TS, s2, 1, &x), HCCL_E_PARA,
+		   "AICPU_TS on a stream not wrapped -> HCCL_E_PARA");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c2, COMM_ENGINE_AICPU_TS, s, 1, &x), HCCL_E_PARA,
+		   "AICPU_TS on a stream wrapped by another communicator -> HCCL_E_PARA");
+	aclrtDestroyStream(s2);
+	s2 = NULL;
 	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU, 1, 61, &x), HCCL_SUCCESS, "61 more notifies (64/64)");
 	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, s, 4, &x), HCCL_E_UNAVAIL,
 		   "growing a wrapped thread beyond 64 notifies -> HCCL_E_UNAVAIL");
@@ -2712,6 +2725,129 @@ static void test_kernel_peer_killed(aclrtFuncHandle chk)
  * notifies on streams and on threads (by aclrtGetNotifyId()), a destroyed
  * handle refused.
  */
+/* aclrtGetCurrentContext on a thread that never set a device. */
+static void *ctx_fresh_thread(void *arg)
+{
+	aclrtContext *out = arg;
+
+	return (void *)(intptr_t)aclrtGetCurrentContext(out);
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * The runtime samples' calls (issue 32): contexts, aclrtStreamQuery,
+ * aclrtEventGetTimestamp, aclrtDestroyStreamForce, aclrtResetDeviceForce.
+ */
+static void test_runtime_calls(uint32_t ndev)
+{
+	int32_t other = ndev > 1 ? 1 : 0, d = -1;
+	aclrtContext d0, c1, cur, fresh = NULL;
+	aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+	aclrtStream s, s2;
+	aclrtEvent e, e2;
+	aclrtNotify n;
+	uint64_t ts = 0, t0, t1;
+	pthread_t pt;
+	void *rv = NULL;
+
+	/* Contexts. */
+	pthread_create(&pt, NULL, ctx_fresh_thread, &fresh);
+	pthread_join(pt, &rv);
+	TAP_EQ((intptr_t)rv, ACL_ERROR_RT_CONTEXT_NULL,
+	       "aclrtGetCurrentContext on a thread without a device -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "ctx: device 0");
+	TAP_EQ(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext(NULL)");
+	TAP_EQ(aclrtGetCurrentContext(&d0), ACL_SUCCESS, "aclrtGetCurrentContext: device 0's default");
+	TAP_EQ(aclrtDestroyContext(d0), ACL_ERROR_RT_CONTEXT_NULL,
+	       "aclrtDestroyContext of a default context -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext(NULL)");
+	TAP_EQ(aclrtCreateContext(&c1, 99), ACL_ERROR_RT_INVALID_DEVICEID,
+	       "aclrtCreateContext on device 99 -> ACL_ERROR_RT_INVALID_DEVICEID");
+	TAP_EQ(aclrtCreateContext(&c1, other), ACL_SUCCESS, "aclrtCreateContext on device %d", other);
+	TAP_EQ(aclrtGetCurrentContext(&cur), ACL_SUCCESS, "aclrtGetCurrentContext");
+	tap_ok(cur == c1 && c1 != d0, "the created context is current");
+	TAP_EQ(aclrtGetDevice(&d), ACL_SUCCESS, "aclrtGetDevice");
+	TAP_EQ(d, other, "its device is current");
+	TAP_EQ(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext(NULL)");
+	TAP_EQ(aclrtSetCurrentContext(d0), ACL_SUCCESS, "aclrtSetCurrentContext(device 0's default)");
+	aclrtGetDevice(&d);
+	TAP_EQ(d, 0, "device 0 current again");
+	TAP_EQ(aclrtSetCurrentContext(c1), ACL_SUCCESS, "aclrtSetCurrentContext(created)");
+	aclrtGetDevice(&d);
+	TAP_EQ(d, other, "its device current again");
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "a stream in the created context");
+	TAP_EQ(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext(NULL)");
+	TAP_EQ(aclrtDestroyContext(c1), ACL_SUCCESS, "aclrtDestroyContext");
+	TAP_EQ(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL,
+	       "the destroyed current context leaves the thread without one");
+	TAP_EQ(aclrtDestroyContext(c1), ACL_ERROR_RT_CONTEXT_NULL, "destroyed twice -> ACL_ERROR_RT_CONTEXT_NULL");
+	TAP_EQ(aclrtSetCurrentContext(c1), ACL_ERROR_RT_PARAM_INVALID,
+	       "aclrtSetCurrentContext of a destroyed context -> ACL_ERROR_RT_PARAM_INVALID");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "its stream outlives it");
+	TAP_EQ(aclrtDestroyStream(s), ACL_SUCCESS, "and is destroyed on its own");
+
+	/* aclrtStreamQuery, aclrtEventGetTimestamp. */
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "query: device 0");
+	TAP_EQ(aclrtCreateStream(&s), ACL_SUCCESS, "query: stream");
+	TAP_EQ(aclrtCreateStream(&s2), ACL_SUCCESS, "query: second stream");
+	TAP_EQ(aclrtCreateEvent(&e), ACL_SUCCESS, "query: event");
+	TAP_EQ(aclrtCreateEvent(&e2), ACL_SUCCESS, "query: second event");
+	TAP_EQ(aclrtCreateNotify(&n, 0), ACL_SUCCESS, "query: notify");
+	TAP_EQ(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status NULL");
+	TAP_EQ(aclrtStreamQuery(NULL, &st), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: stream NULL");
+	TAP_EQ(aclrtStreamQuery((aclrtStream)&st, &st), ACL_ERROR_RT_INVALID_HANDLE,
+	       "aclrtStreamQuery: not a stream -> ACL_ERROR_RT_INVALID_HANDLE");
+	TAP_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS, "aclrtStreamQuery of an empty stream");
+	TAP_EQ(st, ACL_STREAM_STATUS_COMPLETE, "complete");
+	TAP_EQ(aclrtEventGetTimestamp(e, NULL), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp NULL");
+	TAP_EQ(aclrtEventGetTimestamp(NULL, &ts), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: event NULL");
+	TAP_EQ(aclrtEventGetTimestamp(e, &ts), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+	       "aclrtEventGetTimestamp of an event never recorded -> ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID");
+	t0 = mono_us();
+	TAP_EQ(aclrtRecordEvent(e, s), ACL_SUCCESS, "record the event");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "its stream ran");
+	t1 = mono_us();
+	TAP_EQ(aclrtEventGetTimestamp(e, &ts), ACL_SUCCESS, "aclrtEventGetTimestamp");
+	tap_ok(ts >= t0 && ts <= t1, "the record's time in microseconds of CLOCK_MONOTONIC");
+	/* A wait no one records yet: the stream is not ready, its event not complete. */
+	TAP_EQ(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS, "the stream waits for the notify");
+	TAP_EQ(aclrtRecordEvent(e2, s), ACL_SUCCESS, "and then records an event");
+	TAP_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS, "aclrtStreamQuery of a waiting stream");
+	TAP_EQ(st, ACL_STREAM_STATUS_NOT_READY, "not ready");
+	TAP_EQ(aclrtEventGetTimestamp(e2, &ts), ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+	       "aclrtEventGetTimestamp of a record not run -> ACL_ERROR_RT_EVENT_NOT_COMPLETE");
+	TAP_EQ(aclrtRecordNotify(n, s2), ACL_SUCCESS, "another stream records the notify");
+	TAP_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS, "the wait was released");
+	TAP_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS, "aclrtStreamQuery");
+	TAP_EQ(st, ACL_STREAM_STATUS_COMPLETE, "complete again");
+
+	/* aclrtDestroyStreamForce: what is queued is cancelled. */
+	TAP_EQ(aclrtWaitAndResetNotify(n, s, 0), ACL_SUCCESS, "force: a wait no one records");
+	TAP_EQ(aclrtRecordEvent(e2, s), ACL_SUCCESS, "force: an event behind it");
+	TAP_EQ(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyStreamForce(NULL)");
+	TAP_EQ(aclrtDestroyStreamForce(s), ACL_SUCCESS, "aclrtDestroyStreamForce of a stream that waits");
+	TAP_EQ(aclrtSynchronizeEvent(e2), ACL_ERROR_RT_STREAM_ABORT, "its queued record was dropped");
+	TAP_EQ(aclrtDestroyStreamForce(s), ACL_ERROR_RT_INVALID_HANDLE, "destroyed twice -> ACL_ERROR_RT_INVALID_HANDLE");
+	aclrtDestroyEvent(e);
+	aclrtDestroyEvent(e2);
+	aclrtDestroyNotify(n);
+	aclrtDestroyStream(s2);
+
+	/* aclrtResetDeviceForce */
+	TAP_EQ(aclrtResetDeviceForce(99), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDeviceForce(99)");
+	TAP_EQ(aclrtResetDeviceForce(0), ACL_SUCCESS, "aclrtResetDeviceForce(0)");
+	TAP_EQ(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL, "no current device afterwards");
+	TAP_EQ(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL, "nor context");
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "device 0 again");
+}
+
 static void test_events(void)
 {
 	aclrtEvent e0, e1, bad = NULL;
@@ -3025,10 +3161,9 @@ static void test_kernels(void)
 	TAP_EQ(counter[TK_RUNS], 1, "ran once");
 
 	/* Batch mode, on the host and in a kernel. */
-	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_E_PARA, "batch: End without Start -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_SUCCESS, "batch: End without Start -> HCCL_SUCCESS (hcomm)");
 	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_SUCCESS, "batch: Start");
-	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_E_PARA, "batch: Start again -> HCCL_E_PARA");
-	CHECK_HCCL(HcommBatchModeEnd("y"), HCCL_E_PARA, "batch: End of another tag -> HCCL_E_PARA");
+	CHECK_HCCL(HcommBatchModeStart("x"), HCCL_SUCCESS, "batch: Start again -> HCCL_SUCCESS (hcomm)");
 	CHECK_HCCL(HcommBatchModeEnd("x"), HCCL_SUCCESS, "batch: End (nothing queued)");
 	CHECK_HCCL(HcclThreadAcquire(c, COMM_ENGINE_AICPU_TS, 2, 1, th), HCCL_SUCCESS, "batch: two threads");
 	CHECK_HCCL(HcommBatchModeStart(NULL), HCCL_SUCCESS, "batch: Start (NULL tag)");
@@ -3046,6 +3181,16 @@ static void test_kernels(void)
 	       "the second wait has no record: still parked");
 	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "release it");
 	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "done");
+	/* Nested Start: one batch, under the last tag; another tag's End submits nothing. */
+	CHECK_HCCL(HcommBatchModeStart("outer"), HCCL_SUCCESS, "batch: Start outer");
+	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[1], 0, 30), HCCL_SUCCESS, "batch: a wait, kept");
+	CHECK_HCCL(HcommBatchModeStart("inner"), HCCL_SUCCESS, "batch: Start inner, nested");
+	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[0], th[1], 0), HCCL_SUCCESS, "batch: a record, kept");
+	CHECK_HCCL(HcommBatchModeEnd("outer"), HCCL_SUCCESS, "batch: End of another tag -> HCCL_SUCCESS");
+	TAP_EQ(hccltThreadSynchronize(th[1], 200), ACL_SUCCESS,
+	       "batch: End of another tag submitted nothing (the stream is idle)");
+	CHECK_HCCL(HcommBatchModeEnd("inner"), HCCL_SUCCESS, "batch: End inner submits the batch");
+	TAP_EQ(hccltThreadSynchronize(th[1], 5000), ACL_SUCCESS, "batch: the wait and its record ran");
 	memset(&a, 0, sizeof(a));
 	a.counter = counter;
 	a.a = th[0];
@@ -3144,6 +3289,11 @@ static void test_kernels(void)
 		CHECK_HCCL(HcclRankGraphGetLinks(c, 0, 0, 0, &links, &nl), HCCL_SUCCESS, "links to itself");
 		TAP_EQ(nl, 0, "none");
 		CHECK_HCCL(HcclRankGraphGetLinks(c, 0, 0, 1, &links, &nl), HCCL_E_PARA, "rank 1 of 1 -> HCCL_E_PARA");
+		nl = 7;
+		CHECK_HCCL(HcclRankGraphGetLinks(c, 2, 0, 0, &links, &nl), HCCL_SUCCESS,
+			   "A2: links in layer 2 (hcomm: layers 0-2 exist)");
+		tap_ok(nl == 0 && !links, "none");
+		CHECK_HCCL(HcclRankGraphGetLinks(c, 3, 0, 0, &links, &nl), HCCL_E_PARA, "A2: layer 3 -> HCCL_E_PARA");
 		CHECK_HCCL(HcclRankGraphGetLinks(NULL, 0, 0, 0, &links, &nl), HCCL_E_PTR, "comm NULL");
 	}
 	HcclCommDestroy(c);
@@ -3252,6 +3402,31 @@ static void test_data(void)
 	for (bad = 0, i = 0; i < n; i++)
 		bad |= buf[0][5 + i] != pat(i, 3);
 	tap_ok(!bad, "LocalCopy: every byte");
+	{
+		/* Zero bytes: a task (hcomm's), in stream order, addresses checked. */
+		hccltThreadInfo ti;
+		aclrtNotify zn;
+		aclrtStream zs;
+		uint32_t zid = 0;
+
+		aclrtSetDevice(0);
+		TAP_EQ(aclrtCreateNotify(&zn, 0), ACL_SUCCESS, "len 0: a notify");
+		TAP_EQ(aclrtCreateStream(&zs), ACL_SUCCESS, "len 0: a stream");
+		aclrtGetNotifyId(zn, &zid);
+		CHECK_HCCL(HcommAclrtNotifyWaitOnThread(th[0], zid, 30), HCCL_SUCCESS, "len 0: the thread waits");
+		CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], loc[0], 0), HCCL_SUCCESS, "len 0: LocalCopy");
+		CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, peer[0], loc[0], 0), HCCL_SUCCESS, "len 0: Write");
+		CHECK_HCCL(HcommReadOnThread(th[0], c[0].ch, loc[0], peer[0], 0), HCCL_SUCCESS, "len 0: Read");
+		CHECK_HCCL(HcommLocalCopyOnThread(th[0], buf[0], host, 0), HCCL_E_PARA,
+			   "len 0: host memory -> HCCL_E_PARA (checked as any length)");
+		memset(&ti, 0, sizeof(ti));
+		CHECK_HCCL(hccltThreadGetInfo(th[0], &ti), HCCL_SUCCESS, "len 0: thread info");
+		TAP_EQ(ti.queueDepth, 4, "len 0: three tasks queued behind the wait (hcomm queues them)");
+		TAP_EQ(aclrtRecordNotify(zn, zs), ACL_SUCCESS, "len 0: release the wait");
+		TAP_EQ(hccltThreadSynchronize(th[0], 10000), ACL_SUCCESS, "len 0: they ran, nothing failed");
+		aclrtDestroyStream(zs);
+		aclrtDestroyNotify(zn);
+	}
 
 	/* Write into the peer's buffer, read it back. */
 	CHECK_HCCL(HcommWriteOnThread(th[0], c[0].ch, buf[0], loc[0], n), HCCL_E_PARA,
@@ -4388,6 +4563,106 @@ static int prof_crash_child(const char *dir)
 	return 0;
 }
 
+/*
+ * hccl/hccl_diag.h: an operator's DFX op info is its communicator's label
+ * in the driver, which hcclthread-smi of another process shows; the
+ * reports need a registration first, as CANN's.
+ */
+static void test_diag(void)
+{
+	struct HcclDfxOpInfo info;
+	char name[128], cmd[900], *out;
+	uint64_t t0, t1;
+	ThreadHandle th;
+	aclrtStream st;
+	HcclComm c;
+	int status;
+
+	TAP_EQ(aclrtSetDevice(0), ACL_SUCCESS, "diag: device 0");
+	c = new_comm();
+	tap_ok(c != NULL, "diag: a communicator");
+	if (!c)
+		return;
+	HcclGetCommName(c, name);
+	t0 = HcommGetProfilingSysCycleTime();
+	tap_ok(t0 > 0, "HcommGetProfilingSysCycleTime: a time");
+	TAP_EQ(aclrtCreateStream(&st), ACL_SUCCESS, "diag: the user's stream");
+	CHECK_HCCL(HcclThreadAcquireWithStream(c, COMM_ENGINE_CPU_TS, st, 1, &th), HCCL_SUCCESS,
+		   "diag: wrapped as the host thread");
+	/* Reports before any registration: CANN's skip, success. */
+	CHECK_HCCL(HcclProfilingReportOp(c, t0), HCCL_SUCCESS, "ReportOp with nothing registered: skipped");
+	CHECK_HCCL(HcclReportAicpuKernel(c, t0, (char *)"k"), HCCL_SUCCESS,
+		   "ReportAicpuKernel with nothing registered: skipped");
+	memset(&info, 0, sizeof(info));
+	info.opType = HCCL_CMD_ALLGATHER;
+	info.dataType = HCCL_DATA_TYPE_FP32;
+	info.dataCount = 4096;
+	info.root = ~0U;
+	info.engine = COMM_ENGINE_AICPU_TS;
+	info.cpuTsThread = th;
+	snprintf(info.algTag, sizeof(info.algTag), "libtest_allgather_ring");
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(NULL, &info), HCCL_E_PTR, "RegOpInfo: commId NULL -> HCCL_E_PTR");
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId((char *)"no such comm", &info), HCCL_E_NOT_FOUND,
+		   "RegOpInfo: an unknown name -> HCCL_E_NOT_FOUND");
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, NULL), HCCL_E_PTR, "RegOpInfo: info NULL -> HCCL_E_PTR");
+	info.cpuTsThread = 12345;
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_E_PTR,
+		   "RegOpInfo: a cpuTsThread that is no thread -> HCCL_E_PTR");
+	info.cpuTsThread = th;
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_SUCCESS, "RegOpInfo: registered");
+	tap_ok(info.beginTime >= t0 && info.beginTime <= HcommGetProfilingSysCycleTime(),
+	       "RegOpInfo: beginTime set to the profiling clock");
+	CHECK_HCCL(HcclReportAicpuKernel(NULL, t0, (char *)"k"), HCCL_E_PTR, "ReportAicpuKernel: comm NULL");
+	CHECK_HCCL(HcclReportAicpuKernel(c, t0, NULL), HCCL_E_PTR, "ReportAicpuKernel: name NULL");
+	CHECK_HCCL(HcclReportAicpuKernel(c, info.beginTime, (char *)"LibtestAllGatherKernel"), HCCL_SUCCESS,
+		   "ReportAicpuKernel");
+	CHECK_HCCL(HcclReportAivKernel(NULL, t0), HCCL_E_PTR, "ReportAivKernel: comm NULL");
+	CHECK_HCCL(HcclReportAivKernel(c, t0), HCCL_E_NOT_SUPPORT, "ReportAivKernel on A2 -> HCCL_E_NOT_SUPPORT");
+	/* hcclthread-smi, another process, shows the label. */
+	snprintf(cmd, sizeof(cmd), "[ -x /opt/hcclt/bin/hcclthread-smi ] || exit 77; "
+		 "/opt/hcclt/bin/hcclthread-smi > /tmp/hcclt-libtest-smi.txt && "
+		 "/opt/hcclt/bin/hcclthread-smi --json > /tmp/hcclt-libtest-smi.json");
+	status = system(cmd);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		tap_skip("diag: hcclthread-smi not installed");
+	} else {
+		out = slurp("/tmp/hcclt-libtest-smi.txt");
+		tap_ok(out && strstr(out, "OP #1 allgather count 4096  phase kernel") &&
+		       strstr(out, "tag \"libtest_allgather_ring\"") &&
+		       strstr(out, "kernel \"LibtestAllGatherKernel\""),
+		       "hcclthread-smi shows the operator, its phase, tag and kernel");
+		if (out && !strstr(out, "OP #1"))
+			printf("# %s\n", out);
+		free(out);
+		out = slurp("/tmp/hcclt-libtest-smi.json");
+		tap_ok(out && strstr(out, "\"op\":{\"index\":1,\"type\":6,\"type_name\":\"allgather\","
+					   "\"phase\":\"kernel\"") &&
+		       strstr(out, "\"alg_tag\":\"libtest_allgather_ring\""),
+		       "hcclthread-smi --json shows it");
+		free(out);
+	}
+	t1 = HcommGetProfilingSysCycleTime();
+	CHECK_HCCL(HcclProfilingReportOp(NULL, t1), HCCL_E_PTR, "ReportOp: comm NULL");
+	CHECK_HCCL(HcclProfilingReportOp(c, t1 + 3600ull * 1000000000ull), HCCL_E_PARA,
+		   "ReportOp: a begin after now -> HCCL_E_PARA");
+	CHECK_HCCL(HcclProfilingReportOp(c, info.beginTime), HCCL_SUCCESS, "ReportOp");
+	if (!system("/opt/hcclt/bin/hcclthread-smi > /tmp/hcclt-libtest-smi.txt 2>&1")) {
+		out = slurp("/tmp/hcclt-libtest-smi.txt");
+		tap_ok(out && strstr(out, "phase reported"), "hcclthread-smi: phase reported");
+		free(out);
+	}
+	info.opType = HCCL_CMD_BROADCAST;
+	info.cpuTsThread = 0;
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_SUCCESS, "RegOpInfo: the next operator");
+	HcclCommDestroy(c);
+	CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_E_NOT_FOUND,
+		   "RegOpInfo: a destroyed communicator's name -> HCCL_E_NOT_FOUND");
+	CHECK_HCCL(HcclProfilingReportOp(c, t1), HCCL_E_PTR, "ReportOp: a destroyed communicator");
+	aclrtDestroyStream(st);
+	unlink("/tmp/hcclt-libtest-smi.txt");
+	unlink("/tmp/hcclt-libtest-smi.json");
+}
+
 static void test_prof(uint32_t ndev)
 {
 	static const char dir[] = "/tmp/hcclt-libtest-prof";
@@ -4432,6 +4707,21 @@ static void test_prof(uint32_t ndev)
 	CHECK_HCCL(HcommThreadNotifyWaitOnThread(th[0], 0, 30), HCCL_SUCCESS, "aclprof: thread 0 waits");
 	CHECK_HCCL(HcommThreadNotifyRecordOnThread(th[1], th[0], 0), HCCL_SUCCESS, "aclprof: thread 1 records it");
 	TAP_EQ(hccltThreadSynchronize(th[0], -1), ACL_SUCCESS, "aclprof: the handshake ran");
+	{
+		/* An operator's reports (hccl/hccl_diag.h) land in the timeline. */
+		struct HcclDfxOpInfo info;
+		char name[128];
+		uint64_t t0 = HcommGetProfilingSysCycleTime();
+
+		memset(&info, 0, sizeof(info));
+		info.opType = HCCL_CMD_ALLREDUCE;
+		snprintf(info.algTag, sizeof(info.algTag), "prof_tag");
+		HcclGetCommName(c, name);
+		CHECK_HCCL(HcclDfxRegOpInfoByCommId(name, &info), HCCL_SUCCESS, "aclprof: an operator registered");
+		CHECK_HCCL(HcclReportAicpuKernel(c, t0, (char *)"ProfKernel"), HCCL_SUCCESS,
+			   "aclprof: its kernel reported");
+		CHECK_HCCL(HcclProfilingReportOp(c, t0), HCCL_SUCCESS, "aclprof: its issue reported");
+	}
 	if (ndev > 1) {
 		/* Device 1's tasks are not device 0's timeline. */
 		aclrtStream s1;
@@ -4458,6 +4748,10 @@ static void test_prof(uint32_t ndev)
 	       strstr(json, "\"ph\":\"s\"") && strstr(json, "\"ph\":\"f\""),
 	       "aclprof: the record and the wait, and the arrow between them");
 	tap_ok(json && !strstr(json, "\"args\":{\"dev\":1,"), "aclprof: only device 0's tasks");
+	tap_ok(json && strstr(json, "\"name\":\"register #1 prof_tag\"") &&
+	       strstr(json, "\"name\":\"kernel ProfKernel\",\"cat\":\"op\",\"pid\":3") &&
+	       strstr(json, "\"name\":\"op #1 prof_tag\",\"cat\":\"op\",\"pid\":3"),
+	       "aclprof: the operator's registration, kernel and issue reports on its communicator's row");
 	free(json);
 	snprintf(cmd, sizeof(cmd), "[ -x /opt/hcclt/bin/hcclt-trace-check ] || exit 77; "
 		 "/opt/hcclt/bin/hcclt-trace-check '%s' >/dev/null", file);
@@ -4534,9 +4828,11 @@ int main(void)
 		test_ranks(n);
 		test_kernels();
 		test_events();
+		test_runtime_calls(n);
 		test_reset_event(n);
 		test_failure_modes(n);
 		test_sat_mode();
+		test_diag();
 		test_prof(n);
 		tap_skip("device pool exhaustion (load with sim_streams=32 sim_notifies=64)");
 	}

@@ -26,6 +26,8 @@
 #include "hccl/hccl_res.h"
 #include "hccl/hcomm_primitives.h"
 #include "acl/acl_prof.h"
+#include "hccl/hccl_diag.h"
+#include "hccl/hccl_rank_graph.h"
 #include "tap.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aULL
@@ -1517,6 +1519,93 @@ static struct hcclt_stream fake_event(int dev)
 	return e;
 }
 
+/* hccl/hccl_diag.h: CANN's layout, and the checks made before the device. */
+static void test_diag_checks(void)
+{
+	struct hcclt_comm c = fake_comm(0), bad = fake_comm(0);
+	struct HcclDfxOpInfo info;
+	uint64_t t0, t1;
+
+	bad.magic = 1;
+	TAP_EQ(sizeof(struct HcclDfxOpInfo), 504, "HcclDfxOpInfo: CANN's 504 bytes");
+	TAP_EQ(offsetof(struct HcclDfxOpInfo, algTag), 68, "HcclDfxOpInfo.algTag at 68");
+	TAP_EQ(offsetof(struct HcclDfxOpInfo, engine), 356, "HcclDfxOpInfo.engine at 356");
+	TAP_EQ(offsetof(struct HcclDfxOpInfo, outputMemSize), 400, "HcclDfxOpInfo.outputMemSize at 400");
+	TAP_EQ(HCOMM_ALG_TAG_LENGTH, 288, "HCOMM_ALG_TAG_LENGTH 288");
+	t0 = HcommGetProfilingSysCycleTime();
+	t1 = HcommGetProfilingSysCycleTime();
+	tap_ok(t0 && t1 >= t0, "HcommGetProfilingSysCycleTime: a monotonic clock");
+	memset(&info, 0, sizeof(info));
+	TAP_EQ(HcclDfxRegOpInfoByCommId(NULL, &info), HCCL_E_PTR, "RegOpInfo: commId NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclDfxRegOpInfoByCommId((char *)"c", &info), HCCL_E_RUNTIME,
+	       "RegOpInfo: no current device -> HCCL_E_RUNTIME");
+	TAP_EQ(HcclDfxRegOpInfoByCommId(NULL, NULL), HCCL_E_PTR, "RegOpInfo order: commId first");
+	TAP_EQ(HcclProfilingReportOp(NULL, 0), HCCL_E_PTR, "ReportOp: comm NULL -> HCCL_E_PTR");
+	TAP_EQ(HcclProfilingReportOp(&bad, 0), HCCL_E_PTR, "ReportOp: not a communicator -> HCCL_E_PTR");
+	TAP_EQ(HcclReportAicpuKernel(NULL, 0, (char *)"k"), HCCL_E_PTR, "ReportAicpuKernel: comm NULL");
+	TAP_EQ(HcclReportAicpuKernel(&c, 0, NULL), HCCL_E_PTR, "ReportAicpuKernel: name NULL");
+	TAP_EQ(HcclReportAicpuKernel(&bad, 0, (char *)"k"), HCCL_E_PTR, "ReportAicpuKernel: not a communicator");
+	TAP_EQ(HcclReportAivKernel(NULL, 0), HCCL_E_PTR, "ReportAivKernel: comm NULL");
+	TAP_EQ(HcclReportAivKernel(&bad, 0), HCCL_E_PTR, "ReportAivKernel: not a communicator");
+}
+
+/* hcomm fidelity on A2/A3 (the host's SoC file names none: not a 950). */
+static void test_fidelity_a2(void)
+{
+	struct hcclt_comm c = fake_comm(0);
+	CommLink *links = (CommLink *)&c;
+	char src[64] = "";
+	uint32_t nl = 7;
+	uint64_t sz;
+	void *p;
+
+	c.nranks = 2;
+	TAP_EQ(HcclEngineCtxGet(&c, "none", COMM_ENGINE_CPU, &p, &sz), HCCL_E_PARA,
+	       "A2: HcclEngineCtxGet of none -> HCCL_E_PARA");
+	TAP_EQ(HcclEngineCtxCopy(&c, COMM_ENGINE_CPU, "none", src, 1, 0), HCCL_E_PARA,
+	       "A2: HcclEngineCtxCopy to none -> HCCL_E_PARA");
+	TAP_EQ(HcclEngineCtxCreate(&c, "t", COMM_ENGINE_CPU, 16, &p), HCCL_SUCCESS, "A2: a CPU context of 16 bytes");
+	TAP_EQ(HcclEngineCtxCopy(&c, COMM_ENGINE_CPU, "t", src, 17, 0), HCCL_E_PARA,
+	       "HcclEngineCtxCopy past the end -> HCCL_E_PARA (our check on A2/A3, hcomm's on 950)");
+	TAP_EQ(HcclEngineCtxCopy(&c, COMM_ENGINE_CPU, "t", src, 1, UINT64_MAX), HCCL_E_PARA,
+	       "HcclEngineCtxCopy: an offset that wraps -> HCCL_E_PARA");
+	TAP_EQ(HcclEngineCtxCopy(&c, COMM_ENGINE_CPU, "t", src, 16, 0), HCCL_SUCCESS, "HcclEngineCtxCopy of 16");
+	TAP_EQ(HcclEngineCtxDestroy(&c, "t", COMM_ENGINE_CPU), HCCL_SUCCESS, "destroy it");
+	TAP_EQ(HcclRankGraphGetLinks(&c, 1, 0, 1, &links, &nl), HCCL_SUCCESS, "A2: links in layer 1");
+	tap_ok(nl == 0 && !links, "A2: none (no second server)");
+	TAP_EQ(HcclRankGraphGetLinks(&c, 3, 0, 1, &links, &nl), HCCL_E_PARA, "A2: layer 3 -> HCCL_E_PARA");
+	TAP_EQ(HcclRankGraphGetLinks(&c, 3, 0, 2, &links, &nl), HCCL_E_PARA, "A2: rank 2 of 2 -> HCCL_E_PARA");
+	nl = 7;
+	TAP_EQ(HcclRankGraphGetLinks(&c, 0, 1, 1, &links, &nl), HCCL_SUCCESS, "A2: a rank to itself");
+	TAP_EQ(nl, 0, "A2: no links");
+}
+
+/* The runtime samples' calls: the checks made before any device. */
+static void test_runtime_checks(void)
+{
+	struct hcclt_stream bad = fake_stream(0);
+	aclrtStreamStatus st;
+	aclrtContext ctx;
+	uint64_t ts;
+
+	bad.magic = 1;
+	TAP_EQ(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext(NULL)");
+	TAP_EQ(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext(NULL)");
+	TAP_EQ(aclrtDestroyContext(&bad), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext: not a context");
+	TAP_EQ(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext(NULL)");
+	TAP_EQ(aclrtSetCurrentContext(&bad), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext: not a context");
+	TAP_EQ(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext(NULL)");
+	TAP_EQ(aclrtGetCurrentContext(&ctx), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no device");
+	TAP_EQ(aclrtStreamQuery(NULL, NULL), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status first");
+	TAP_EQ(aclrtStreamQuery(NULL, &st), ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: stream NULL");
+	TAP_EQ(aclrtStreamQuery(&bad, &st), ACL_ERROR_RT_INVALID_HANDLE, "aclrtStreamQuery: not a stream");
+	TAP_EQ(aclrtEventGetTimestamp(&bad, NULL), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp first");
+	TAP_EQ(aclrtEventGetTimestamp(NULL, &ts), ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: event NULL");
+	TAP_EQ(aclrtEventGetTimestamp(&bad, &ts), ACL_ERROR_RT_INVALID_HANDLE, "aclrtEventGetTimestamp: not an event");
+	TAP_EQ(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyStreamForce(NULL)");
+	TAP_EQ(aclrtDestroyStreamForce(&bad), ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyStreamForce: not a stream");
+}
+
 static void test_mode_checks(void)
 {
 	struct hcclt_stream s0 = fake_stream(0), s1 = fake_stream(1), bad = fake_stream(0);
@@ -1575,15 +1664,26 @@ static int soc950_child(void)
 {
 	aclrtPhysicalMemProp prop = { ACL_MEM_HANDLE_TYPE_NONE, ACL_MEM_ALLOCATION_TYPE_PINNED,
 				      ACL_HBM_MEM_HUGE1G, { 0, ACL_MEM_LOCATION_TYPE_DEVICE }, 0 };
+	struct hcclt_comm c = fake_comm(0);
 	aclrtDrvMemHandle h = NULL;
+	CommLink *links;
+	uint32_t nl;
+	uint64_t sz;
 	size_t g = 0;
+	char src[8] = "";
+	void *p;
 
+	c.nranks = 2;
 	return (aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION) !=
 		ACL_ERROR_RT_FEATURE_NOT_SUPPORT) |
 	       (aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN) != ACL_SUCCESS) << 1 |
 	       (aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g) !=
 		ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 2 |
-	       (aclrtMallocPhysical(&h, 1, &prop, 0) != ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 3;
+	       (aclrtMallocPhysical(&h, 1, &prop, 0) != ACL_ERROR_RT_FEATURE_NOT_SUPPORT) << 3 |
+	       (HcclEngineCtxGet(&c, "none", COMM_ENGINE_CPU, &p, &sz) != HCCL_E_NOT_FOUND) << 4 |
+	       (HcclEngineCtxCopy(&c, COMM_ENGINE_CPU, "none", src, 1, 0) != HCCL_E_NOT_FOUND) << 5 |
+	       (HcclRankGraphGetLinks(&c, 0, 1, 1, &links, &nl) != HCCL_E_PARA) << 6 |
+	       (HcclRankGraphGetLinks(&c, 1, 0, 1, &links, &nl) != HCCL_E_PARA) << 7;
 }
 
 static void test_soc950(const char *self, const char *dir)
@@ -1609,10 +1709,15 @@ static void test_soc950(const char *self, const char *dir)
 	}
 	waitpid(pid, &status, 0);
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
-	tap_ok(!(status & 1) && status < 16, "Ascend950: saturation -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
-	tap_ok(!(status & 2) && status < 16, "Ascend950: Inf/NaN -> ACL_SUCCESS");
-	tap_ok(!(status & 4) && status < 16, "Ascend950: granularity of 1 GiB pages -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
-	tap_ok(!(status & 8) && status < 16, "Ascend950: 1 GiB physical memory -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	/* A status of 255: the child died. */
+	tap_ok(!(status & 1) && status < 255, "Ascend950: saturation -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	tap_ok(!(status & 2) && status < 255, "Ascend950: Inf/NaN -> ACL_SUCCESS");
+	tap_ok(!(status & 4) && status < 255, "Ascend950: granularity of 1 GiB pages -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	tap_ok(!(status & 8) && status < 255, "Ascend950: 1 GiB physical memory -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT");
+	tap_ok(!(status & 16) && status < 255, "Ascend950: HcclEngineCtxGet of none -> HCCL_E_NOT_FOUND");
+	tap_ok(!(status & 32) && status < 255, "Ascend950: HcclEngineCtxCopy to none -> HCCL_E_NOT_FOUND");
+	tap_ok(!(status & 64) && status < 255, "Ascend950: HcclRankGraphGetLinks of a rank to itself -> HCCL_E_PARA");
+	tap_ok(!(status & 128) && status < 255, "Ascend950: HcclRankGraphGetLinks in layer 1 -> HCCL_E_PARA");
 	unlink(path);
 }
 
@@ -1913,6 +2018,9 @@ int main(int argc, char **argv)
 	test_new_values();
 	test_new_errmap();
 	test_mode_checks();
+	test_diag_checks();
+	test_runtime_checks();
+	test_fidelity_a2();
 	test_vmm_checks();
 	test_vmap_table();
 	tmp = getenv("TMPDIR");

@@ -42,6 +42,11 @@ struct smi_devinfo {
 	struct drm_hcclt_thread_info *threads;
 	/* Per thread entry: its parked wait (uAPI 1.4; zero before). */
 	struct drm_hcclt_wait_info *waits;
+	/*
+	 * Per communicator entry: its operator (uAPI 1.11,
+	 * HCCLT_INFO_TYPE_OPS; phase NONE before or when not listed).
+	 */
+	struct drm_hcclt_op_label *ops;
 	uint32_t ncomms, nthreads;
 	int err;		/* -errno of the first failed ioctl, else 0 */
 	int truncated;		/* the driver returned fewer entries */
@@ -269,6 +274,32 @@ static int smi_read_info(struct smi_devinfo *di)
 		di->threads[i] = te[ts[i].pos].thread;
 		di->waits[i] = te[ts[i].pos].wait;
 	}
+	free(di->ops);
+	di->ops = calloc(nc + 1, sizeof(*di->ops));
+	if (!di->ops) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (di->q.features & HCCLT_FEATURE_OP_INFO) {
+		struct drm_hcclt_info_op *oe;
+		uint32_t no;
+		void *ov;
+
+		ret = smi_info_array(di->dev.fd, HCCLT_INFO_TYPE_OPS,
+				     sizeof(*oe), &ov, &no);
+		if (ret)
+			goto out;
+		oe = ov;
+		for (i = 0; i < no; i++) {
+			k.file_id = oe[i].file_id;
+			k.comm_id = oe[i].comm_id;
+			hit = nc ? bsearch(&k, keys, nc, sizeof(*keys),
+					   smi_key_cmp) : NULL;
+			if (hit)
+				di->ops[hit->index] = oe[i].op;
+		}
+		free(ov);
+	}
 	di->ncomms = nc;
 	di->nthreads = nt;
 	ret = 0;
@@ -311,6 +342,8 @@ out:
 
 static void smi_free(struct smi_devinfo *di)
 {
+	free(di->ops);
+	di->ops = NULL;
 	free(di->comms);
 	free(di->threads);
 	free(di->waits);
@@ -452,6 +485,77 @@ static void print_procs(const struct smi_devinfo *x)
 	}
 }
 
+static uint64_t mono_ns(void);
+
+/* @s made printable in place: bytes that are not UTF-8 or control -> '?'. */
+static void smi_printable(char *s)
+{
+	unsigned char *u = (unsigned char *)s;
+	size_t n = strlen(s), l;
+
+	while (n) {
+		l = hcclt_utf8_len(u, n);
+		if (!l || *u < 0x20 || *u == 0x7f) {
+			*u = '?';
+			l = 1;
+		}
+		u += l;
+		n -= l;
+	}
+}
+
+/* CANN's HcclCMDType names, lower case; NULL for another value. */
+static const char *op_type_name(uint32_t t)
+{
+	static const char *const names[] = {
+		"invalid", "broadcast", "allreduce", "reduce", "send",
+		"receive", "allgather", "reduce_scatter", "alltoallv",
+		"alltoallvc", "alltoall", "gather", "scatter",
+		"batch_send_recv", "batch_put", "batch_get", "allgather_v",
+		"reduce_scatter_v", "batch_write",
+	};
+
+	return t < sizeof(names) / sizeof(names[0]) ? names[t] : NULL;
+}
+
+static const char *op_phase_name(uint32_t p)
+{
+	switch (p) {
+	case HCCLT_OP_PHASE_REGISTERED: return "registered";
+	case HCCLT_OP_PHASE_KERNEL: return "kernel";
+	case HCCLT_OP_PHASE_REPORTED: return "reported";
+	default: return "none";
+	}
+}
+
+/* The OP line of a communicator whose operator was registered. */
+static void print_op(const struct drm_hcclt_op_label *op, uint64_t now)
+{
+	const char *name = op_type_name(op->op_type);
+	char tag[HCCLT_OP_TAG_LEN], kern[HCCLT_OP_KERNEL_LEN];
+
+	if (op->phase == HCCLT_OP_PHASE_NONE)
+		return;
+	snprintf(tag, sizeof(tag), "%s", op->alg_tag);
+	snprintf(kern, sizeof(kern), "%s", op->kernel);
+	smi_printable(tag);
+	smi_printable(kern);
+	if (name)
+		printf("    OP #%" PRIu64 " %s", (uint64_t)op->op_index, name);
+	else
+		printf("    OP #%" PRIu64 " type %u", (uint64_t)op->op_index,
+		       op->op_type);
+	printf(" count %" PRIu64 "  phase %s (%.1fs)", (uint64_t)op->data_count,
+	       op_phase_name(op->phase),
+	       now > op->since_ns ? (now - op->since_ns) / 1e9 : 0.0);
+	if (op->stream_id)
+		printf("  stream 0x%" PRIx64, (uint64_t)op->stream_id);
+	printf("  tag \"%s\"", tag);
+	if (kern[0])
+		printf("  kernel \"%s\"", kern);
+	putchar('\n');
+}
+
 static void print_table(struct smi_devinfo *di, int n)
 {
 	char eng[96], when[64], st[48], fl[24];
@@ -522,6 +626,7 @@ static void print_table(struct smi_devinfo *di, int n)
 			       ci->pid, ci->threads_used,
 			       x->q.max_threads_per_comm, ci->notifies_used,
 			       x->q.max_notifies_per_comm);
+			print_op(&x->ops[c], mono_ns());
 			if (!cnt)
 				continue;
 			printf("    %-18s %-9s %-18s %7s %5s  %-20s %s\n",
@@ -645,6 +750,32 @@ static void json_wait(const struct drm_hcclt_wait_info *w, uint64_t now)
 	putchar('}');
 }
 
+/* ,"op":{...} of a communicator whose operator was registered. */
+static void json_op(const struct drm_hcclt_op_label *op, uint64_t now)
+{
+	char tag[HCCLT_OP_TAG_LEN], kern[HCCLT_OP_KERNEL_LEN];
+	const char *name = op_type_name(op->op_type);
+
+	if (op->phase == HCCLT_OP_PHASE_NONE)
+		return;
+	snprintf(tag, sizeof(tag), "%s", op->alg_tag);
+	snprintf(kern, sizeof(kern), "%s", op->kernel);
+	printf(",\"op\":{\"index\":%" PRIu64 ",\"type\":%u,\"type_name\":",
+	       (uint64_t)op->op_index, op->op_type);
+	json_str(name ? name : "");
+	printf(",\"phase\":\"%s\",\"phase_age_ns\":%" PRIu64
+	       ",\"stream_id\":\"0x%" PRIx64 "\",\"data_count\":%" PRIu64
+	       ",\"reduce_op\":%u,\"data_type\":%u,\"engine\":%u,\"root\":%u"
+	       ",\"alg_tag\":", op_phase_name(op->phase),
+	       (uint64_t)(now > op->since_ns ? now - op->since_ns : 0),
+	       (uint64_t)op->stream_id, (uint64_t)op->data_count,
+	       op->reduce_op, op->data_type, op->engine, op->root);
+	json_str(tag);
+	printf(",\"kernel\":");
+	json_str(kern);
+	putchar('}');
+}
+
 static void print_json(struct smi_devinfo *di, int n)
 {
 	uint64_t now = mono_ns();
@@ -760,7 +891,9 @@ static void print_json(struct smi_devinfo *di, int n)
 				       t->flags & HCCLT_THREAD_VIEW ?
 				       "true" : "false");
 			}
-			printf("]}");
+			printf("]");
+			json_op(&x->ops[c], now);
+			printf("}");
 		}
 		printf("]}");
 	}

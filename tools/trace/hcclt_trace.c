@@ -77,8 +77,9 @@ struct stream {
 
 struct inst {
 	double ts;
+	double dur;		/* box: its length (microseconds); else < 0 */
 	int pid, tid;
-	char name[40];
+	char name[80];
 	char args[512];
 };
 
@@ -107,6 +108,8 @@ struct conv {
 	int nflows, capflows;
 	struct pend *pend;
 	int npend, cappend;
+	char (*oprows)[2 * VALLEN];	/* "dev:comm" of each operator row */
+	int noprows, capoprows;
 	int *hosts;		/* host pids seen */
 	int nhosts, caphosts;
 	char hostname[64][32];
@@ -250,7 +253,8 @@ static int set_name(struct ev *e, const char *name)
 		name += 6;
 	if (strcmp(name, "acquire") && strcmp(name, "submit") &&
 	    strcmp(name, "task_start") && strcmp(name, "task_complete") &&
-	    strcmp(name, "wait_timeout") && strcmp(name, "copy"))
+	    strcmp(name, "wait_timeout") && strcmp(name, "copy") &&
+	    strcmp(name, "op"))
 		return 0;
 	scpy(e->name, sizeof(e->name), name);
 	return 1;
@@ -538,6 +542,7 @@ static int add_inst(struct conv *c, const struct ev *e, int pid, int tid,
 	in = &c->insts[c->ninsts++];
 	memset(in, 0, sizeof(*in));
 	in->ts = e->ts;
+	in->dur = -1;
 	in->pid = pid;
 	in->tid = tid;
 	scpy(in->name, sizeof(in->name), name);
@@ -613,6 +618,61 @@ static void copy_event(struct conv *c, struct stream *s, const struct ev *e)
 	}
 }
 
+/* Row (tid, from 1) of the operators of communicator dev:comm. */
+static int op_row(struct conv *c, const struct ev *e)
+{
+	const char *dev = fget(e, "dev"), *comm = fget(e, "comm");
+	char key[2 * VALLEN];
+	int i;
+
+	snprintf(key, sizeof(key), "%s:%s", dev ? dev : "", comm ? comm : "");
+	for (i = 0; i < c->noprows; i++)
+		if (!strcmp(c->oprows[i], key))
+			return i + 1;
+	GROW(c->oprows, c->noprows, c->capoprows);
+	scpy(c->oprows[c->noprows], sizeof(c->oprows[0]), key);
+	return ++c->noprows;
+}
+
+/*
+ * An op event (DRM_IOCTL_HCCLT_OP_INFO): on the row of its communicator
+ * (pid 3), an instant for a registration, a box ending at the event for a
+ * kernel report ("kernel NAME") and for an issue report ("#INDEX TAG"),
+ * dur_ns long.
+ */
+static int op_event(struct conv *c, const struct ev *e,
+		    struct hcclt_trace_stats *st)
+{
+	const char *phase = fget(e, "phase"), *tag = fget(e, "tag");
+	const char *kern = fget(e, "kernel"), *idx = fget(e, "index");
+	const char *dur = fget(e, "dur_ns");
+	char name[80];
+	struct inst *in;
+	int row = op_row(c, e), ph;
+
+	if (row < 0)
+		return row;
+	ph = phase ? atoi(phase) : 0;
+	if (ph == 2)
+		snprintf(name, sizeof(name), "kernel %s", kern ? kern : "");
+	else
+		snprintf(name, sizeof(name), "%s #%s %s",
+			 ph == 1 ? "register" : "op", idx ? idx : "?",
+			 tag ? tag : "");
+	sanitize(name);
+	if (add_inst(c, e, 3, row, name))
+		return -ENOMEM;
+	in = &c->insts[c->ninsts - 1];
+	if (ph == 2 || ph == 3) {
+		in->dur = dur ? strtod(dur, NULL) / 1000.0 : 0;
+		if (in->dur > in->ts)
+			in->dur = in->ts;
+		in->ts -= in->dur;
+		st->ops++;
+	}
+	return 0;
+}
+
 static int handle_event(struct conv *c, const struct ev *e,
 			struct hcclt_trace_stats *st)
 {
@@ -625,6 +685,8 @@ static int handle_event(struct conv *c, const struct ev *e,
 		c->last_ts = e->ts;
 	if (!strcmp(e->name, "acquire"))
 		return add_inst(c, e, 2, host_tid(c, e), "acquire");
+	if (!strcmp(e->name, "op"))
+		return op_event(c, e, st);
 	if (!strcmp(e->name, "submit")) {
 		if (add_inst(c, e, 2, host_tid(c, e), "submit"))
 			return -ENOMEM;
@@ -746,6 +808,18 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 	fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\","
 		"\"pid\":2,\"tid\":0,\"args\":{\"sort_index\":2}}");
 	sep = ",\n";
+	if (c->noprows) {
+		fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_name\","
+			"\"pid\":3,\"tid\":0,\"args\":{\"name\":"
+			"\"HCCL operators\"}}");
+		fprintf(out, ",\n{\"ph\":\"M\",\"name\":"
+			"\"process_sort_index\",\"pid\":3,\"tid\":0,"
+			"\"args\":{\"sort_index\":3}}");
+	}
+	for (i = 0; i < c->noprows; i++)
+		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_name\","
+			"\"pid\":3,\"tid\":%d,\"args\":{\"name\":"
+			"\"comm %s\"}}", sep, i + 1, c->oprows[i]);
 	for (i = 0; i < c->nstreams; i++) {
 		fprintf(out, "%s{\"ph\":\"M\",\"name\":\"thread_name\","
 			"\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
@@ -785,6 +859,14 @@ static void write_json(struct conv *c, FILE *out, struct hcclt_trace_stats *st)
 	for (i = 0; i < c->ninsts; i++) {
 		struct inst *in = &c->insts[i];
 
+		if (in->dur >= 0) {
+			fprintf(out, "%s{\"ph\":\"X\",\"name\":\"%s\","
+				"\"cat\":\"op\",\"pid\":%d,\"tid\":%d,"
+				"\"ts\":%.3f,\"dur\":%.3f,\"args\":{%s}}",
+				sep, in->name, in->pid, in->tid, in->ts,
+				in->dur < 0.002 ? 0.002 : in->dur, in->args);
+			continue;
+		}
 		fprintf(out, "%s{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\","
 			"\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,"
 			"\"args\":{%s}}", sep, in->name,
@@ -833,6 +915,7 @@ static void conv_free(struct conv *c)
 	free(c->flows);
 	free(c->pend);
 	free(c->hosts);
+	free(c->oprows);
 	free(c->streammap.slot);
 	free(c->pendmap.slot);
 }
@@ -963,6 +1046,20 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 	scpy(e.comm, sizeof(e.comm), tep_data_comm_from_pid(rc->tep, e.hpid));
 	sanitize(e.comm);
 	for (f = event->format.fields; f && e.nf < MAXF; f = f->next) {
+		/* A fixed char array (hcclt_op's tag, kernel): a string. */
+		if ((f->flags & TEP_FIELD_IS_STRING) &&
+		    !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->size > 0) {
+			size_t len = (size_t)f->size < VALLEN - 1 ?
+				     (size_t)f->size : VALLEN - 1;
+
+			scpy(e.f[e.nf].k, KEYLEN, f->name);
+			memcpy(e.f[e.nf].v, (const char *)rec->data + f->offset,
+			       len);
+			e.f[e.nf].v[len] = 0;
+			sanitize(e.f[e.nf].v);
+			e.nf++;
+			continue;
+		}
 		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
 				TEP_FIELD_IS_DYNAMIC))
 			continue;

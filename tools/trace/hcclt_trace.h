@@ -19,6 +19,7 @@ struct hcclt_trace_stats {
 	unsigned long timeouts;	/* wait_timeout events */
 	unsigned long lost;	/* events ftrace reported as lost */
 	unsigned long bad;	/* hcclthread lines that did not parse */
+	unsigned long ops;	/* operator report boxes (op events, uAPI 1.11) */
 };
 
 /* Convert ftrace text from @in to trace JSON on @out. 0 or -errno. */

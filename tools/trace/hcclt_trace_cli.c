@@ -76,15 +76,17 @@ static void print_stats(const struct hcclt_trace_stats *stp,
 			const char *outpath, const char *prog)
 {
 	struct hcclt_trace_stats st = *stp;
-	char across[48] = "";
+	char across[48] = "", ops[48] = "";
 
 	if (st.chan_flows)
 		snprintf(across, sizeof(across), " (%lu across ranks)",
 			 st.chan_flows);
+	if (st.ops)
+		snprintf(ops, sizeof(ops), ", %lu operator reports", st.ops);
 	fprintf(stderr, "%s: %lu events, %lu tasks (%lu unfinished) on %lu "
-		"streams, %lu record->wait arrows%s, %lu wait timeouts -> %s\n",
+		"streams, %lu record->wait arrows%s, %lu wait timeouts%s -> %s\n",
 		prog, st.lines, st.tasks, st.unfinished, st.streams, st.flows,
-		across, st.timeouts, outpath);
+		across, st.timeouts, ops, outpath);
 	if (st.lost)
 		fprintf(stderr, "%s: warning: ftrace lost %lu events; raise -b\n",
 			prog, st.lost);

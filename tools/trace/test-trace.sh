@@ -72,6 +72,20 @@ if grep -q '"name":"local_copy 64.0 MiB","cat":"task".*"bytes":67108864' "$tmp/c
 else
 	notok "copy boxes are named by their op and size"; sed 's/^/# /' "$tmp/copy.json"
 fi
+t "convert op.txt (an operator registered, a kernel and its issue reported)" \
+	"$BIN/hcclthread-trace" -i "$td/op.txt" -o "$tmp/op.json"
+summary=$(sed -n 's/^hcclthread-trace: \(.*\) -> .*/\1/p' "$tmp/out")
+want=$(cat "$td/op.expected")
+if [ "$summary" = "$want" ] &&
+   grep -q '"ph":"i","s":"t","name":"register #1 hccl_custom_allgather","cat":"call","pid":3,"tid":1,"ts":400000000.000' "$tmp/op.json" &&
+   grep -q '"ph":"X","name":"kernel AllGatherKernel","cat":"op","pid":3,"tid":1,"ts":400001000.000,"dur":2000.000' "$tmp/op.json" &&
+   grep -q '"ph":"X","name":"op #1 hccl_custom_allgather","cat":"op","pid":3,"tid":1,"ts":400000000.000,"dur":5000.000' "$tmp/op.json" &&
+   grep -q '"name":"thread_name","pid":3,"tid":1,"args":{"name":"comm 0:0x1000000000001"}' "$tmp/op.json"; then
+	ok "operator reports: an instant and two boxes on the communicator's row"
+else
+	notok "operator reports"; echo "# got: $summary"; sed 's/^/# /' "$tmp/op.json"
+fi
+t "op trace is valid" "$BIN/hcclt-trace-check" --min-tasks 1 "$tmp/op.json"
 t "channel trace is valid: 4 tasks, 2 flows, 4 rows" \
 	"$BIN/hcclt-trace-check" --min-tasks 4 --min-flows 2 --min-streams 4 "$tmp/channel.json"
 t "driver-format trace is valid: 11 tasks, 4 flows, 5 rows (slots split equal stream ids)" \

@@ -64,7 +64,8 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-#define HCCLT_UAPI_MINOR		10
+/* 11: DRM_IOCTL_HCCLT_OP_INFO (HCCLT_FEATURE_OP_INFO). */
+#define HCCLT_UAPI_MINOR		11
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -365,6 +366,12 @@ struct drm_hcclt_query {
  * (@quota_rules .. @max_notifies_per_thread). Without it: the seed rules.
  */
 #define HCCLT_FEATURE_QUOTA_RULES	0x80000ULL
+/*
+ * (uAPI 1.11) DRM_IOCTL_HCCLT_OP_INFO and DRM_IOCTL_HCCLT_INFO_ARRAY's
+ * HCCLT_INFO_TYPE_OPS: the operator a communicator is running (CANN's
+ * HcclDfxRegOpInfoByCommId and profiling reports).
+ */
+#define HCCLT_FEATURE_OP_INFO		0x100000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -1514,6 +1521,7 @@ struct drm_hcclt_channel_acquire {
 /* drm_hcclt_info_array.type */
 #define HCCLT_INFO_TYPE_COMMS		1 /* struct drm_hcclt_info_comm */
 #define HCCLT_INFO_TYPE_THREADS		2 /* struct drm_hcclt_info_thread */
+#define HCCLT_INFO_TYPE_OPS		3 /* (1.11) struct drm_hcclt_info_op */
 
 /*
  * Smallest @element_size of struct drm_hcclt_info_array: the size of the
@@ -1521,6 +1529,7 @@ struct drm_hcclt_channel_acquire {
  */
 #define HCCLT_INFO_COMM_SIZE_V1		32
 #define HCCLT_INFO_THREAD_SIZE_V1	56
+#define HCCLT_INFO_OP_SIZE_V1		432
 
 /**
  * struct drm_hcclt_info_comm - one communicator, as
@@ -2063,6 +2072,143 @@ struct drm_hcclt_set_param {
 #define DRM_IOCTL_HCCLT_SET_PARAM \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_SET_PARAM, \
 		struct drm_hcclt_set_param)
+
+#define DRM_HCCLT_OP_INFO		0x1f
+
+/* drm_hcclt_op_info.phase, drm_hcclt_op_label.phase */
+#define HCCLT_OP_PHASE_NONE		0 /* no operator registered yet */
+#define HCCLT_OP_PHASE_REGISTERED	1 /* registered, not launched */
+#define HCCLT_OP_PHASE_KERNEL		2 /* a kernel of it was reported */
+#define HCCLT_OP_PHASE_REPORTED		3 /* reported issued (profiling) */
+
+/* Bytes of an algorithm tag (CANN's HCOMM_ALG_TAG_LENGTH), NUL included. */
+#define HCCLT_OP_TAG_LEN		288
+/* Bytes of a kernel name, NUL included. */
+#define HCCLT_OP_KERNEL_LEN		64
+
+/**
+ * struct drm_hcclt_op_label - the operator a communicator runs or ran last
+ * (uAPI 1.11), as DRM_IOCTL_HCCLT_OP_INFO set it.
+ */
+struct drm_hcclt_op_label {
+	/**
+	 * @stream_id: the stream of the thread the operator named as its
+	 * host thread (CANN's cpuTsThread), in the communicator's file; 0
+	 * when it named none.
+	 */
+	__u64 stream_id;
+	/** @op_index: 1 for the first operator registered on it, and so on. */
+	__u64 op_index;
+	/** @data_count: elements, as registered. */
+	__u64 data_count;
+	/** @since_ns: CLOCK_MONOTONIC time @phase was entered. */
+	__u64 since_ns;
+	/** @phase: HCCLT_OP_PHASE_*. */
+	__u32 phase;
+	/** @op_type: as registered (CANN's HcclCMDType). */
+	__u32 op_type;
+	/** @reduce_op: as registered (CANN's HcclReduceOp). */
+	__u32 reduce_op;
+	/** @data_type: as registered (CANN's HcclDataType). */
+	__u32 data_type;
+	/** @engine: as registered (CANN's CommEngine). */
+	__u32 engine;
+	/** @root: as registered. */
+	__u32 root;
+	/** @alg_tag: the algorithm tag, NUL-terminated. */
+	char alg_tag[HCCLT_OP_TAG_LEN];
+	/** @kernel: the last kernel reported (HCCLT_OP_PHASE_KERNEL) or "". */
+	char kernel[HCCLT_OP_KERNEL_LEN];
+};
+
+/**
+ * struct drm_hcclt_info_op - the operator of one communicator, as
+ * DRM_IOCTL_HCCLT_INFO_ARRAY lists it with HCCLT_INFO_TYPE_OPS (uAPI 1.11):
+ * one entry per communicator, HCCLT_OP_PHASE_NONE when nothing was
+ * registered on it. May grow at its end.
+ */
+struct drm_hcclt_info_op {
+	/** @file_id: the file holding it, as in struct drm_hcclt_info_comm. */
+	__u64 file_id;
+	/** @comm_id: the communicator, in that file. */
+	__u64 comm_id;
+	/** @pid: as in struct drm_hcclt_comm_info. */
+	__u32 pid;
+	/** @pad: zero. */
+	__u32 pad;
+	/** @op: the operator. */
+	struct drm_hcclt_op_label op;
+};
+
+/**
+ * struct drm_hcclt_op_info - label a communicator with the operator it runs
+ * (uAPI 1.11, HCCLT_FEATURE_OP_INFO; CANN's HcclDfxRegOpInfoByCommId,
+ * HcclReportAicpuKernel, HcclReportAivKernel and HcclProfilingReportOp).
+ *
+ * The label is the communicator's, in the kernel, so that
+ * DRM_IOCTL_HCCLT_INFO_ARRAY (HCCLT_INFO_TYPE_OPS) shows it to another
+ * process (hcclthread-smi); every call also hits the tracepoint hcclt_op.
+ *
+ * - HCCLT_OP_PHASE_REGISTERED: a new operator: the label takes @op_type,
+ *   @reduce_op, @data_type, @engine, @root, @data_count, @alg_tag, the
+ *   stream of @thread_id (0, or a thread or exported view of @comm_id) and
+ *   the next @op_index, which is returned; its kernel name is cleared.
+ *   @begin_ns and @kernel must be zero.
+ * - HCCLT_OP_PHASE_KERNEL: a kernel of the registered operator ran from
+ *   @begin_ns until now; the label takes @kernel.
+ * - HCCLT_OP_PHASE_REPORTED: the operator was issued, from @begin_ns
+ *   until now.
+ *
+ * For the last two, @begin_ns is a CLOCK_MONOTONIC time not after the
+ * call (0: now), and every other input but @comm_id, @phase and @kernel
+ * must be zero; @op_index returns the operator's. Nothing is queued on a
+ * stream: the label says what the calling process is doing, not what the
+ * device has done.
+ *
+ * Errors: -EINVAL: non-zero @flags, @pad or @reserved, an unknown @phase,
+ * @alg_tag or @kernel without a NUL, an input the phase does not take,
+ * @begin_ns after now; -ENOENT: @comm_id is not a communicator of this
+ * file, @thread_id not a thread of it, or no operator was registered on
+ * it (HCCLT_OP_PHASE_KERNEL, _REPORTED).
+ */
+struct drm_hcclt_op_info {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/** @thread_id: in, REGISTERED: the operator's host thread, or 0. */
+	__u64 thread_id;
+	/** @begin_ns: in, KERNEL and REPORTED: CLOCK_MONOTONIC start, or 0. */
+	__u64 begin_ns;
+	/** @data_count: in, REGISTERED. */
+	__u64 data_count;
+	/** @op_index: out, the operator's index on the communicator. */
+	__u64 op_index;
+	/** @phase: in, HCCLT_OP_PHASE_REGISTERED, _KERNEL or _REPORTED. */
+	__u32 phase;
+	/** @op_type: in, REGISTERED. */
+	__u32 op_type;
+	/** @reduce_op: in, REGISTERED. */
+	__u32 reduce_op;
+	/** @data_type: in, REGISTERED. */
+	__u32 data_type;
+	/** @engine: in, REGISTERED. */
+	__u32 engine;
+	/** @root: in, REGISTERED. */
+	__u32 root;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @reserved: in, must be zero. */
+	__u64 reserved[2];
+	/** @alg_tag: in, REGISTERED: NUL-terminated; else all zero. */
+	char alg_tag[HCCLT_OP_TAG_LEN];
+	/** @kernel: in, KERNEL: NUL-terminated; else all zero. */
+	char kernel[HCCLT_OP_KERNEL_LEN];
+};
+
+#define DRM_IOCTL_HCCLT_OP_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_OP_INFO, \
+		 struct drm_hcclt_op_info)
 
 #if defined(__cplusplus)
 }

@@ -35,6 +35,16 @@ typedef void *aclrtEvent;
 /** aclrtNotify - an ACL notify (opaque pointer). */
 typedef void *aclrtNotify;
 
+/** aclrtContext - a context: a device of the calling thread (opaque pointer). */
+typedef void *aclrtContext;
+
+/** aclrtStreamStatus - aclrtStreamQuery()'s answer (CANN's values). */
+typedef enum aclrtStreamStatus {
+	ACL_STREAM_STATUS_COMPLETE = 0,
+	ACL_STREAM_STATUS_NOT_READY = 1,
+	ACL_STREAM_STATUS_RESERVED = 0xFFFF,
+} aclrtStreamStatus;
+
 /**
  * aclrtDrvMemHandle - a physical memory handle (opaque pointer; CANN's
  * aclrtMallocPhysical() makes them, which libhcclthread does not have).
@@ -249,6 +259,14 @@ aclError aclrtSetDevice(int32_t deviceId);
 aclError aclrtResetDevice(int32_t deviceId);
 
 /**
+ * aclrtResetDeviceForce() - reset @deviceId whatever the number of
+ * aclrtSetDevice() calls on it. aclrtSetDevice() is not counted here, so
+ * this does what aclrtResetDevice() does, with its checks and codes.
+ * @deviceId: device index.
+ */
+aclError aclrtResetDeviceForce(int32_t deviceId);
+
+/**
  * aclrtGetDevice() - the calling thread's current device.
  * @deviceId: out, the device index.
  *
@@ -314,6 +332,79 @@ aclError aclrtCreateStream(aclrtStream *stream);
  * process after fork()).
  */
 aclError aclrtDestroyStream(aclrtStream stream);
+
+/**
+ * aclrtDestroyStreamForce() - destroy a stream without waiting for its
+ * tasks: the tasks still queued are cancelled (what aclrtDestroyStream()
+ * does here too). Checks and codes of aclrtDestroyStream().
+ * @stream: the stream.
+ */
+aclError aclrtDestroyStreamForce(aclrtStream stream);
+
+/**
+ * aclrtStreamQuery() - has every task queued on @stream so far completed?
+ * @stream: the stream.
+ * @status: out, ACL_STREAM_STATUS_COMPLETE or ACL_STREAM_STATUS_NOT_READY.
+ *
+ * Does not wait. A failure of the stream not yet reported is reported
+ * here, once, as aclrtSynchronizeStream() would (and then not by it).
+ *
+ * Return, checks in CANN's order: ACL_ERROR_INVALID_PARAM (@status NULL,
+ * then @stream NULL: CANN's default stream, which this library does not
+ * have); ACL_ERROR_RT_INVALID_HANDLE (not a live stream); the stream's
+ * failure (ACL_ERROR_RT_WAIT_TIMEOUT, ACL_ERROR_RT_STREAM_ABORT, ...).
+ */
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+
+/**
+ * aclrtCreateContext() - a context on @deviceId, which becomes the calling
+ * thread's current context (and @deviceId its current device).
+ * @context: out.
+ * @deviceId: device index.
+ *
+ * A context is a device binding of threads here: streams, events and
+ * communicators made while it is current are the device's, and outlive
+ * the context (CANN destroys a context's streams with it).
+ *
+ * Return: ACL_ERROR_INVALID_PARAM (@context NULL, checked first); the
+ * codes of aclrtSetDevice() for @deviceId (ACL_ERROR_RT_INVALID_DEVICEID,
+ * ACL_ERROR_RT_NO_DEVICE, ...); ACL_ERROR_BAD_ALLOC.
+ */
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+
+/**
+ * aclrtDestroyContext() - destroy a context of aclrtCreateContext(). A
+ * thread whose current context it is has no current context (nor device)
+ * afterwards.
+ * @context: the context.
+ *
+ * Return: ACL_ERROR_INVALID_PARAM (@context NULL); ACL_ERROR_RT_CONTEXT_NULL
+ * (a device's default context, which cannot be destroyed, or not a live
+ * context, as CANN's runtime answers both).
+ */
+aclError aclrtDestroyContext(aclrtContext context);
+
+/**
+ * aclrtSetCurrentContext() - make @context the calling thread's current
+ * context and its device the thread's current device.
+ * @context: a context of aclrtCreateContext() or a device's default
+ *	context (aclrtGetCurrentContext() after aclrtSetDevice()).
+ *
+ * Return: ACL_ERROR_INVALID_PARAM (@context NULL); ACL_ERROR_RT_PARAM_INVALID
+ * (not a live context: CANN's runtime's check).
+ */
+aclError aclrtSetCurrentContext(aclrtContext context);
+
+/**
+ * aclrtGetCurrentContext() - the calling thread's current context: the
+ * last one set or created on it, else the default context of its current
+ * device (aclrtSetDevice()).
+ * @context: out.
+ *
+ * Return: ACL_ERROR_INVALID_PARAM (@context NULL); ACL_ERROR_RT_CONTEXT_NULL
+ * (no context and no current device).
+ */
+aclError aclrtGetCurrentContext(aclrtContext *context);
 
 /**
  * aclrtSynchronizeStream() - wait until every task queued on @stream so
@@ -905,6 +996,21 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
  * was dropped).
  */
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+
+/**
+ * aclrtEventGetTimestamp() - when the latest completed record of @event ran,
+ * in microseconds of CLOCK_MONOTONIC (CANN: microseconds since the device
+ * started).
+ * @event: the event.
+ * @timestamp: out.
+ *
+ * Return, checks in CANN's order: ACL_ERROR_INVALID_PARAM (@timestamp
+ * NULL, then @event NULL); ACL_ERROR_RT_INVALID_HANDLE (not a live
+ * event); ACL_ERROR_RT_EVENT_NOT_COMPLETE (a record queued has not run);
+ * ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID (never recorded, or reset since);
+ * ACL_ERROR_RT_STREAM_ABORT (its latest record was dropped).
+ */
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
 
 /**
  * aclrtCreateNotify() - create an ACL notify on the current device.

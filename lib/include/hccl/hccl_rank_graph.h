@@ -105,10 +105,15 @@ HcclResult HcclRankGraphGetTopoTypeByLayer(HcclComm comm, uint32_t netLayer, Com
 
 /**
  * HcclRankGraphGetLinks() - the links from @srcRank to @dstRank in layer
- * @netLayer: one direct link (HCCS, or UB_CTP on a 950), whose endpoints
- * are the two ranks' cards; none from a rank to itself.
- * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (no such layer, a rank not
- * below the rank count); HCCL_E_MEMORY.
+ * @netLayer: one direct link (HCCS, or UB_CTP on a 950) in layer 0, whose
+ * endpoints are the two ranks' cards.
+ *
+ * As hcomm, per SoC: on a 950, a rank to itself, then a layer other than
+ * 0, are HCCL_E_PARA; on A2/A3, a rank not below the rank count, then a
+ * layer above 2, are HCCL_E_PARA, and layers 1 and 2 (no link there on
+ * one server) and a rank to itself have none (*@linkNum 0, *@links NULL).
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (a NULL argument, not a communicator);
+ * HCCL_E_PARA; HCCL_E_INTERNAL.
  */
 HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, uint32_t srcRank,
 				 uint32_t dstRank, CommLink **links, uint32_t *linkNum);

@@ -257,16 +257,19 @@ HcclResult HcclEngineCtxCreate(HcclComm comm, const char *ctxTag, CommEngine eng
 /**
  * HcclEngineCtxGet() - the context (@comm, @ctxTag, @engine) and its size.
  * Return: HCCL_SUCCESS; HCCL_E_PTR (a NULL pointer, not a communicator);
- * HCCL_E_PARA (no such context, tag too long).
+ * HCCL_E_PARA (tag too long); no such context: HCCL_E_NOT_FOUND on an
+ * Ascend950 SoC, HCCL_E_PARA on A2/A3 (hcomm's codes per SoC).
  */
 HcclResult HcclEngineCtxGet(HcclComm comm, const char *ctxTag, CommEngine engine, void **ctx,
 			    uint64_t *size);
 
 /**
  * HcclEngineCtxCopy() - copy @size bytes of @srcCtx (host memory) to
- * @dstCtxOffset of the context. Unlike hcomm, the range is checked.
- * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (@size 0, no such
- * context, @dstCtxOffset + @size past its end).
+ * @dstCtxOffset of the context. The range is checked on every SoC
+ * (hcomm checks it on a 950 only).
+ * Return: HCCL_SUCCESS; HCCL_E_PTR; HCCL_E_PARA (@size 0, @dstCtxOffset +
+ * @size past its end); no such context: HCCL_E_NOT_FOUND on an Ascend950
+ * SoC, HCCL_E_PARA on A2/A3.
  */
 HcclResult HcclEngineCtxCopy(HcclComm comm, CommEngine engine, const char *ctxTag,
 			     const void *srcCtx, uint64_t size, uint64_t dstCtxOffset);

@@ -130,7 +130,8 @@ int32_t HcommChannelNotifyWaitOnThread(ThreadHandle thread, ChannelHandle channe
  * @dst: destination: device memory of the thread's device (aclrtMalloc(),
  *	the communicator's HCCL buffer).
  * @src: source, the same kinds.
- * @len: bytes; zero queues nothing.
+ * @len: bytes; zero queues a task that moves nothing (hcomm does), whose
+ *	addresses are checked as any.
  *
  * Asynchronous: the copy runs when the stream reaches it (the simulated
  * device's copy engine), in stream order. Both ranges must lie inside one
@@ -151,7 +152,8 @@ int32_t HcommLocalCopyOnThread(ThreadHandle thread, void *dst, const void *src, 
  * @dst: an address in the peer's HCCL buffer as HcclChannelGetHcclBuffer()
  *	mapped it.
  * @src: device memory of this rank.
- * @len: bytes; zero queues nothing.
+ * @len: bytes; zero queues a task that moves nothing (hcomm does), whose
+ *	addresses are checked as any.
  *
  * A channel record queued after it on the same thread releases the peer's
  * wait only after the data is in the peer's buffer.
@@ -171,7 +173,8 @@ int32_t HcommWriteOnThread(ThreadHandle thread, ChannelHandle channel, void *dst
  * @channel: the channel.
  * @dst: device memory of this rank.
  * @src: an address in the peer's HCCL buffer (HcclChannelGetHcclBuffer()).
- * @len: bytes; zero queues nothing.
+ * @len: bytes; zero queues a task that moves nothing (hcomm does), whose
+ *	addresses are checked as any.
  *
  * Return: as HcommWriteOnThread(), with @src and @dst swapped.
  */
@@ -265,8 +268,10 @@ int32_t HcommReadReduceOnThread(ThreadHandle thread, ChannelHandle channel, void
  * on (on any thread handle) until HcommBatchModeEnd() with the same tag.
  * @batchTag: the batch's name; NULL is "".
  *
- * Return: HCCL_SUCCESS; HCCL_E_PARA (a batch is open on this OS thread
- * already, or the tag is 256 bytes or longer).
+ * As hcomm, it only sets the mode: a Start while a batch is open goes on
+ * with that batch (its kept tasks stay kept) under the new tag.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PARA (the tag is 256 bytes or longer).
  */
 int32_t HcommBatchModeStart(const char *batchTag);
 
@@ -279,9 +284,12 @@ int32_t HcommBatchModeStart(const char *batchTag);
  * codes of the calls that queued the tasks; the other streams' tasks are
  * submitted anyway.
  *
- * Return: HCCL_SUCCESS; HCCL_E_PARA (no batch open on this OS thread, or
- * another tag; nothing is submitted then); the code of the first failed
- * submission.
+ * As hcomm, it ends batch mode and launches what was kept under its tag:
+ * without a Start, or with another tag than the batch's, it submits
+ * nothing and succeeds (the batch's tasks then stay kept until an End of
+ * its tag, while the calls made meanwhile run at once).
+ *
+ * Return: HCCL_SUCCESS; the code of the first failed submission.
  */
 int32_t HcommBatchModeEnd(const char *batchTag);
 
