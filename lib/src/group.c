@@ -171,6 +171,8 @@ void hcclt_names_adopt(int32_t dev, const char *blob, size_t len)
 		if (i + n < len)
 			name_take(dev, blob + i);
 	}
+}
+
 /* @name on @dev (taken by this generation) is communicator @id. */
 static void name_set_id(int32_t dev, const char *name, uint64_t id)
 {

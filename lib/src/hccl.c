@@ -99,28 +99,6 @@ HCCLT_EXPORT HcclResult HcclThreadAcquire(HcclComm comm, CommEngine engine, uint
 	return HCCL_SUCCESS;
 }
 
-/*
- * The engine of the thread of communicator @cid that wraps stream @sid of
- * the file @fd, or -1 when none does.
- */
-static int wrapped_engine(int fd, uint64_t cid, uint64_t sid)
-{
-	struct drm_hcclt_comm_info *cs;
-	struct drm_hcclt_thread_info *ts;
-	uint32_t nc, nt, i;
-	int partial, e = -1;
-
-	if (hcclt_info_fetch(fd, &cs, &nc, &ts, &nt, &partial))
-		return -1;
-	for (i = 0; i < nt && e < 0; i++)
-		if (ts[i].comm_id == cid && ts[i].stream_id == sid &&
-		    (ts[i].flags & HCCLT_THREAD_WRAPPED) && !(ts[i].flags & HCCLT_THREAD_VIEW))
-			e = (int)ts[i].engine;
-	free(cs);
-	free(ts);
-	return e;
-}
-
 HCCLT_EXPORT HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine engine,
 						    aclrtStream stream, uint32_t notifyNum,
 						    ThreadHandle *thread)

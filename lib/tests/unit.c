@@ -1859,10 +1859,10 @@ static void test_vmap_table(void)
 		return;
 	}
 	memset(buf, 0, 3 * 4096);
-	TAP_EQ(hcclt_mem_vmap_add(b, 4096, 0, 11, b), 0, "vmap table: a first mapping");
-	TAP_EQ(hcclt_mem_vmap_add(b + 4096, 4096, 0, 12, b), 0, "vmap table: the next, same reservation");
+	TAP_EQ(hcclt_mem_vmap_add(b, 4096, 0, 11, 0, b), 0, "vmap table: a first mapping");
+	TAP_EQ(hcclt_mem_vmap_add(b + 4096, 4096, 0, 12, 0, b), 0, "vmap table: the next, same reservation");
 	/* The third follows the second but in another reservation. */
-	TAP_EQ(hcclt_mem_vmap_add(b + 8192, 4096, 0, 13, b + 8192), 0, "vmap table: a third, another reservation");
+	TAP_EQ(hcclt_mem_vmap_add(b + 8192, 4096, 0, 13, 0, b + 8192), 0, "vmap table: a third, another reservation");
 	n = hcclt_mem_segments(0, buf + 4000, 200, d, HCCLT_MAX_SEGS);
 	TAP_EQ(n, 2, "vmap table: a range across two mappings is two pieces");
 	tap_ok(n == 2 && d[0].handle == 11 && d[0].off == 4000 && d[0].len == 96 &&
