@@ -624,7 +624,7 @@ out_free:
 int hcclt_channel_acquire_ioctl(struct drm_device *drm, void *data,
 				struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_channel_acquire *args = data;
 	struct drm_hcclt_channel_desc *d;
 	struct hcclt_comm *comm;
@@ -807,7 +807,7 @@ int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df)
 {
 	struct drm_hcclt_channel_buffer *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_gem_object *obj;
 	struct hcclt_channel *chan;
 	struct hcclt_comm *comm;

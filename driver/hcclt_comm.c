@@ -407,7 +407,7 @@ void hcclt_comm_publish(struct hcclt_comm *comm)
 int hcclt_comm_create_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_comm_create *args = data;
 	struct hcclt_comm *comm;
 
@@ -454,7 +454,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 int hcclt_comm_destroy_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_comm_destroy *args = data;
 	struct hcclt_comm *comm;
 	void *old;
@@ -676,7 +676,7 @@ static int hcclt_thread_acquire_finish(struct hcclt_file *file,
 int hcclt_thread_acquire_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_thread_acquire *args = data;
 	struct hcclt_acquire acq = { .made = LIST_HEAD_INIT(acq.made) };
 	int idx, ret;
@@ -717,7 +717,7 @@ out_put:
 int hcclt_thread_acquire_with_stream_ioctl(struct drm_device *drm,
 					   void *data, struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_device *hdev = file->hdev;
 	struct drm_hcclt_thread_acquire_with_stream *args = data;
 	const struct hcclt_quota_rules *r = hcclt_quota();
@@ -903,7 +903,7 @@ out_unlock:
 int hcclt_thread_export_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_thread_export *args = data;
 	u64 in[HCCLT_MAX_EXPORT_THREADS], ids[HCCLT_MAX_EXPORT_THREADS];
 	struct hcclt_comm *comm;

@@ -8,6 +8,7 @@
 #include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/cred.h>
+#include <linux/file.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/rcupdate.h>
@@ -85,7 +86,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_query *args = data;
 	const struct hcclt_quota_rules *r = hcclt_quota();
 
@@ -131,7 +132,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_FAILURE_MODES |
 			 HCCLT_FEATURE_SATURATION | HCCLT_FEATURE_EVENT_RESET |
 			 HCCLT_FEATURE_AICPU_CORES | HCCLT_FEATURE_QUOTA_RULES |
-			 HCCLT_FEATURE_OP_INFO |
+			 HCCLT_FEATURE_OP_INFO | HCCLT_FEATURE_FILE_ATTACH |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	args->aicpu_cores = sim_aicpu_cores;
@@ -210,6 +211,7 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 		return -ENOMEM;
 	}
 	file->hdev = hdev;
+	file->df = df;
 	file->pid = get_task_pid(current, PIDTYPE_TGID);
 	file->euid = current_euid();
 	kref_init(&file->ref);
@@ -261,8 +263,72 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 	hcclt_file_destroy_streams(file);
 	hcclt_event_file_close(file);
 	df->driver_priv = NULL;
+	/* No ioctl of @df runs any more: nothing uses the alias after this. */
+	if (file->alias) {
+		struct file *owner = file->alias->df->filp;
+
+		hcclt_file_put(file->alias);
+		fput(owner);
+	}
 	/* An INFO or debugfs walk may still hold it; its tables are empty. */
 	hcclt_file_put(file);
+}
+
+/* Has @file no object of its own? Caller holds file->lock. */
+static bool hcclt_file_pristine(struct hcclt_file *file)
+{
+	return !atomic_read(&file->ncomms) && xa_empty(&file->comms.xa) &&
+	       xa_empty(&file->streams.xa) && xa_empty(&file->threads.xa) &&
+	       xa_empty(&file->events) && xa_empty(&file->acl_notifies) &&
+	       list_empty(&file->groups);
+}
+
+/**
+ * hcclt_file_attach_ioctl - DRM_IOCTL_HCCLT_FILE_ATTACH: @df acts for
+ * another open file of the device from now on.
+ * @drm: the device.
+ * @data: struct drm_hcclt_file_attach.
+ * @df: the calling file.
+ *
+ * Return: 0 or a negative errno (see the uAPI header).
+ */
+int hcclt_file_attach_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df)
+{
+	struct drm_hcclt_file_attach *args = data;
+	struct hcclt_file *own = df->driver_priv, *target;
+	struct drm_file *tdf;
+	struct file *f;
+	int ret = 0;
+
+	if (args->flags || args->reserved)
+		return -EINVAL;
+	f = fget(args->fd);
+	if (!f)
+		return -EBADF;
+	/* A DRM file of this device (same fops: ours), not this one. */
+	tdf = f->f_op == df->filp->f_op ? f->private_data : NULL;
+	if (!tdf || tdf == df || tdf->minor->dev != drm || !tdf->driver_priv) {
+		fput(f);
+		return -EINVAL;
+	}
+	target = tdf->driver_priv;
+	if (READ_ONCE(target->alias)) {
+		fput(f);
+		return -EINVAL;
+	}
+	mutex_lock(&own->lock);
+	if (own->alias || !hcclt_file_pristine(own)) {
+		ret = -EBUSY;
+	} else {
+		kref_get(&target->ref);
+		/* Pairs with hcclt_file_of(); the reference of f is kept. */
+		smp_store_release(&own->alias, target);
+	}
+	mutex_unlock(&own->lock);
+	if (ret)
+		fput(f);
+	return ret;
 }
 
 /* ---- ioctl table ---- */
@@ -335,6 +401,7 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(NOTIFY_DESTROY, hcclt_notify_destroy_ioctl),
 	HCCLT_IOCTL(SET_PARAM, hcclt_set_param_ioctl),
 	HCCLT_IOCTL(OP_INFO, hcclt_op_info_ioctl),
+	HCCLT_IOCTL(FILE_ATTACH, hcclt_file_attach_ioctl),
 };
 
 /* The DRM core's syncobj ioctls. */

@@ -100,7 +100,7 @@ int hcclt_event_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
 	struct drm_hcclt_event_create *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_device *hdev = file->hdev;
 	struct hcclt_event *ev;
 	u32 id;
@@ -148,7 +148,7 @@ int hcclt_event_destroy_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *df)
 {
 	struct drm_hcclt_event_destroy *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_event *ev;
 
 	if (args->flags || args->pad)
@@ -172,7 +172,7 @@ int hcclt_event_wait_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
 {
 	struct drm_hcclt_event_wait *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_event *ev;
 	u64 target, ts;
 	long left;
@@ -214,7 +214,7 @@ int hcclt_notify_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *df)
 {
 	struct drm_hcclt_notify_create *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_device *hdev = file->hdev;
 	struct hcclt_resv resv = { .acct = file->acct, .notifies = 1 };
 	struct hcclt_notify *n;
@@ -259,7 +259,7 @@ int hcclt_notify_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df)
 {
 	struct drm_hcclt_notify_destroy *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_notify *n;
 
 	if (args->flags)

@@ -12,11 +12,13 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/xarray.h>
+#include <drm/drm_file.h>
 
 #include "hcclt_ids.h"
 
 struct hcclt_acct;
 struct hcclt_device;
+struct drm_device;
 struct hcclt_usage;
 struct pid;
 
@@ -52,6 +54,11 @@ struct pid;
  *	device's sched_lock.
  * @saturate: streams the file makes from now on saturate their float
  *	reduces (HCCLT_PARAM_SATURATION); the device's sched_lock.
+ * @df: the DRM file it is the state of; immutable. GEM handles in data
+ *	tasks and launch events are this file's.
+ * @alias: the file this one acts for (DRM_IOCTL_HCCLT_FILE_ATTACH), with
+ *	a reference, or NULL; set once under @lock, read with acquire
+ *	(hcclt_file_of()); its DRM file is held open (its filp) as long.
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -75,10 +82,30 @@ struct hcclt_file {
 	u32 groups_pending;
 	bool fail_stop;
 	bool saturate;
+	struct drm_file *df;
+	struct hcclt_file *alias;
 };
+
+/**
+ * hcclt_file_of - the file an ioctl of @df works on: the one it acts for
+ * (DRM_IOCTL_HCCLT_FILE_ATTACH), else its own.
+ * @df: the calling DRM file.
+ *
+ * Return: the file state, valid while @df is open.
+ */
+static inline struct hcclt_file *hcclt_file_of(struct drm_file *df)
+{
+	struct hcclt_file *own = df->driver_priv;
+	/* Pairs with the release in hcclt_file_attach_ioctl(). */
+	struct hcclt_file *alias = smp_load_acquire(&own->alias);
+
+	return alias ?: own;
+}
 
 /* hcclt_drv.c */
 struct hcclt_file *hcclt_file_next(struct hcclt_device *hdev, u64 serial);
 void hcclt_file_put(struct hcclt_file *file);
+int hcclt_file_attach_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *df);
 
 #endif /* _HCCLT_FILE_H_ */

@@ -221,7 +221,7 @@ static struct hcclt_group *hcclt_group_find(const u8 *key)
 int hcclt_group_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_group_create *args = data;
 	struct hcclt_group *group;
 	int ret;
@@ -306,7 +306,7 @@ static bool hcclt_group_settled(struct hcclt_group *group)
 int hcclt_group_join_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_group_join *args = data;
 	bool abs = args->flags & HCCLT_WAIT_DEADLINE;
 	ktime_t deadline = KTIME_MAX;

@@ -244,7 +244,7 @@ static void hcclt_info_file(struct hcclt_info_buf *b, struct hcclt_file *file)
 int hcclt_info_ioctl(struct drm_device *drm, void *data, struct drm_file *df)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
-	struct hcclt_file *self = df->driver_priv;
+	struct hcclt_file *self = hcclt_file_of(df);
 	struct drm_hcclt_info *args = data;
 	struct hcclt_info_buf b = {};
 	struct hcclt_file *file;
@@ -489,7 +489,7 @@ int hcclt_info_array_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
 {
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
-	struct hcclt_file *self = df->driver_priv;
+	struct hcclt_file *self = hcclt_file_of(df);
 	struct drm_hcclt_info_array *args = data;
 	struct hcclt_page pg = { .type = args->type };
 	bool user = args->scope == HCCLT_INFO_SCOPE_USER, done = false;

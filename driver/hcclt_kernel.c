@@ -119,7 +119,7 @@ int hcclt_kernel_done_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df)
 {
 	struct drm_hcclt_kernel_done *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_thread *thread;
 	struct hcclt_stream *s;
 	int ret;

@@ -567,7 +567,7 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 	if (!args->size)
 		return -EINVAL;
 	obj = hcclt_mem_new(to_hcclt_dev(drm),
-			    ((struct hcclt_file *)df->driver_priv)->acct,
+			    hcclt_file_of(df)->acct,
 			    args->size);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
@@ -632,7 +632,7 @@ struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_comm_buffer *args = data;
 	struct drm_gem_object *obj;
 	struct hcclt_comm *comm;

@@ -86,7 +86,7 @@ static u64 hcclt_op_stream(struct hcclt_file *file, struct hcclt_comm *comm,
 int hcclt_op_info_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_op_info *args = data;
 	struct drm_hcclt_op_label op;
 	struct hcclt_comm *comm;

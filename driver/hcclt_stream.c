@@ -222,7 +222,7 @@ struct hcclt_stream *hcclt_stream_by_handle(struct hcclt_file *file,
 int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_stream_create *args = data;
 	struct hcclt_resv resv = { .acct = file->acct, .streams = 1 };
 	struct hcclt_stream *stream;
@@ -252,7 +252,7 @@ int hcclt_stream_create_ioctl(struct drm_device *drm, void *data,
 int hcclt_set_param_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_set_param *args = data;
 	struct hcclt_stream *stream;
 	int ret;
@@ -308,7 +308,7 @@ static struct hcclt_stream *hcclt_stream_unpublish(struct hcclt_file *file,
 int hcclt_stream_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_stream_destroy *args = data;
 	struct hcclt_stream *stream;
 

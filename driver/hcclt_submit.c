@@ -484,8 +484,8 @@ static int hcclt_submit(struct drm_file *df, struct drm_hcclt_submit *args,
 			const struct drm_hcclt_task *tasks,
 			struct hcclt_gate *gate, struct hcclt_outsync *outs)
 {
-	struct hcclt_file *file = df->driver_priv;
-	struct hcclt_prep pp = { .file = file, .df = df,
+	struct hcclt_file *file = hcclt_file_of(df);
+	struct hcclt_prep pp = { .file = file, .df = file->df,
 				 .handle = args->handle };
 	struct sync_file *sync_file = NULL;
 	struct hcclt_fence *fence = NULL;

@@ -80,7 +80,7 @@ static bool hcclt_sync_spin(struct hcclt_stream *s, u64 target)
 int hcclt_stream_sync_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *df)
 {
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_stream_sync *args = data;
 	struct hcclt_device *hdev = to_hcclt_dev(drm);
 	bool abs = args->flags & HCCLT_WAIT_DEADLINE;

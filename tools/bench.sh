@@ -17,7 +17,7 @@ for k in $kernels; do
 	rm -rf "$BUILD/bench-$k"
 	# 3 GB: the AllGather's 8 ranks map 8 x (64 MiB buffer + 72 MiB).
 	VM_MEM=3072 VM_OUT=$BUILD/bench-$k tools/vm/run --kernel "$k" --timeout 1200 -- \
-		sh -c 'hcclt-bench -o /out/bench.md && hcclt-bench-allgather -o /out/bench.md'
+		sh -c 'hcclt-bench -o /out/bench.md && hcclt-bench-launch -o /out/bench.md && hcclt-bench-allgather -o /out/bench.md'
 	cat "$BUILD/bench-$k/bench.md" >> "$BUILD/bench.md"
 	[ "${BENCH_COLL:-1}" = 1 ] || continue
 

@@ -57,6 +57,7 @@ struct core {
 	int timed_out;			/* killed for its deadline */
 	int faulted;
 	struct aicpu_reply fault;	/* its FAULT reply */
+	uint64_t state_sent;		/* state_gen it was last sent; 0: none */
 };
 
 struct aicpu_dev {
@@ -72,6 +73,13 @@ static pthread_mutex_t aicpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct aicpu_dev adevs[HCCLT_MAX_DEVICES];
 static int shared_fd = -1;
 static _Atomic uint64_t *shared_page;
+/* Bumped when the mappings or the names change: what cores were sent. */
+static _Atomic uint64_t state_gen = 1;
+
+void hcclt_aicpu_state_changed(void)
+{
+	atomic_fetch_add_explicit(&state_gen, 1, memory_order_acq_rel);
+}
 
 static int64_t now_ns(void)
 {
@@ -225,6 +233,7 @@ static int core_start(struct aicpu_dev *a, struct core *c)
 	c->deadline = 0;
 	c->timed_out = 0;
 	c->faulted = 0;
+	c->state_sent = 0;
 	ret = 0;
 out:
 	for (i = 0; i < 4; i++)
@@ -370,21 +379,27 @@ static int write_full(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* Send @l to idle core @c. 0, or -1 when the core has gone. */
+/* Send @l to idle core @c, in one write. 0, or -1 when the core has gone. */
 static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l)
 {
+	uint64_t gen = atomic_load_explicit(&state_gen, memory_order_acquire);
 	struct hcclt_aicpu_map *m = NULL;
 	struct aicpu_cmd cmd;
+	unsigned char *buf, *p;
 	char *names = NULL;
-	long nl;
-	int n, ret;
+	size_t len;
+	long nl = 0;
+	int n = 0, ret;
 
-	n = hcclt_mem_snapshot(a->dev, &m);
-	if (n < 0)
-		n = 0;
-	nl = hcclt_names_snapshot(a->dev, &names);
-	if (nl < 0)
-		nl = 0;
+	/* The state read after gen: a change meanwhile is sent next time. */
+	if (gen != c->state_sent) {
+		n = hcclt_mem_snapshot(a->dev, &m);
+		if (n < 0)
+			n = 0;
+		nl = hcclt_names_snapshot(a->dev, &names);
+		if (nl < 0)
+			nl = 0;
+	}
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.magic = AICPU_CMD_MAGIC;
 	cmd.blocks = l->blocks;
@@ -397,15 +412,35 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 	cmd.nholders = l->nholders;
 	cmd.holders_len = (uint32_t)l->holders_len;
 	cmd.names_len = (uint32_t)nl;
+	cmd.flags = gen == c->state_sent ? AICPU_CMD_SAME_STATE : 0;
+	len = sizeof(cmd) + cmd.so_len + cmd.sym_len + l->len + l->holders_len +
+	      (size_t)n * sizeof(*m) + (size_t)nl;
+	buf = malloc(len);
 	c->l = l;
 	c->deadline = l->timeout_s ? now_ns() + (int64_t)l->timeout_s * 1000000000 : 0;
-	ret = write_full(c->cmd, &cmd, sizeof(cmd)) ||
-	      write_full(c->cmd, l->path, cmd.so_len) ||
-	      write_full(c->cmd, l->symbol, cmd.sym_len) ||
-	      (l->len && write_full(c->cmd, l->args, l->len)) ||
-	      (l->holders_len && write_full(c->cmd, l->holders, l->holders_len)) ||
-	      (n && write_full(c->cmd, m, (size_t)n * sizeof(*m))) ||
-	      (nl && write_full(c->cmd, names, (size_t)nl)) ? -1 : 0;
+	ret = -1;
+	if (buf) {
+		p = buf;
+		memcpy(p, &cmd, sizeof(cmd));
+		p += sizeof(cmd);
+		memcpy(p, l->path, cmd.so_len);
+		p += cmd.so_len;
+		memcpy(p, l->symbol, cmd.sym_len);
+		p += cmd.sym_len;
+		memcpy(p, l->args, l->len);
+		p += l->len;
+		memcpy(p, l->holders, l->holders_len);
+		p += l->holders_len;
+		if (n)
+			memcpy(p, m, (size_t)n * sizeof(*m));
+		p += (size_t)n * sizeof(*m);
+		if (nl)
+			memcpy(p, names, (size_t)nl);
+		ret = write_full(c->cmd, buf, len);
+		if (!ret)
+			c->state_sent = gen;
+	}
+	free(buf);
 	free(m);
 	free(names);
 	return ret;

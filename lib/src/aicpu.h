@@ -57,8 +57,14 @@ struct aicpu_cmd {
 	uint32_t nholders;
 	uint32_t holders_len;
 	uint32_t names_len;
-	uint32_t pad;
+	uint32_t flags;		/* AICPU_CMD_* */
 };
+
+/*
+ * The mappings and names have not changed since the core's last command:
+ * @nmaps and @names_len are zero and the core keeps what it has.
+ */
+#define AICPU_CMD_SAME_STATE	0x1
 
 /* Reply types. */
 #define AICPU_REPLY_DONE	1	/* the launch is answered (KERNEL_DONE) */

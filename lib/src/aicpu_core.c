@@ -22,6 +22,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +50,41 @@ static struct hcclt_aicpu_map *maps;
 static size_t nmaps;
 /* The launch running, for the signal handler. */
 static volatile uint64_t running_seqno;
+/*
+ * The file this process makes its ioctls on: its own, acting for the
+ * application's (DRM_IOCTL_HCCLT_FILE_ATTACH), or on an older driver the
+ * application's itself. Mappings are always made through the
+ * application's (AICPU_FD_DEV), whose objects they are.
+ */
+static int ioctl_fd = AICPU_FD_DEV;
+
+/*
+ * A file of our own that acts for the application's: from Linux 6.8 a
+ * DRM file that two processes take turns on costs an RCU grace period at
+ * each turn (drm_file_update_pid()). Its fd, or AICPU_FD_DEV.
+ */
+static int attach(int dev)
+{
+	struct drm_hcclt_file_attach at;
+	const char *node = hcclt_device_node(dev);
+	int fd, ret;
+
+	if (!node)
+		return AICPU_FD_DEV;
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return AICPU_FD_DEV;
+	memset(&at, 0, sizeof(at));
+	at.fd = AICPU_FD_DEV;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_FILE_ATTACH, &at);
+	if (ret) {
+		hcclt_debug("AI CPU: no FILE_ATTACH (%s): the application's file it is",
+			    strerror(-ret));
+		close(fd);
+		return AICPU_FD_DEV;
+	}
+	return fd;
+}
 
 static int read_full(int fd, void *buf, size_t n)
 {
@@ -131,7 +167,7 @@ static int map_one(const struct hcclt_aicpu_map *m)
 		cb.comm_id = m->comm;
 		cb.channel_id = m->chan;
 		cb.size = m->map_len;
-		err = hcclt_ioctl(AICPU_FD_DEV, DRM_IOCTL_HCCLT_CHANNEL_BUFFER, &cb);
+		err = hcclt_ioctl(ioctl_fd, DRM_IOCTL_HCCLT_CHANNEL_BUFFER, &cb);
 		if (err)
 			return err;
 		fd = cb.fd;
@@ -225,7 +261,7 @@ static int kernel_done(uint64_t handle, uint64_t seqno, uint32_t flags, int32_t 
 	d.seqno = seqno;
 	d.flags = flags;
 	d.status = status;
-	return hcclt_ioctl(AICPU_FD_DEV, DRM_IOCTL_HCCLT_KERNEL_DONE, &d);
+	return hcclt_ioctl(ioctl_fd, DRM_IOCTL_HCCLT_KERNEL_DONE, &d);
 }
 
 /*
@@ -288,13 +324,19 @@ static int run_one(void)
 	    (c.nmaps && read_full(AICPU_FD_CMD, m, c.nmaps * sizeof(*m))) ||
 	    (c.names_len && read_full(AICPU_FD_CMD, names, c.names_len)))
 		return -1;
-	hcclt_names_adopt(hcclt_current_device(), names, c.names_len);
+	if (!(c.flags & AICPU_CMD_SAME_STATE))
+		hcclt_names_adopt(hcclt_current_device(), names, c.names_len);
 	free(names);
 	path[c.so_len - 1] = 0;
 	sym[c.sym_len - 1] = 0;
 	if (holders_place(args, c.args_len, hold, c.holders_len, c.nholders))
 		return -1;
-	ok = !maps_sync(m, c.nmaps, c.seqno);
+	if (c.flags & AICPU_CMD_SAME_STATE) {
+		free(m);
+		ok = 1;
+	} else {
+		ok = !maps_sync(m, c.nmaps, c.seqno);
+	}
 	if (ok)
 		fn = lookup(path, sym, c.seqno);
 	memset(&r, 0, sizeof(r));
@@ -313,6 +355,7 @@ static int run_one(void)
 		goto out;
 	}
 	running_seqno = c.seqno;
+	hcclt_debug("AI CPU: launch %llu starts", (unsigned long long)c.seqno);
 	for (i = 0; i < c.blocks && !st; i++)
 		st = fn(args);
 	running_seqno = 0;
@@ -384,12 +427,15 @@ HCCLT_EXPORT int hcclt_aicpu_main(int argc, char **argv)
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	for (fd = AICPU_FD_SHARED + 1; fd < 1024; fd++)
 		close(fd);
+	/* Finds the device nodes, which attach() opens another file of. */
+	hcclt_device_count();
 	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, AICPU_FD_SHARED, 0);
 	close(AICPU_FD_SHARED);
 	if (shared == MAP_FAILED)
 		return 1;
 	hcclt_idle_share(shared);
-	if (hcclt_device_adopt(dev, AICPU_FD_DEV, (uint32_t)gen)) {
+	ioctl_fd = attach(dev);
+	if (hcclt_device_adopt(dev, ioctl_fd, (uint32_t)gen)) {
 		fprintf(stderr, "hcclt-aicpu: device %d: not an hcclthread device file\n", dev);
 		return 1;
 	}

@@ -40,12 +40,17 @@ static _Atomic uint32_t fork_gen;	/* bumped in every fork() child */
 void hcclt_debug(const char *fmt, ...)
 {
 	const char *d = getenv("HCCLT_DEBUG");
+	struct timespec ts;
 	va_list ap;
 
 	if (!d || !*d || !strcmp(d, "0"))
 		return;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	va_start(ap, fmt);
-	fputs("hcclthread: ", stderr);
+	/* Monotonic time and pid: the AI CPU's lines interleave with ours. */
+	fprintf(stderr, "hcclthread: [%ld.%06ld %ld] ", (long)ts.tv_sec, ts.tv_nsec / 1000,
+		(long)getpid());
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);

@@ -95,6 +95,7 @@ static HcclResult name_take(int32_t dev, const char *name)
 	e->next = *b;
 	*b = e;
 	pthread_mutex_unlock(&names_lock);
+	hcclt_aicpu_state_changed();
 	return HCCL_SUCCESS;
 }
 
@@ -113,6 +114,7 @@ static void name_drop(int32_t dev, const char *name)
 		}
 	}
 	pthread_mutex_unlock(&names_lock);
+	hcclt_aicpu_state_changed();
 }
 
 /*

@@ -246,6 +246,12 @@ struct hcclt_launch {
  * launch on it; 0 or -1.
  */
 int hcclt_aicpu_ensure(int dev, int fd);
+/*
+ * What the AI CPU is told with a launch changed (aicpu.c): the device
+ * mappings (mem.c) or the communicator names (group.c); a launch resends
+ * them only then.
+ */
+void hcclt_aicpu_state_changed(void);
 void hcclt_aicpu_atfork_prepare(void);
 void hcclt_aicpu_atfork_parent(void);
 void hcclt_aicpu_atfork_child(void);

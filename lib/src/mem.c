@@ -130,6 +130,7 @@ static int table_add(const struct alloc *a)
 	table[i] = *a;
 	nallocs++;
 	pthread_mutex_unlock(&table_lock);
+	hcclt_aicpu_state_changed();
 	return 0;
 }
 
@@ -155,6 +156,8 @@ static int table_take(uintptr_t p, int dev, int buf, struct alloc *out)
 		ret = 0;
 	}
 	pthread_mutex_unlock(&table_lock);
+	if (!ret)
+		hcclt_aicpu_state_changed();
 	return ret;
 }
 

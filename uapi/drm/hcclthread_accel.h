@@ -64,8 +64,11 @@ extern "C" {
 #define HCCLT_DRIVER_NAME		"hcclthread"
 
 #define HCCLT_UAPI_MAJOR		1
-/* 11: DRM_IOCTL_HCCLT_OP_INFO (HCCLT_FEATURE_OP_INFO). */
-#define HCCLT_UAPI_MINOR		11
+/*
+ * 11: DRM_IOCTL_HCCLT_OP_INFO (HCCLT_FEATURE_OP_INFO); 12:
+ * DRM_IOCTL_HCCLT_FILE_ATTACH (HCCLT_FEATURE_FILE_ATTACH).
+ */
+#define HCCLT_UAPI_MINOR		12
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -372,6 +375,8 @@ struct drm_hcclt_query {
  * HcclDfxRegOpInfoByCommId and profiling reports).
  */
 #define HCCLT_FEATURE_OP_INFO		0x100000ULL
+/* (uAPI 1.12) DRM_IOCTL_HCCLT_FILE_ATTACH. */
+#define HCCLT_FEATURE_FILE_ATTACH	0x200000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -2209,6 +2214,46 @@ struct drm_hcclt_op_info {
 #define DRM_IOCTL_HCCLT_OP_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_OP_INFO, \
 		 struct drm_hcclt_op_info)
+
+#define DRM_HCCLT_FILE_ATTACH		0x20
+
+/**
+ * struct drm_hcclt_file_attach - act for another open file of the device
+ * (uAPI 1.12, HCCLT_FEATURE_FILE_ATTACH).
+ *
+ * After it, every hcclthread ioctl of the calling file works on the
+ * communicators, streams, threads, events and notifies of the file @fd
+ * names, and resolves GEM handles in data tasks among that file's: the
+ * calling file acts for it, is charged as it is, and a launch it queues
+ * sends its event to it. DRM core objects (GEM handles the calling file
+ * makes, syncobjs) stay the calling file's. The calling file keeps @fd's
+ * file open until it is closed itself.
+ *
+ * This is how libhcclthread's AI CPU core processes use the application's
+ * objects through a file of their own: from Linux 6.8 the DRM core
+ * re-owns a file to the last process that made an ioctl on it, waiting
+ * for an RCU grace period each time the process changes, so two processes
+ * alternating ioctls on one file pay a grace period per switch. Holding
+ * @fd already gives every right this grants.
+ *
+ * Errors: -EINVAL non-zero @flags or @reserved, @fd not a file of this
+ * device, @fd the calling file itself, or a file that acts for another
+ * one itself; -EBADF @fd not open; -EBUSY the calling file acts for a
+ * file already, or has communicators, streams, threads, events or
+ * notifies of its own.
+ */
+struct drm_hcclt_file_attach {
+	/** @fd: in, an open file of the same device. */
+	__s32 fd;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @reserved: in, must be zero. */
+	__u64 reserved;
+};
+
+#define DRM_IOCTL_HCCLT_FILE_ATTACH \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_FILE_ATTACH, \
+		struct drm_hcclt_file_attach)
 
 #if defined(__cplusplus)
 }

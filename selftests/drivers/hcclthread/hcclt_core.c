@@ -109,6 +109,9 @@ TEST_F(core, query_fields)
 	/* uAPI 1.9: the AI CPU's cores, 6 at the default load. */
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_AICPU_CORES);
 	EXPECT_EQ(6, q.aicpu_cores);
+	/* uAPI 1.11 and 1.12. */
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_OP_INFO);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_FILE_ATTACH);
 	/* uAPI 1.10: the quota's rule set; the seed's at the default load. */
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_QUOTA_RULES);
 	EXPECT_EQ(0, q.pad2);
@@ -135,7 +138,9 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_SATURATION |
 				    HCCLT_FEATURE_EVENT_RESET |
 				    HCCLT_FEATURE_AICPU_CORES |
-				    HCCLT_FEATURE_QUOTA_RULES));
+				    HCCLT_FEATURE_QUOTA_RULES |
+				    HCCLT_FEATURE_OP_INFO |
+				    HCCLT_FEATURE_FILE_ATTACH));
 }
 
 TEST_F(core, query_flags_einval)
@@ -2731,6 +2736,107 @@ TEST_F_TIMEOUT(kmem, charged_to_memory_cgroup, 900)
 	EXPECT_LE(100, per);
 	/* No 64-entry (512-byte) notify array for a thread with none. */
 	EXPECT_GT(400, per);
+}
+
+/* DRM_IOCTL_HCCLT_FILE_ATTACH (uAPI 1.12): each refusal, then the use. */
+static int attach(int fd, int target, __u32 flags, __u64 reserved)
+{
+	struct drm_hcclt_file_attach a;
+
+	memset(&a, 0, sizeof(a));
+	a.fd = target;
+	a.flags = flags;
+	a.reserved = reserved;
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_FILE_ATTACH, &a);
+}
+
+TEST_F(core, attach_flags_einval)
+{
+	int b = hcclt_open();
+
+	ASSERT_LE(0, b);
+	EXPECT_EQ(-EINVAL, attach(b, self->fd, 1, 0));
+	close(b);
+}
+
+TEST_F(core, attach_reserved_einval)
+{
+	int b = hcclt_open();
+
+	ASSERT_LE(0, b);
+	EXPECT_EQ(-EINVAL, attach(b, self->fd, 0, 1));
+	close(b);
+}
+
+TEST_F(core, attach_ebadf)
+{
+	int b = hcclt_open();
+
+	ASSERT_LE(0, b);
+	EXPECT_EQ(-EBADF, attach(b, -1, 0, 0));
+	close(b);
+}
+
+TEST_F(core, attach_not_a_device_file)
+{
+	int b = hcclt_open(), n = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, n);
+	EXPECT_EQ(-EINVAL, attach(b, n, 0, 0));
+	close(n);
+	close(b);
+}
+
+TEST_F(core, attach_self_einval)
+{
+	int b = hcclt_open();
+
+	ASSERT_LE(0, b);
+	EXPECT_EQ(-EINVAL, attach(b, b, 0, 0));
+	close(b);
+}
+
+/* The fixture's file has a communicator: it cannot act for another. */
+TEST_F(core, attach_busy)
+{
+	int b = hcclt_open();
+
+	ASSERT_LE(0, b);
+	EXPECT_EQ(-EBUSY, attach(self->fd, b, 0, 0));
+	close(b);
+}
+
+TEST_F(core, attach_use)
+{
+	int b = hcclt_open(), c = hcclt_open();
+	struct drm_hcclt_query q;
+	__u64 th[2], comm;
+
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, attach(b, self->fd, 0, 0));
+	EXPECT_EQ(-EBUSY, attach(b, self->fd, 0, 0));
+	/* No chains: c may not act for a file that acts for another. */
+	EXPECT_EQ(-EINVAL, attach(c, b, 0, 0));
+	/* b works on the fixture's communicator, charged to it. */
+	ASSERT_EQ(0, hcclt_acquire(b, self->comm, HCCLT_ENGINE_AICPU_TS, 2, 1, th));
+	EXPECT_USAGE(self->fd, self->comm, 2, 2);
+	EXPECT_EQ(0, hcclt_record(b, th[0], th[1], 0));
+	EXPECT_EQ(0, hcclt_waitq(self->fd, th[1], 0, 5));
+	EXPECT_EQ(0, hcclt_sync(b, th[1], 5000));
+	ASSERT_EQ(0, hcclt_query(b, &q));
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_FILE_ATTACH);
+	/* A communicator b makes is the fixture file's. */
+	ASSERT_EQ(0, hcclt_comm_create(b, &comm));
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+	/* The fixture's file, closed, lives on while b acts for it. */
+	close(self->fd);
+	self->fd = b;
+	EXPECT_EQ(0, hcclt_record(b, th[0], th[1], 0));
+	EXPECT_EQ(0, hcclt_waitq(b, th[1], 0, 5));
+	EXPECT_EQ(0, hcclt_sync(b, th[1], 5000));
+	close(c);
 }
 
 HCCLT_HARNESS_MAIN
