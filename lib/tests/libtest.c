@@ -11,6 +11,7 @@
  *
  * TAP on stdout. Exit 0 all passed, 1 a test failed, 4 no device (skip).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -3020,6 +3021,90 @@ static void test_kernel_faults(aclrtBinHandle bin, aclrtStream st, uint64_t *cou
 	TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "one stream: both ran, in order");
 	TAP_EQ(aclrtDestroyStream(st2), ACL_SUCCESS, "cores: destroy the second stream");
 }
+/* Core processes of the AI CPU alive on this machine. */
+static int aicpu_cores_alive(void)
+{
+	char path[300], comm[32];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "hcclt-aicpu", 11))
+			n++;
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * SIGKILL of an application whose kernel never returns: its AI CPU core
+ * dies with it and every resource comes back (issue 31, item 6).
+ */
+static void test_kernel_app_killed(aclrtBinHandle bin)
+{
+	hccltDeviceUsage before = devusage(), now;
+	int pfd[2], st, i, cores, base = aicpu_cores_alive();
+	pid_t pid;
+	char c;
+
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (!pid) {
+		struct test_kernel_args a;
+		aclrtFuncHandle badf;
+		aclrtStream s;
+		uint64_t *w;
+
+		close(pfd[0]);
+		if (aclrtSetDevice(0) || aclrtCreateStream(&s) ||
+		    aclrtMalloc((void **)&w, TK_WORDS * 8, ACL_MEM_MALLOC_HUGE_FIRST) ||
+		    aclrtBinaryGetFunction(bin, "BadKernel", &badf))
+			_exit(1);
+		memset(&a, 0, sizeof(a));
+		a.counter = w;
+		a.mode = TK_BAD_HANG;
+		if (launch(badf, 1, s, &a, 0))
+			_exit(2);
+		if (write(pfd[1], "r", 1) != 1)
+			_exit(3);
+		pause();
+		_exit(0);
+	}
+	close(pfd[1]);
+	TAP_EQ(read(pfd[0], &c, 1), 1, "app killed: it launched a kernel that never returns");
+	/* The core has started and runs it (HCCLT_SLOW_MS-style wait). */
+	for (i = 0; i < 300 && aicpu_cores_alive() <= base; i++)
+		usleep(100000);
+	cores = aicpu_cores_alive();
+	tap_ok(cores > base, "app killed: its AI CPU core runs (%d cores on the machine, %d ours)",
+	       cores, base);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	tap_ok(WIFSIGNALED(st), "app killed: SIGKILL");
+	for (i = 0; i < 300; i++) {
+		now = devusage();
+		if (now.streamsUsed == before.streamsUsed && now.files == before.files &&
+		    aicpu_cores_alive() == base)
+			break;
+		usleep(100000);
+	}
+	TAP_EQ(aicpu_cores_alive(), base, "app killed: its core is gone");
+	tap_ok(now.streamsUsed == before.streamsUsed && now.files == before.files,
+	       "app killed: its files and streams are gone (%d.%d s)", i / 10, i % 10);
+	close(pfd[0]);
+}
 
 static void test_kernels(void)
 {
@@ -3204,6 +3289,7 @@ static void test_kernels(void)
 	TAP_EQ(counter[TK_RUNS], 1, "the kernel ran");
 	TAP_EQ(counter[TK_BATCH_END], 0, "its HcommBatchModeEnd returned 0");
 	test_kernel_faults(bin, st, counter);
+	test_kernel_app_killed(bin);
 	aclrtDestroyStream(st);
 	aclrtFree(counter);
 	{
