@@ -47,6 +47,11 @@
 
 extern char **environ;
 
+/* make install's place for hcclt-aicpu; the Makefile passes LIBDIR's. */
+#ifndef HCCLT_AICPU_DEFAULT
+#define HCCLT_AICPU_DEFAULT "/usr/local/lib/hcclthread/hcclt-aicpu"
+#endif
+
 #define MAX_CORES	64
 
 struct core {
@@ -274,9 +279,9 @@ static void describe_addr(uint64_t addr, char *buf, size_t len)
 			snprintf(buf, len,
 				 "host memory: anonymous (malloc()ed, a thread's stack, mmap())");
 		else if (!strncmp(path, "/dev/", 5) || strstr(path, "dmabuf"))
-			snprintf(buf, len, "device memory of another device (%s)", path);
+			snprintf(buf, len, "device memory of another device (%.160s)", path);
 		else
-			snprintf(buf, len, "host memory: %s", path);
+			snprintf(buf, len, "host memory: %.160s", path);
 		break;
 	}
 	fclose(f);
@@ -316,7 +321,7 @@ static void kernel_fail(struct aicpu_dev *a, struct hcclt_launch *l)
 static void core_gone(struct aicpu_dev *a, struct core *c)
 {
 	struct hcclt_launch *l = c->l;
-	char what[256], where[200];
+	char what[512], where[200];
 	int st = 0;
 
 	core_close(c);

@@ -757,7 +757,9 @@ static void test_nodev(const char *self)
 	}
 	tap_ok(!(bits & 1) && bits < 4, "no device: HcclCommInitAll -> HCCL_E_DRV");
 	tap_ok(!(bits & 2) && bits < 4, "no device: aclrtSetDevice -> ACL_ERROR_RT_NO_DEVICE");
-	tap_ok(strstr(buf, "hcclthread: no hcclthread device found") != NULL,
+	/* "hcclthread: [monotonic time pid] " first. */
+	tap_ok(!strncmp(buf, "hcclthread: [", 13) &&
+	       strstr(buf, "] no hcclthread device found") != NULL,
 	       "no device + HCCLT_DEBUG: one-line hint on stderr");
 }
 
