@@ -479,8 +479,16 @@ HCCLT_EXPORT int32_t HcommBatchTransferOnThread(ThreadHandle thread, ChannelHand
 	int32_t ret = 0;
 	uint32_t i;
 
-	if (!transferDescs && transferDescNum)
+	/* hcomm's order (aicpu_ts_primitives_c_adpt.cc:884-891). */
+	if (!transferDescs)
 		return HCCL_E_PTR;
+	if (!transferDescNum) {
+		uint64_t tid, cid;
+		int dev;
+
+		ret = data_handles(thread, channel, 0, 0, &dev, &tid, &cid);
+		return ret ? ret : HCCL_E_PARA;
+	}
 	tvec_init(&v);
 	for (i = 0; i < transferDescNum && !ret; i++)
 		ret = batch_one(&v, thread, channel, &transferDescs[i]);

@@ -313,7 +313,7 @@ static const uint32_t HCCL_RES_TAG_MAX_LEN = 255;
  * -> HCCL_E_NOT_SUPPORT (ours: peers reach device memory only); the range
  * not inside one device allocation of @comm's device -> HCCL_E_PARA;
  * @memTag registered on @comm already -> HCCL_E_PARA (hcomm's 950
- * communicator, comm_mems.cc:105-112); 256 ranges registered ->
+ * communicator, comm_mems.cc:114-120); 256 ranges registered ->
  * HCCL_E_UNAVAIL; HCCL_E_MEMORY.
  */
 HcclResult HcclCommMemReg(HcclComm comm, const char *memTag, const CommMem *mem,

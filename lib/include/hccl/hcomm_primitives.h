@@ -365,10 +365,14 @@ typedef struct {
  *	transferInfo.reduce, the others the member of their name.
  * @transferDescNum: how many.
  *
- * Return: HCCL_SUCCESS; HCCL_E_PTR (@transferDescs NULL with a non-zero
- * count, a NULL address, as the single calls); HCCL_E_PARA (an unknown
- * transType, a bad type or op, an address outside the peer's buffer and
- * registered ranges); the single calls' other codes.
+ * Checks, hcomm's first (8958adbf aicpu_ts_primitives_c_adpt.cc:884-891):
+ * @transferDescs NULL -> HCCL_E_PTR; @thread or @channel not a live handle
+ * -> HCCL_E_PTR; @transferDescNum 0 -> HCCL_E_PARA; then each transfer as
+ * its single call, in order: an unknown transType, a bad type or op, an
+ * address outside the peer's buffer and registered ranges -> HCCL_E_PARA.
+ *
+ * Return: HCCL_SUCCESS or the first code above; the single calls' other
+ * codes.
  */
 int32_t HcommBatchTransferOnThread(ThreadHandle thread, ChannelHandle channel,
 				   const HcommBatchTransferDesc *transferDescs,

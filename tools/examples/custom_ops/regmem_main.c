@@ -565,6 +565,8 @@ static void *neg_rank(void *arg)
 			NEG_EXPECT(r, HcommWriteWithNotifyOnThread(t, ch, neg_addr, buf, 16, 64),
 				   HCCL_E_INTERNAL);
 			NEG_EXPECT(r, HcommBatchTransferOnThread(t, ch, NULL, 1), HCCL_E_PTR);
+			NEG_EXPECT(r, HcommBatchTransferOnThread(t, ch, (HcommBatchTransferDesc *)buf,
+								 0), HCCL_E_PARA);
 			NEG_EXPECT(r, aclrtSynchronizeStream(s), ACL_SUCCESS);
 		}
 	}
