@@ -116,6 +116,9 @@ TEST_F(core, query_fields)
 	EXPECT_EQ(HCCLT_QUOTA_F_WRAPPED_COUNTED, q.quota_flags);
 	EXPECT_EQ(40, q.max_threads_per_call);
 	EXPECT_EQ(64, q.max_notifies_per_thread);
+	/* uAPI 1.11: operator labels; 1.12: registered memory. */
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_OP_INFO);
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_MEMREG);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
@@ -135,7 +138,9 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_SATURATION |
 				    HCCLT_FEATURE_EVENT_RESET |
 				    HCCLT_FEATURE_AICPU_CORES |
-				    HCCLT_FEATURE_QUOTA_RULES));
+				    HCCLT_FEATURE_QUOTA_RULES |
+				    HCCLT_FEATURE_OP_INFO |
+				    HCCLT_FEATURE_MEMREG));
 }
 
 TEST_F(core, query_flags_einval)
