@@ -16,7 +16,10 @@
  * queued or running, fail with -ECONNRESET and touch it no more; its own
  * mappings keep working. Reduces: every type and op (the 1.7 ones with
  * HCCLT_FEATURE_REDUCE_EXT) against a reference of the test's own, every
- * validation, and through channels both ways.
+ * validation, and through channels both ways. Registered memory (uAPI
+ * 1.12): every MEM_REG, MEM_UNREG and CHANNEL_MEMS errno, writes, reduces
+ * and reads checked against the registered range, and its revocation by
+ * unregistration, destroy and close, queued and running.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -2392,6 +2395,62 @@ TEST_F(data, memreg_revoked)
 		}
 		regpair_free(&rp);
 	}
+}
+
+/*
+ * Writes into a range rank 1 registered, running when rank 1 unregisters
+ * it: as peer_gone_stops_running_write for an HCCL buffer, the running
+ * one stops within a chunk, the queued ones never start (-ECONNRESET),
+ * and nothing reaches the range after MEM_UNREG returned, while rank 1
+ * keeps its object.
+ */
+TEST_F_TIMEOUT(data, memreg_unreg_stops_running_write, 300)
+{
+	struct drm_hcclt_task t[NRW];
+	struct obj alt = {0}, mem = {0};
+	struct pair2 p;
+	long long c0, c1, cd;
+	__u32 id;
+	__u8 *snap;
+	int i;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	ENGINE_CHUNKS(c0);
+	snap = malloc(RBUF);
+	ASSERT_NE(NULL, snap);
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	ASSERT_EQ(0, obj_new(p.r[0].fd, RBUF, &alt));
+	obj_free(p.r[0].fd, &p.loc[0]);
+	ASSERT_EQ(0, obj_new(p.r[0].fd, RBUF, &p.loc[0]));
+	ASSERT_EQ(0, obj_new(p.r[1].fd, RBUF + MIB, &mem));
+	ASSERT_EQ(0, mreg(p.r[1].fd, p.r[1].comm, mem.handle, MIB, RBUF, "big", &id));
+	fill(p.loc[0].p, RBUF, 1);
+	fill(alt.p, RBUF, 2);
+	for (i = 0; i < NRW; i++)
+		t[i] = dtask(HCCLT_TASK_WRITE, p.c[0],
+			     i % 2 ? alt.handle : p.loc[0].handle, 0, id, 0, RBUF);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, NRW));
+	ASSERT_LT(c0, engine_wait_started(c0));
+
+	ASSERT_EQ(0, munreg_ex(p.r[1].fd, p.r[1].comm, id, 0));
+	memcpy(snap, mem.p + MIB, RBUF);
+	ENGINE_CHUNKS(cd);
+	EXPECT_EQ(cd - c0 < NRW * (RBUF / MIB) ? -ECONNRESET : 0,
+		  hcclt_sync(p.r[0].fd, p.r[0].thread, 120000));
+	c1 = engine_wait_idle();
+	ASSERT_LE(c0, c1);
+	TH_LOG("%lld of %d chunks ran", c1 - c0, NRW * (int)(RBUF / MIB));
+	EXPECT_EQ(0, memcmp(snap, mem.p + MIB, RBUF));
+	/* Rank 1's object is its own: it still writes and reads it. */
+	mem.p[0] = 0x5a;
+	EXPECT_EQ(0x5a, mem.p[0]);
+	obj_free(p.r[1].fd, &mem);
+	obj_free(p.r[0].fd, &alt);
+	pair2_free(&p);
+	free(snap);
 }
 
 TEST_HARNESS_MAIN
