@@ -2453,4 +2453,96 @@ TEST_F_TIMEOUT(data, memreg_unreg_stops_running_write, 300)
 	free(snap);
 }
 
+/*
+ * Rank 1's process registers a range and dies (SIGKILL): rank 0's write
+ * into it, queued behind a wait, fails with -ECONNRESET, and a new one
+ * is refused, once the dead process's file is released (bounded wait).
+ */
+TEST_F_TIMEOUT(data, memreg_peer_death, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_remote_mem m[2];
+	struct rank r = { .dev = 0, .rank = 0, .nranks = 2 };
+	struct drm_hcclt_task t[2];
+	struct obj src = {0};
+	int sync[2], st, ret;
+	long long end;
+	static __u64 ch;	/* static: kept across the harness's setjmp() */
+	__u64 th;
+	__u32 n = 2;
+	pid_t pid;
+	char c;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rank r1 = { .key = g.key, .dev = 1, .rank = 1,
+				   .nranks = 2 };
+		struct obj buf = {0};
+		__u64 ch1;
+
+		close(sync[0]);
+		if (rank_join(&r1) ||
+		    chan_acquire1(r1.fd, r1.comm, HCCLT_ENGINE_CPU, 0, 1,
+				  now_ns() + 20000000000LL, &ch1) ||
+		    obj_new(r1.fd, MIB, &buf) ||
+		    mreg(r1.fd, r1.comm, buf.handle, 0, MIB, "dies", NULL))
+			_exit(1);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	r.key = g.key;
+	ret = rank_join(&r);
+	if (!ret)
+		ret = chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, 1, 1,
+				    now_ns() + 20000000000LL, &ch);
+	if (!ret)
+		ret = read(sync[0], &c, 1) == 1 ? 0 : -EPIPE;
+	if (!ret)
+		ret = cmems(r.fd, r.comm, ch, m, &n);
+	if (!ret)
+		ret = n == 1 ? 0 : -ENOENT;
+	if (!ret)
+		ret = obj_new(r.fd, MIB, &src);
+	if (!ret)
+		ret = hcclt_acquire(r.fd, r.comm, HCCLT_ENGINE_CPU, 1, 1, &th);
+	if (!ret) {
+		t[0] = hcclt_wait(0, 0);
+		t[1] = dtask(HCCLT_TASK_WRITE, ch, src.handle, 0, m[0].reg_id, 0, MIB);
+		ret = hcclt_submit(r.fd, th, t, 2);
+	}
+	EXPECT_EQ(0, ret);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	close(sync[0]);
+	ASSERT_EQ(0, ret);
+
+	/* The file goes soon after the process: until then, the range is live. */
+	t[1] = dtask(HCCLT_TASK_WRITE, ch, src.handle, 0, m[0].reg_id, 0, 1);
+	end = hcclt_wait_end(10000);
+	while ((ret = hcclt_submit(r.fd, r.thread, &t[1], 1)) == 0 &&
+	       hcclt_now_ms() < end)
+		hcclt_msleep(5);
+	EXPECT_EQ(-ECONNRESET, ret);
+	n = 2;
+	EXPECT_EQ(-ECONNRESET, cmems(r.fd, r.comm, ch, m, &n));
+	t[0] = hcclt_rec(th, 0);
+	ASSERT_EQ(0, hcclt_submit(r.fd, r.thread, t, 1));
+	EXPECT_EQ(-ECONNRESET, hcclt_sync(r.fd, th, 30000));
+	hcclt_sync(r.fd, r.thread, 30000);
+	obj_free(r.fd, &src);
+	close(r.fd);
+}
+
 TEST_HARNESS_MAIN
