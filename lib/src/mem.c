@@ -594,6 +594,7 @@ void *hcclt_mem_peer_reg(const struct hcclt_comm *c, uint64_t chan, uint32_t id,
 			   MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
+	madvise(p, (size_t)size, MADV_DONTFORK);	/* as a peer's buffer */
 	memset(&a, 0, sizeof(a));
 	a.base = (uintptr_t)p;
 	a.size = (size_t)size;
