@@ -790,6 +790,26 @@ struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
 }
 
 /**
+ * hcclt_channel_peer_comm - the communicator of a channel's peer.
+ * @chan: the channel.
+ *
+ * Return: the communicator with a reference held, or NULL when the peer
+ * is gone. Takes hcclt_chan_lock.
+ */
+struct hcclt_comm *hcclt_channel_peer_comm(struct hcclt_channel *chan)
+{
+	struct hcclt_comm *pc = NULL;
+
+	mutex_lock(&hcclt_chan_lock);
+	if (chan->peer) {
+		pc = chan->peer->comm;
+		kref_get(&pc->ref);
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	return pc;
+}
+
+/**
  * hcclt_channel_buffer_ioctl - DRM_IOCTL_HCCLT_CHANNEL_BUFFER.
  * @drm: the device.
  * @data: struct drm_hcclt_channel_buffer.

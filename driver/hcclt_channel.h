@@ -21,6 +21,7 @@ void hcclt_channel_comm_init(struct hcclt_comm *comm);
 void hcclt_channel_comm_gone(struct hcclt_comm *comm);
 struct hcclt_channel *hcclt_channel_lookup(struct hcclt_comm *comm, u64 id);
 void hcclt_channel_put(struct hcclt_channel *chan);
+struct hcclt_comm *hcclt_channel_peer_comm(struct hcclt_channel *chan);
 bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id);
 int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 			      u32 op, u32 idx, struct hcclt_notify **out);

@@ -305,6 +305,7 @@ static void hcclt_comm_release(struct kref *ref)
 	struct hcclt_comm *comm = container_of(ref, struct hcclt_comm, ref);
 
 	mutex_destroy(&comm->lock);
+	xa_destroy(&comm->memregs);
 	hcclt_obj_free(HCCLT_OBJ_COMM, comm);
 }
 
@@ -359,6 +360,7 @@ struct hcclt_comm *hcclt_comm_new(struct hcclt_file *file)
 	}
 	mutex_init(&comm->lock);
 	INIT_LIST_HEAD(&comm->threads);
+	xa_init_flags(&comm->memregs, XA_FLAGS_ALLOC1);
 	hcclt_channel_comm_init(comm);
 	comm->file = file;
 	ret = hcclt_id_reserve(&file->comms, HCCLT_ID_KIND_COMM, comm,
@@ -441,6 +443,7 @@ static void hcclt_comm_teardown(struct hcclt_comm *comm)
 	comm->thread_count = 0;
 	mutex_unlock(&comm->lock);
 	hcclt_comm_buffer_drop(comm);
+	hcclt_memreg_comm_gone(comm);
 	if (comm->group) {
 		/* Channels first: they look the rank up in its group. */
 		hcclt_channel_comm_gone(comm);

@@ -12,6 +12,10 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+struct drm_device;
+struct drm_file;
+struct drm_gem_object;
+
 #include "hcclthread_accel.h"
 #include "hcclt_quota.h"
 
@@ -53,6 +57,11 @@ struct hcclt_group;
  * @op: the operator it runs or ran last (DRM_IOCTL_HCCLT_OP_INFO,
  *	hcclt_op.c); protected by @lock.
  * @op_seq: operators registered on it so far; protected by @lock.
+ * @memregs: id -> struct hcclt_memreg, its registered memory
+ *	(hcclt_memreg.c); entries added and removed under @lock, looked up
+ *	with a reference under the xarray's lock.
+ * @memreg_next: the next id xa_alloc_cyclic() tries; @lock.
+ * @memreg_count: entries of @memregs; @lock.
  */
 struct hcclt_comm {
 	struct kref ref;
@@ -75,7 +84,46 @@ struct hcclt_comm {
 	struct drm_gem_object *buf;
 	struct drm_hcclt_op_label op;
 	u64 op_seq;
+	struct xarray memregs;
+	u32 memreg_next;
+	u32 memreg_count;
 };
+
+/**
+ * struct hcclt_memreg - a range registered with a communicator
+ * (hcclt_memreg.c).
+ * @ref: references: the communicator's table, each task that names it.
+ * @gone: entry on hcclt_memreg_comm_gone()'s list.
+ * @obj: the memory object (reference held until the last reference).
+ * @offset: byte offset of the range in @obj.
+ * @size: bytes of the range.
+ * @id: its id in the communicator's @memregs.
+ * @revoked: unregistered or its communicator torn down; set once, under
+ *	@obj's peer_lock held for writing, read under it held for reading
+ *	(hcclt_mem_flag_revoke(), hcclt_mem_peer_begin()).
+ * @tag: its tag, NUL-terminated.
+ */
+struct hcclt_memreg {
+	struct kref ref;
+	struct list_head gone;
+	struct drm_gem_object *obj;
+	u64 offset;
+	u64 size;
+	u32 id;
+	bool revoked;
+	char tag[HCCLT_MEMREG_TAG_LEN];
+};
+
+/* hcclt_memreg.c */
+struct hcclt_memreg *hcclt_memreg_get(struct hcclt_comm *comm, u32 id);
+void hcclt_memreg_put(struct hcclt_memreg *reg);
+void hcclt_memreg_comm_gone(struct hcclt_comm *comm);
+int hcclt_mem_reg_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *df);
+int hcclt_mem_unreg_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *df);
+int hcclt_channel_mems_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *df);
 
 /* hcclt_comm.c */
 struct hcclt_comm *hcclt_comm_lookup(struct hcclt_file *file, u64 id);

@@ -48,7 +48,9 @@
  * (hcclt_mem_revoke()): each chunk runs inside hcclt_mem_peer_begin() and
  * _end(), so a copy that reaches a revoked buffer, queued or running,
  * fails with -ECONNRESET at its next chunk, and none writes or reads the
- * buffer once the revocation has returned.
+ * buffer once the revocation has returned. A range a peer registered
+ * (hcclt_memreg.c) is revoked the same way, by its own flag under the
+ * same lock (hcclt_copy_set_reg()).
  */
 
 #include <linux/highmem.h>
@@ -92,6 +94,9 @@
  * @saturate: a reduce of a stream made in saturation mode
  *	(HCCLT_PARAM_SATURATION): its float results saturate
  *	(hcclt_saturate()); set when the engine takes it.
+ * @reg: the peer's registered range the peer side is in (reference
+ *	held), or NULL for the peer's HCCL buffer and local copies; its
+ *	@revoked is read under the peer object's peer_lock.
  */
 struct hcclt_copy {
 	struct list_head node;
@@ -109,6 +114,7 @@ struct hcclt_copy {
 	u32 rop;
 	bool cancelled;
 	bool saturate;
+	struct hcclt_memreg *reg;
 };
 
 static void hcclt_copy_free(struct hcclt_copy *c)
@@ -117,7 +123,20 @@ static void hcclt_copy_free(struct hcclt_copy *c)
 		hcclt_stream_put(c->s);
 	drm_gem_object_put(c->src);
 	drm_gem_object_put(c->dst);
+	hcclt_memreg_put(c->reg);
 	kfree(c);
+}
+
+/**
+ * hcclt_copy_set_reg - the peer side of @c is in a registered range.
+ * @c: a copy of hcclt_copy_prepare() not handed to the engine yet.
+ * @reg: the range, reference taken over.
+ *
+ * Each chunk of @c then fails with -ECONNRESET once @reg is revoked.
+ */
+void hcclt_copy_set_reg(struct hcclt_copy *c, struct hcclt_memreg *reg)
+{
+	c->reg = reg;
 }
 
 /**
@@ -452,6 +471,11 @@ static int hcclt_copy_chunk(struct hcclt_copy *c)
 		ret = hcclt_mem_peer_begin(peer);
 		if (ret)
 			return ret;
+		/* So does a registered range (hcclt_mem_flag_revoke()). */
+		if (c->reg && READ_ONCE(c->reg->revoked)) {
+			hcclt_mem_peer_end(peer);
+			return -ECONNRESET;
+		}
 	}
 	hcclt_pages_init(&src, c->src);
 	hcclt_pages_init(&dst, c->dst);

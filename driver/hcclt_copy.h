@@ -10,6 +10,7 @@
 
 struct drm_gem_object;
 struct hcclt_copy;
+struct hcclt_memreg;
 struct hcclt_device;
 struct hcclt_stream;
 
@@ -30,6 +31,7 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		       struct drm_gem_object *dst, u64 doff, u64 len,
 		       u32 dtype, u32 rop, struct hcclt_copy **out);
 void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c);
+void hcclt_copy_set_reg(struct hcclt_copy *c, struct hcclt_memreg *reg);
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno);
 void hcclt_sched_copy_done_locked(struct hcclt_stream *s, u64 seqno, int err);

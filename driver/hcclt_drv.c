@@ -133,6 +133,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_SATURATION | HCCLT_FEATURE_EVENT_RESET |
 			 HCCLT_FEATURE_AICPU_CORES | HCCLT_FEATURE_QUOTA_RULES |
 			 HCCLT_FEATURE_OP_INFO | HCCLT_FEATURE_FILE_ATTACH |
+			 HCCLT_FEATURE_MEMREG |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	args->aicpu_cores = sim_aicpu_cores;
@@ -402,6 +403,9 @@ static const struct drm_ioctl_desc hcclt_ioctls[] = {
 	HCCLT_IOCTL(SET_PARAM, hcclt_set_param_ioctl),
 	HCCLT_IOCTL(OP_INFO, hcclt_op_info_ioctl),
 	HCCLT_IOCTL(FILE_ATTACH, hcclt_file_attach_ioctl),
+	HCCLT_IOCTL(MEM_REG, hcclt_mem_reg_ioctl),
+	HCCLT_IOCTL(MEM_UNREG, hcclt_mem_unreg_ioctl),
+	HCCLT_IOCTL(CHANNEL_MEMS, hcclt_channel_mems_ioctl),
 };
 
 /* The DRM core's syncobj ioctls. */

@@ -26,7 +26,8 @@
  *	channels, against the INFO and debugfs walks of the file and
  *	postclose.
  *   comm->lock (mutex): the communicator's threads, quota counters, @dead,
- *	HCCL buffer, and the views[] and notify growth of its threads.
+ *	HCCL buffer, registered memory (entries of @memregs, their count
+ *	and tags), and the views[] and notify growth of its threads.
  *   mem->peer_lock (rw_semaphore, one per memory object; hcclt_mem.c):
  *	the object's revoked flag and its list of peer dma-bufs. Held for
  *	reading by the faults of the peers' mappings and by the copy engine
@@ -65,7 +66,9 @@
  *   xa_lock of an xarray (plain xa_lock(), process context): of a file's
  *	id tables also @seq (hcclt_ids.c); of file->events also
  *	file->event_next; of comm->channels, file->acl_notifies and
- *	file->events, the lookups that take a reference.
+ *	file->events, the lookups that take a reference; of comm->memregs
+ *	(registered memory, hcclt_memreg.c) the lookup of a peer's SUBMIT
+ *	and its reference.
  *   rhashtable bucket locks (the channel offers, the groups, the
  *	accounts of hcclt_limits.c): taken inside the rhashtable calls only.
  *
@@ -98,7 +101,10 @@
  *	xrec_lock and files_lock. The accounts of hcclt_limits.c take no
  *	lock (atomic counters).
  *   file->lock -> mem->peer_lock -> i_mmap_rwsem (a communicator's
- *	teardown revokes its HCCL buffer, hcclt_mem_revoke());
+ *	teardown revokes its HCCL buffer, hcclt_mem_revoke(), and, after
+ *	taking them off comm->memregs under comm->lock, its registered
+ *	ranges, hcclt_mem_flag_revoke(); MEM_UNREG does the latter with no
+ *	other lock held);
  *	mmap_lock -> mem->peer_lock -> the shmem helper's lock, the
  *	object's dma_resv lock (its pages_lock before 6.2) (a fault of a
  *	peer's mapping, hcclt_peer_fault())

@@ -425,6 +425,25 @@ void hcclt_mem_revoke(struct drm_gem_object *obj)
 }
 
 /**
+ * hcclt_mem_flag_revoke - set a revocation flag of a part of @obj (a
+ * registered range, hcclt_memreg.c) under its @peer_lock.
+ * @obj: the object, reference held.
+ * @flag: the flag; the copy engine reads it between hcclt_mem_peer_begin()
+ *	and hcclt_mem_peer_end() of @obj.
+ *
+ * Waits for the chunks of the peers' copies running on @obj: none that
+ * reads @flag clear touches @obj after this returns.
+ */
+void hcclt_mem_flag_revoke(struct drm_gem_object *obj, bool *flag)
+{
+	struct hcclt_mem *mem = to_hcclt_mem(obj);
+
+	down_write(&mem->peer_lock);
+	WRITE_ONCE(*flag, true);
+	up_write(&mem->peer_lock);
+}
+
+/**
  * hcclt_mem_peer_begin - the copy engine is about to touch @obj as a
  * channel peer's HCCL buffer.
  * @obj: the object, reference held.

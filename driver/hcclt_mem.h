@@ -32,6 +32,7 @@ void hcclt_comm_buffer_drop(struct hcclt_comm *comm);
 
 struct dma_buf *hcclt_mem_export(struct drm_gem_object *obj);
 void hcclt_mem_revoke(struct drm_gem_object *obj);
+void hcclt_mem_flag_revoke(struct drm_gem_object *obj, bool *flag);
 int hcclt_mem_peer_begin(struct drm_gem_object *obj);
 void hcclt_mem_peer_end(struct drm_gem_object *obj);
 struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,

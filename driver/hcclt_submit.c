@@ -98,15 +98,41 @@ static bool hcclt_task_has_data(const struct drm_hcclt_task *ut)
 	       ut->dst_offset || ut->len || ut->dtype || ut->reduce_op;
 }
 
-/* The object of handle @handle, or the channel's peer buffer for 0. */
+/*
+ * The range the channel's peer registered as @id (uAPI 1.12), with a
+ * reference, in @reg; -ECONNRESET when the peer is gone or has no such
+ * range (any more: unregistered, as a gone peer's buffer).
+ */
+static int hcclt_prep_reg(struct hcclt_prep *pp, u32 id,
+			  struct hcclt_memreg **reg)
+{
+	struct hcclt_comm *pc;
+
+	pc = hcclt_channel_peer_comm(pp->chan);
+	if (!pc)
+		return -ECONNRESET;
+	*reg = hcclt_memreg_get(pc, id);
+	hcclt_comm_put(pc);
+	return *reg ? 0 : -ECONNRESET;
+}
+
+/*
+ * The object of handle @handle; on the peer side, the channel's peer
+ * buffer for 0, else the object of the peer's registered range @reg.
+ */
 static struct drm_gem_object *hcclt_prep_obj(struct hcclt_prep *pp,
-					     u32 handle, bool peer)
+					     u32 handle, bool peer,
+					     struct hcclt_memreg *reg)
 {
 	struct drm_gem_object *obj;
 
 	if (!peer) {
 		obj = hcclt_mem_lookup(pp->df, handle);
 		return obj ?: ERR_PTR(-ENOENT);
+	}
+	if (reg) {
+		drm_gem_object_get(reg->obj);
+		return reg->obj;
 	}
 	if (!pp->peer_buf) {
 		obj = hcclt_channel_peer_buffer(pp->chan, 0);
@@ -131,7 +157,10 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 	bool from_peer = ut->op == HCCLT_TASK_READ ||
 			 ut->op == HCCLT_TASK_READ_REDUCE;
 	struct drm_gem_object *src, *dst;
+	struct hcclt_memreg *reg = NULL;
 	struct hcclt_copy *c = NULL;
+	u64 soff = ut->src_offset, doff = ut->dst_offset;
+	u32 rid;
 	int ret;
 
 	if (ut->notify_idx || ut->timeout_s)
@@ -149,8 +178,9 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		if (ut->dst_thread || !ut->src_handle || !ut->dst_handle)
 			return -EINVAL;
 	} else {
-		if (!pp->thread || !ut->src_handle == !from_peer ||
-		    !ut->dst_handle == !to_peer)
+		/* The local side needs a handle; the peer side may have one. */
+		if (!pp->thread || (from_peer ? !ut->dst_handle :
+				    !ut->src_handle))
 			return -EINVAL;
 		ret = hcclt_prep_chan(pp, ut->dst_thread);
 		if (ret)
@@ -159,20 +189,42 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		ret = hcclt_channel_task_check(pp->chan, pp->thread->engine);
 		if (ret)
 			return ret;
+		/* uAPI 1.12: a range the peer registered, checked as such. */
+		rid = from_peer ? ut->src_handle : ut->dst_handle;
+		if (rid) {
+			ret = hcclt_prep_reg(pp, rid, &reg);
+			if (ret)
+				return ret;
+			if ((from_peer ? soff : doff) > reg->size ||
+			    ut->len > reg->size - (from_peer ? soff : doff)) {
+				hcclt_memreg_put(reg);
+				return -ERANGE;
+			}
+			if (from_peer)
+				soff += reg->offset;
+			else
+				doff += reg->offset;
+		}
 	}
-	src = hcclt_prep_obj(pp, ut->src_handle, from_peer);
-	if (IS_ERR(src))
+	src = hcclt_prep_obj(pp, ut->src_handle, from_peer, reg);
+	if (IS_ERR(src)) {
+		hcclt_memreg_put(reg);
 		return PTR_ERR(src);
-	dst = hcclt_prep_obj(pp, ut->dst_handle, to_peer);
+	}
+	dst = hcclt_prep_obj(pp, ut->dst_handle, to_peer, reg);
 	if (IS_ERR(dst)) {
 		drm_gem_object_put(src);
+		hcclt_memreg_put(reg);
 		return PTR_ERR(dst);
 	}
-	ret = hcclt_copy_prepare(ut->op, src, ut->src_offset, dst,
-				 ut->dst_offset, ut->len, ut->dtype,
-				 ut->reduce_op, &c);
-	if (ret)
+	ret = hcclt_copy_prepare(ut->op, src, soff, dst, doff, ut->len,
+				 ut->dtype, ut->reduce_op, &c);
+	if (ret) {
+		hcclt_memreg_put(reg);
 		return ret;
+	}
+	if (reg)
+		hcclt_copy_set_reg(c, reg);
 	if (!ut->len) {
 		hcclt_copy_drop(pp->file->hdev, c);
 		c = NULL;

@@ -160,6 +160,19 @@ static int map_one(const struct hcclt_aicpu_map *m)
 	int fd = AICPU_FD_DEV, err;
 	off_t off = (off_t)m->mmap_off;
 
+	if (m->kind == HCCLT_MAP_PEER_REG) {	/* reserved, as the application's */
+		p = mmap(want, m->map_len, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+			 -1, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		if (p != want) {
+			munmap(p, m->map_len);
+			return -EEXIST;
+		}
+		return 0;
+	}
+
 	if (m->kind == HCCLT_MAP_PEER_BUF) {	/* its dma-buf */
 		struct drm_hcclt_channel_buffer cb;
 

@@ -168,6 +168,7 @@ static int match_comm(const struct cmem *x, const void *arg)
 void hcclt_commmem_comm_gone(const struct hcclt_comm *c)
 {
 	cmem_drop(match_comm, c);
+	hcclt_memreg_comm_gone(c);
 }
 
 struct range {

@@ -261,6 +261,21 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(OP_INFO, EINVAL, HCCL_E_PARA),
 	R(OP_INFO, ENOMEM, HCCL_E_MEMORY),
 	R(OP_INFO, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_MEM_REG, _MEM_UNREG (HcclCommMemReg, ...DeregMem) */
+	R(MEM_REG, EINVAL, HCCL_E_PARA),
+	R(MEM_REG, ENOENT, HCCL_E_PTR),	/* the communicator gone */
+	R(MEM_REG, ERANGE, HCCL_E_PARA),
+	R(MEM_REG, EEXIST, HCCL_E_PARA),	/* the tag is registered */
+	R(MEM_REG, ENOSPC, HCCL_E_UNAVAIL),	/* 256 ranges */
+	R(MEM_REG, ENOMEM, HCCL_E_MEMORY),
+	R(MEM_REG, ENODEV, HCCL_E_DRV),
+	/* DRM_IOCTL_HCCLT_CHANNEL_MEMS (HcclChannelGetRemoteMems) */
+	R(CHANNEL_MEMS, ENOENT, HCCL_E_PARA),	/* not a channel of the comm */
+	R(CHANNEL_MEMS, ECONNRESET, HCCL_E_REMOTE),	/* the peer is gone */
+	R(CHANNEL_MEMS, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.13 */
+	R(CHANNEL_MEMS, EFAULT, HCCL_E_PTR),
+	R(CHANNEL_MEMS, ENOMEM, HCCL_E_MEMORY),
+	R(CHANNEL_MEMS, ENODEV, HCCL_E_DRV),
 };
 
 #undef R

@@ -217,6 +217,16 @@ struct hcclt_aicpu_map {
 
 /* The kind of a channel peer's buffer (mem.c's ALLOC_PEER_BUF). */
 #define HCCLT_MAP_PEER_BUF	2
+/* A range a channel's peer registered (ALLOC_PEER_REG): reserved only. */
+#define HCCLT_MAP_PEER_REG	4
+
+/*
+ * The address of channel @chan's peer's registered range @id (@size
+ * bytes) in this process, reserved in the device window on first use;
+ * NULL when it cannot be (mem.c).
+ */
+void *hcclt_mem_peer_reg(const struct hcclt_comm *c, uint64_t chan, uint32_t id,
+			 uint64_t size);
 
 int hcclt_mem_snapshot(int dev, struct hcclt_aicpu_map **out);
 
@@ -292,6 +302,7 @@ void hcclt_cluster_atfork_child(void);
  * destroyed; device memory of @dev at [@base, @base + @size) freed.
  */
 void hcclt_commmem_comm_gone(const struct hcclt_comm *c);
+void hcclt_memreg_comm_gone(const struct hcclt_comm *c);
 void hcclt_commmem_forget(int dev, uintptr_t base, size_t size);
 
 /*
@@ -390,6 +401,8 @@ enum hcclt_op {
 	HCCLT_OP_EVENT_RESET,	/* aclrtResetEvent */
 	HCCLT_OP_SET_PARAM,	/* aclrtSetStreamFailureMode, aclrtSetDeviceSatMode */
 	HCCLT_OP_OP_INFO,	/* HcclDfxRegOpInfoByCommId, the profiling reports */
+	HCCLT_OP_MEM_REG,	/* HcclCommMemReg, HcclCommDeregMem */
+	HCCLT_OP_CHANNEL_MEMS,	/* HcclChannelGetRemoteMems */
 	HCCLT_OP_COUNT
 };
 

@@ -25,6 +25,13 @@
  * SIGBUS and data tasks on it fail (-ECONNRESET); the entry stays until
  * this communicator is destroyed.
  *
+ * A range a channel's peer registered (HcclChannelGetRemoteMems,
+ * memreg.c) is an entry too (ALLOC_PEER_REG): addresses reserved in the
+ * device window (PROT_NONE, so loads and stores fault), whose data tasks
+ * name the channel and the range's id (@handle) and whose ranges the
+ * kernel checks against the peer's registration. The entry stays until
+ * this communicator is destroyed, as a peer buffer's.
+ *
  * Virtual memory (vmm.c): each mapping of physical memory at reserved
  * addresses is an entry too (ALLOC_VMAP), device memory that aclrtFree()
  * refuses. Mappings that follow each other in one reservation make one
@@ -59,6 +66,8 @@ struct alloc {
 #define ALLOC_HCCL_BUF	1	/* a communicator's HCCL buffer */
 #define ALLOC_PEER_BUF	2	/* a channel peer's HCCL buffer, mapped here */
 #define ALLOC_VMAP	3	/* physical memory mapped at reserved addresses */
+#define ALLOC_PEER_REG	4	/* a range a channel's peer registered: reserved
+				 * addresses, not mapped; @handle is its id */
 
 /* protects table, nallocs, cap */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -331,8 +340,8 @@ static int range_ok(const void *p, size_t n, int device)
 	a = find(u);
 	if (!a)
 		return !device;
-	if (device && a->dev < 0)
-		return 0;
+	if ((device && a->dev < 0) || a->hccl_buf == ALLOC_PEER_REG)
+		return 0;	/* a peer's registered range is not mapped */
 	have = a->size - (u - a->base);
 	/* On into the mappings that follow in the same reservation. */
 	while (n > have && (a = next_vmap(a)))
@@ -556,6 +565,55 @@ static struct alloc *peer_find(const struct hcclt_comm *c, uint64_t chan)
 	return NULL;
 }
 
+/* As peer_find(), for the ranges peers registered: any of @c's. */
+static struct alloc *peer_reg_find(const struct hcclt_comm *c, uint64_t chan, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < nallocs; i++)
+		if (table[i].hccl_buf == ALLOC_PEER_REG && table[i].dev == c->dev &&
+		    table[i].comm == c->id && (!chan || (table[i].chan == chan &&
+							 table[i].handle == id)))
+			return &table[i];
+	return NULL;
+}
+
+void *hcclt_mem_peer_reg(const struct hcclt_comm *c, uint64_t chan, uint32_t id,
+			 uint64_t size)
+{
+	struct alloc a, *e;
+	void *p;
+
+	if (!size || size > SIZE_MAX)
+		return NULL;
+	pthread_mutex_lock(&table_lock);
+	e = peer_reg_find(c, chan, id);
+	p = e && e->size == size ? (void *)e->base : NULL;
+	pthread_mutex_unlock(&table_lock);
+	if (p)
+		return p;
+	/* Reserved, never mapped: the AI CPU reserves it likewise. */
+	p = hcclt_vas_mmap((size_t)size, 0, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+			   MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, (size_t)size, MADV_DONTFORK);	/* as a peer's buffer */
+	memset(&a, 0, sizeof(a));
+	a.base = (uintptr_t)p;
+	a.size = (size_t)size;
+	a.map_len = (size_t)size;
+	a.dev = c->dev;
+	a.handle = id;
+	a.hccl_buf = ALLOC_PEER_REG;
+	a.comm = c->id;
+	a.chan = chan;
+	if (table_add(&a)) {
+		hcclt_vas_munmap(p, (size_t)size);
+		return NULL;
+	}
+	return p;
+}
+
 HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle channel,
 						 void **buffer, uint64_t *size)
 {
@@ -655,7 +713,8 @@ int hcclt_mem_segments(int dev, const void *p, uint64_t len, struct hcclt_seg *s
 			n = len;
 		segs[nsegs].handle = a->handle;
 		segs[nsegs].off = off;
-		segs[nsegs].chan = a->hccl_buf == ALLOC_PEER_BUF ? a->chan : 0;
+		segs[nsegs].chan = a->hccl_buf == ALLOC_PEER_BUF ||
+				   a->hccl_buf == ALLOC_PEER_REG ? a->chan : 0;
 		segs[nsegs].len = n;
 		nsegs++;
 		len -= n;
@@ -813,6 +872,15 @@ void hcclt_mem_comm_gone(struct hcclt_comm *c)
 		a.base = e ? e->base : 0;
 		pthread_mutex_unlock(&table_lock);
 		if (!e || table_take(a.base, 1, ALLOC_PEER_BUF, &a))
+			break;
+		hcclt_vas_munmap((void *)a.base, a.map_len);
+	}
+	for (;;) {
+		pthread_mutex_lock(&table_lock);
+		e = c->gen == hcclt_gen() ? peer_reg_find(c, 0, 0) : NULL;
+		a.base = e ? e->base : 0;
+		pthread_mutex_unlock(&table_lock);
+		if (!e || table_take(a.base, 1, ALLOC_PEER_REG, &a))
 			break;
 		hcclt_vas_munmap((void *)a.base, a.map_len);
 	}

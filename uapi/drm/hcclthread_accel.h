@@ -66,9 +66,11 @@ extern "C" {
 #define HCCLT_UAPI_MAJOR		1
 /*
  * 11: DRM_IOCTL_HCCLT_OP_INFO (HCCLT_FEATURE_OP_INFO); 12:
- * DRM_IOCTL_HCCLT_FILE_ATTACH (HCCLT_FEATURE_FILE_ATTACH).
+ * DRM_IOCTL_HCCLT_FILE_ATTACH (HCCLT_FEATURE_FILE_ATTACH); 13: registered
+ * memory, DRM_IOCTL_HCCLT_MEM_REG, _MEM_UNREG and _CHANNEL_MEMS, and data
+ * tasks into a peer's registered range (HCCLT_FEATURE_MEMREG).
  */
-#define HCCLT_UAPI_MINOR		12
+#define HCCLT_UAPI_MINOR		13
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -377,6 +379,13 @@ struct drm_hcclt_query {
 #define HCCLT_FEATURE_OP_INFO		0x100000ULL
 /* (uAPI 1.12) DRM_IOCTL_HCCLT_FILE_ATTACH. */
 #define HCCLT_FEATURE_FILE_ATTACH	0x200000ULL
+/*
+ * (uAPI 1.13) Registered memory of a communicator (DRM_IOCTL_HCCLT_MEM_REG,
+ * DRM_IOCTL_HCCLT_MEM_UNREG, DRM_IOCTL_HCCLT_CHANNEL_MEMS) and WRITE/READ
+ * tasks whose peer side is a range a channel's peer registered (struct
+ * drm_hcclt_task's @dst_handle/@src_handle).
+ */
+#define HCCLT_FEATURE_MEMREG		0x800000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -801,11 +810,19 @@ struct drm_hcclt_task {
 	/**
 	 * @src_handle: (1.4) data tasks: GEM handle of the source object in
 	 * this file; zero for a read's source (the channel peer's buffer).
+	 * (1.13, HCCLT_FEATURE_MEMREG) A read's source may instead be a range
+	 * the peer registered: its id there (struct drm_hcclt_mem_reg's
+	 * @reg_id), @src_offset then counts from the range's start and
+	 * @src_offset + @len must be inside the range (-ERANGE); an id the
+	 * peer has not registered (or unregistered) is -ECONNRESET, as a
+	 * gone peer.
 	 */
 	__u32 src_handle;
 	/**
 	 * @dst_handle: (1.4) data tasks: GEM handle of the destination object
-	 * in this file; zero for a write's destination.
+	 * in this file; zero for a write's destination (the channel peer's
+	 * buffer). (1.13) Or the id of a range the peer registered, as
+	 * @src_handle of a read.
 	 */
 	__u32 dst_handle;
 	/** @src_offset: (1.4) data tasks: byte offset in the source. */
@@ -2254,6 +2271,126 @@ struct drm_hcclt_file_attach {
 #define DRM_IOCTL_HCCLT_FILE_ATTACH \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_FILE_ATTACH, \
 		struct drm_hcclt_file_attach)
+
+#define DRM_HCCLT_MEM_REG		0x21
+#define DRM_HCCLT_MEM_UNREG		0x22
+#define DRM_HCCLT_CHANNEL_MEMS		0x23
+
+/* Bytes of a registered range's tag (CANN's HCCL_RES_TAG_MAX_LEN + NUL). */
+#define HCCLT_MEMREG_TAG_LEN		256
+/* Most ranges registered on one communicator at a time. */
+#define HCCLT_MAX_MEMREGS		256
+
+/**
+ * struct drm_hcclt_mem_reg - register a range of device memory with a
+ * communicator (uAPI 1.13, HCCLT_FEATURE_MEMREG; CANN's HcclCommMemReg).
+ *
+ * The range [@offset, @offset + @size) of the memory object @handle
+ * becomes a kernel object of the communicator, named by @reg_id and
+ * @tag. Every peer the communicator has a channel to sees it
+ * (DRM_IOCTL_HCCLT_CHANNEL_MEMS) and may name it in WRITE and READ tasks
+ * (struct drm_hcclt_task's @dst_handle, @src_handle), whose byte range is
+ * checked against the registered range, not the object. The registration
+ * ends with DRM_IOCTL_HCCLT_MEM_UNREG or the communicator's teardown (its
+ * destroy, its file's close, its process's death): it is then revoked,
+ * as a rank's HCCL buffer is (a peer's task reaching it, queued or
+ * running, fails with -ECONNRESET at its next chunk; none touches it once
+ * the unregistration or the teardown has returned). The object itself is
+ * held until then and stays the caller's.
+ *
+ * Errors, in the order checked: -EINVAL (@flags or @pad not zero, @size
+ * zero, @tag empty or not NUL-terminated within HCCLT_MEMREG_TAG_LEN),
+ * -ENOENT (no such communicator or memory object), -ERANGE (the range is
+ * not inside the object), -ENOENT (the communicator is being torn down),
+ * -EEXIST
+ * (@tag is registered on the communicator already), -ENOSPC
+ * (HCCLT_MAX_MEMREGS ranges registered), -ENOMEM.
+ */
+struct drm_hcclt_mem_reg {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/** @offset: in, byte offset of the range in the object. */
+	__u64 offset;
+	/** @size: in, bytes of the range. */
+	__u64 size;
+	/** @handle: in, GEM handle of the object in this file. */
+	__u32 handle;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @reg_id: out, the range's id in the communicator, never 0. */
+	__u32 reg_id;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+	/** @tag: in, the range's name in the communicator, NUL-terminated. */
+	char tag[HCCLT_MEMREG_TAG_LEN];
+};
+
+/**
+ * struct drm_hcclt_mem_unreg - end a registration (uAPI 1.13;
+ * CANN's HcclCommDeregMem).
+ *
+ * Revokes the range from the peers (see struct drm_hcclt_mem_reg) and
+ * frees its id. Errors: -EINVAL (@pad not zero), -ENOENT (no such
+ * communicator, or @reg_id not registered on it).
+ */
+struct drm_hcclt_mem_unreg {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/** @reg_id: in, the range's id. */
+	__u32 reg_id;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_hcclt_remote_mem - one range a channel's peer registered.
+ */
+struct drm_hcclt_remote_mem {
+	/** @reg_id: its id in the peer's communicator. */
+	__u32 reg_id;
+	/** @pad: zero. */
+	__u32 pad;
+	/** @size: bytes of the range. */
+	__u64 size;
+	/** @tag: its tag, NUL-terminated. */
+	char tag[HCCLT_MEMREG_TAG_LEN];
+};
+
+/**
+ * struct drm_hcclt_channel_mems - the ranges a channel's peer has
+ * registered (uAPI 1.13; CANN's HcclChannelGetRemoteMems).
+ *
+ * Writes the first @count of them (by id) to @mems_ptr and sets @count to
+ * how many there are. Errors, in the order checked: -EINVAL (@flags not
+ * zero, @mem_size not sizeof(struct drm_hcclt_remote_mem)), -ENOENT (no
+ * such communicator or channel), -ECONNRESET (the peer is gone), -EFAULT.
+ */
+struct drm_hcclt_channel_mems {
+	/** @comm_id: in, the communicator. */
+	__u64 comm_id;
+	/** @channel_id: in, a channel of @comm_id. */
+	__u64 channel_id;
+	/** @mems_ptr: in, user pointer to @count entries. */
+	__u64 mems_ptr;
+	/** @count: in, entries at @mems_ptr; out, ranges the peer has. */
+	__u32 count;
+	/** @mem_size: in, sizeof(struct drm_hcclt_remote_mem). */
+	__u32 mem_size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: in, must be zero. */
+	__u32 pad;
+};
+
+#define DRM_IOCTL_HCCLT_MEM_REG \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_MEM_REG, \
+		 struct drm_hcclt_mem_reg)
+#define DRM_IOCTL_HCCLT_MEM_UNREG \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_HCCLT_MEM_UNREG, \
+		struct drm_hcclt_mem_unreg)
+#define DRM_IOCTL_HCCLT_CHANNEL_MEMS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_MEMS, \
+		 struct drm_hcclt_channel_mems)
 
 #if defined(__cplusplus)
 }

@@ -281,6 +281,78 @@ HcclResult HcclEngineCtxCopy(HcclComm comm, CommEngine engine, const char *ctxTa
  */
 HcclResult HcclEngineCtxDestroy(HcclComm comm, const char *ctxTag, CommEngine engine);
 
+/*
+ * Longest tag of an engine context or registered memory, NUL excluded
+ * (hcomm 8958adbf include/hccl/hccl_res.h:25: a const uint32_t; a static
+ * one here, so that C can include it in several files).
+ */
+static const uint32_t HCCL_RES_TAG_MAX_LEN = 255;
+
+/**
+ * HcclCommMemReg() - register memory with @comm under @memTag, so that
+ * the ranks @comm has channels to can write into it and read from it
+ * (HcclChannelGetRemoteMems() on their side).
+ * @comm: the communicator.
+ * @memTag: the range's name in @comm, 1 to HCCL_RES_TAG_MAX_LEN bytes;
+ *	unique in @comm.
+ * @mem: the range: COMM_MEM_TYPE_DEVICE, device memory of @comm's device
+ *	(aclrtMalloc(), an HCCL buffer, an engine context of an AICPU
+ *	engine), inside one allocation.
+ * @memHandle: out, the registration.
+ *
+ * The range is a kernel object of @comm: a peer's WRITE or READ into it
+ * is checked against the range, and the peers lose it (their tasks on it
+ * fail with HCCL_E_REMOTE) at HcclCommDeregMem(), HcclCommDestroy() or
+ * this process's death.
+ *
+ * Checks, in hcomm's order (comm_mem_c_adpt.cc:30-63): @comm NULL, @memTag
+ * NULL -> HCCL_E_PTR; @memTag empty or too long -> HCCL_E_PARA; @mem NULL,
+ * @memHandle NULL -> HCCL_E_PTR; @mem->type neither DEVICE nor HOST ->
+ * HCCL_E_PARA; @mem->addr NULL -> HCCL_E_PTR; @mem->size 0 -> HCCL_E_PARA.
+ * Then: @comm not a live communicator -> HCCL_E_PTR; COMM_MEM_TYPE_HOST
+ * -> HCCL_E_NOT_SUPPORT (ours: peers reach device memory only); the range
+ * not inside one device allocation of @comm's device -> HCCL_E_PARA;
+ * @memTag registered on @comm already -> HCCL_E_PARA (hcomm's 950
+ * communicator, comm_mems.cc:114-120); 256 ranges registered ->
+ * HCCL_E_UNAVAIL; HCCL_E_MEMORY.
+ */
+HcclResult HcclCommMemReg(HcclComm comm, const char *memTag, const CommMem *mem,
+			  HcclMemHandle *memHandle);
+
+/**
+ * HcclCommDeregMem() - end the registration @memHandle of @memTag.
+ *
+ * hcomm defines it (comm_mem_c_adpt.cc:96-128) but does not declare it
+ * in an installed header; it is declared here with its signature.
+ * Checks (hcomm's): @comm or @memHandle NULL -> HCCL_E_PTR; @memTag NULL
+ * or empty -> HCCL_E_PARA; a @memHandle not registered under @memTag:
+ * HCCL_SUCCESS (hcomm: a warning, success).
+ */
+HcclResult HcclCommDeregMem(HcclComm comm, const char *memTag, const void *memHandle);
+
+/**
+ * HcclChannelGetRemoteMems() - the ranges @channel's peer registered.
+ * @comm: the communicator of @channel.
+ * @channel: a channel of @comm.
+ * @memNum: out, how many.
+ * @remoteMems: out, an array of @memNum ranges, addresses in this process
+ *	that HcommWriteOnThread() and friends name on @channel; NULL when
+ *	@memNum is 0.
+ * @memTags: out, their tags, as the peer registered them.
+ *
+ * The arrays belong to @comm and stay valid until the next call for
+ * @channel or HcclCommDestroy(). The addresses are reserved in the device
+ * window (the AI CPU's too) but not mapped: data tasks name them, loads
+ * and stores fault (see Documentation/channels.rst).
+ *
+ * Checks: @comm, @remoteMems, @memTags, @memNum NULL -> HCCL_E_PTR (hcomm,
+ * channel_c_adpt.cc:131-136); @comm not live -> HCCL_E_PTR; @channel not a
+ * channel of @comm -> HCCL_E_PARA; the peer gone -> HCCL_E_REMOTE;
+ * HCCL_E_MEMORY.
+ */
+HcclResult HcclChannelGetRemoteMems(HcclComm comm, ChannelHandle channel, uint32_t *memNum,
+				    CommMem **remoteMems, char ***memTags);
+
 #ifdef __cplusplus
 }
 #endif

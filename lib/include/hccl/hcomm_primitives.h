@@ -264,6 +264,134 @@ int32_t HcommReadReduceOnThread(ThreadHandle thread, ChannelHandle channel, void
 				HcommReduceOp reduceOp);
 
 /**
+ * HcommWriteWithNotifyOnThread() - HcommWriteOnThread() and then
+ * HcommChannelNotifyRecordOnThread(@remoteNotifyIdx) on @channel, in one
+ * submission: both or neither are queued, and the peer's wait on that
+ * notify is released only after the data is in its memory.
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @dst: an address in the peer's HCCL buffer or in a range it registered
+ *	(HcclChannelGetRemoteMems()).
+ * @src: device memory of this rank.
+ * @len: bytes.
+ * @remoteNotifyIdx: the peer's notify, below the channel's notify count.
+ *
+ * hcomm (8958adbf include/hcomm_primitives.h:247-262, "experimental", "A5
+ * mainly") supports it on a 950's channels; here every SoC does.
+ *
+ * Return: as HcommWriteOnThread(); HCCL_E_INTERNAL (@remoteNotifyIdx 64 or
+ * above, as HcommChannelNotifyRecordOnThread()); HCCL_E_PARA (an index
+ * below 64 but not below the channel's notify count: the kernel refuses
+ * the submission, and which task it refused is not told apart).
+ */
+int32_t HcommWriteWithNotifyOnThread(ThreadHandle thread, ChannelHandle channel, void *dst,
+				     const void *src, uint64_t len, uint32_t remoteNotifyIdx);
+
+/**
+ * HcommWriteReduceWithNotifyOnThread() - HcommWriteReduceOnThread() and
+ * then the peer's notify @remoteNotifyIdx, as HcommWriteWithNotifyOnThread().
+ *
+ * Return: as HcommWriteReduceOnThread() and HcommWriteWithNotifyOnThread().
+ */
+int32_t HcommWriteReduceWithNotifyOnThread(ThreadHandle thread, ChannelHandle channel,
+					   void *dst, const void *src, uint64_t count,
+					   HcommDataType dataType, HcommReduceOp reduceOp,
+					   uint32_t remoteNotifyIdx);
+
+/** HcommTransferType - a HcommBatchTransferDesc's kind (hcomm :77-86). */
+typedef enum {
+	HCOMM_TRANSFER_TYPE_INVALID = -1,
+	HCOMM_TRANSFER_TYPE_WRITE = 0,
+	HCOMM_TRANSFER_TYPE_WRITE_REDUCE = 1,
+	HCOMM_TRANSFER_TYPE_WRITE_WITH_NOTIFY = 2,
+	HCOMM_TRANSFER_TYPE_WRITE_REDUCE_WITH_NOTIFY = 3,
+	HCOMM_TRANSFER_TYPE_READ = 4,
+	HCOMM_TRANSFER_TYPE_READ_REDUCE = 5,
+	HCOMM_TRANSFER_TYPE_NOTIFY_RECORD = 6,
+} HcommTransferType;
+
+/**
+ * HcommBatchTransferDesc - one transfer of HcommBatchTransferOnThread()
+ * (hcomm :88-131; 64 bytes: the type, 4 reserved bytes, a 56-byte union).
+ */
+typedef struct {
+	HcommTransferType transType;
+	uint8_t reserved[4];
+	union {
+		uint8_t raws[56];
+		struct {
+			uint64_t len;
+			void *dst;
+			void *src;
+		} write;
+		struct {
+			uint64_t len;
+			void *dst;
+			void *src;
+		} read;
+		struct {
+			uint64_t count;
+			void *dst;
+			void *src;
+			HcommReduceOp reduceOp;
+			HcommDataType dataType;
+		} reduce;
+		struct {
+			uint32_t notifyIdx;
+		} notifyRecord;
+		struct {
+			uint64_t len;
+			void *dst;
+			void *src;
+			uint32_t notifyIdx;
+		} writeWithNotify;
+		struct {
+			uint64_t count;
+			void *dst;
+			void *src;
+			HcommReduceOp reduceOp;
+			HcommDataType dataType;
+			uint32_t notifyIdx;
+		} writeReduceWithNotify;
+	} transferInfo;
+} HcommBatchTransferDesc;
+
+/**
+ * HcommBatchTransferOnThread() - queue @transferDescNum transfers on
+ * @channel, in their order, in one submission: all or none are queued.
+ * @thread: a thread of the channel's communicator and engine family.
+ * @channel: the channel.
+ * @transferDescs: the transfers; WRITE_REDUCE and READ_REDUCE take
+ *	transferInfo.reduce, the others the member of their name.
+ * @transferDescNum: how many.
+ *
+ * Checks, hcomm's first (8958adbf aicpu_ts_primitives_c_adpt.cc:884-891):
+ * @transferDescs NULL -> HCCL_E_PTR; @thread or @channel not a live handle
+ * -> HCCL_E_PTR; @transferDescNum 0 -> HCCL_E_PARA; then each transfer as
+ * its single call, in order: an unknown transType, a bad type or op, an
+ * address outside the peer's buffer and registered ranges -> HCCL_E_PARA.
+ *
+ * Return: HCCL_SUCCESS or the first code above; the single calls' other
+ * codes.
+ */
+int32_t HcommBatchTransferOnThread(ThreadHandle thread, ChannelHandle channel,
+				   const HcommBatchTransferDesc *transferDescs,
+				   uint32_t transferDescNum);
+
+/**
+ * HcommChannelFenceOnThread() - order @channel's writes and reads queued
+ * on @thread before this call before those queued after it.
+ *
+ * Every data task of a stream completes before the stream's next task
+ * starts (the copy engine runs them in stream order), so the order
+ * already holds: the call checks its arguments and queues nothing.
+ *
+ * Return: HCCL_SUCCESS; HCCL_E_PTR (@thread or @channel 0 or not a live
+ * handle of this process).
+ */
+int32_t HcommChannelFenceOnThread(ThreadHandle thread, ChannelHandle channel);
+
+/**
  * HcommBatchModeStart() - keep the tasks this OS thread queues from now
  * on (on any thread handle) until HcommBatchModeEnd() with the same tag.
  * @batchTag: the batch's name; NULL is "".

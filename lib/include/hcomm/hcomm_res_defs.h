@@ -106,6 +106,23 @@ typedef struct {
 	uint8_t raws[52];
 } EndpointDesc;
 
+/*
+ * CommMemType - where registered memory is (hcomm 8958adbf,
+ * include/hcomm_res_defs.h:202-210).
+ */
+typedef enum {
+	COMM_MEM_TYPE_INVALID = -1,
+	COMM_MEM_TYPE_DEVICE = 0,
+	COMM_MEM_TYPE_HOST = 1,
+} CommMemType;
+
+/** CommMem - a range of memory to register (hcomm :212-219; 24 bytes). */
+typedef struct {
+	CommMemType type;
+	void *addr;
+	uint64_t size;
+} CommMem;
+
 #define HCCL_CHANNEL_DESC_VERSION	1
 #define HCCL_CHANNEL_DESC_MAGIC_WORD	0x0f0f0f0fU
 
@@ -138,6 +155,7 @@ typedef struct {
 #endif
 #ifdef HCOMM_RES_DEFS_ASSERT
 HCOMM_RES_DEFS_ASSERT(sizeof(CommAddr) == 40, "CommAddr is CANN's size");
+HCOMM_RES_DEFS_ASSERT(sizeof(CommMem) == 24, "CommMem is CANN's size");
 HCOMM_RES_DEFS_ASSERT(sizeof(EndpointLoc) == 64, "EndpointLoc is CANN's size");
 HCOMM_RES_DEFS_ASSERT(sizeof(EndpointDesc) == 160, "EndpointDesc is CANN's size");
 HCOMM_RES_DEFS_ASSERT(sizeof(HcclChannelDesc) == 496, "HcclChannelDesc is CANN's size");

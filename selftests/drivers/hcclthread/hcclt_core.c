@@ -119,6 +119,8 @@ TEST_F(core, query_fields)
 	EXPECT_EQ(HCCLT_QUOTA_F_WRAPPED_COUNTED, q.quota_flags);
 	EXPECT_EQ(40, q.max_threads_per_call);
 	EXPECT_EQ(64, q.max_notifies_per_thread);
+	/* uAPI 1.13: registered memory. */
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_MEMREG);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
@@ -140,7 +142,8 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_AICPU_CORES |
 				    HCCLT_FEATURE_QUOTA_RULES |
 				    HCCLT_FEATURE_OP_INFO |
-				    HCCLT_FEATURE_FILE_ATTACH));
+				    HCCLT_FEATURE_FILE_ATTACH |
+				    HCCLT_FEATURE_MEMREG));
 }
 
 TEST_F(core, query_flags_einval)

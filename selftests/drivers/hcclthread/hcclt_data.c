@@ -16,7 +16,10 @@
  * queued or running, fail with -ECONNRESET and touch it no more; its own
  * mappings keep working. Reduces: every type and op (the 1.7 ones with
  * HCCLT_FEATURE_REDUCE_EXT) against a reference of the test's own, every
- * validation, and through channels both ways.
+ * validation, and through channels both ways. Registered memory (uAPI
+ * 1.13): every MEM_REG, MEM_UNREG and CHANNEL_MEMS errno, writes, reduces
+ * and reads checked against the registered range, and its revocation by
+ * unregistration, destroy and close, queued and running.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -34,6 +37,8 @@ struct obj {
 	__u64 size;
 	__u8 *p;
 };
+
+static int has_memreg(int fd);
 
 /* A mapped memory object of @size bytes. */
 static int obj_new(int fd, __u64 size, struct obj *o)
@@ -628,10 +633,16 @@ TEST_F(data, write_and_read)
 	EXPECT_EQ(-ERANGE, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
 	t = dtask(HCCLT_TASK_READ, p.c[1], 0, p.buf[0].size - 2, p.loc[1].handle, 0, 3);
 	EXPECT_EQ(-ERANGE, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	/*
+	 * A peer-side handle: before uAPI 1.13 -EINVAL; since, the id of a
+	 * range the peer registered, which it did not (-ECONNRESET).
+	 */
 	t = dtask(HCCLT_TASK_WRITE, p.c[0], p.loc[0].handle, 0, p.loc[0].handle, 0, 1);
-	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
+	EXPECT_EQ(has_memreg(p.r[0].fd) ? -ECONNRESET : -EINVAL,
+		  hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
 	t = dtask(HCCLT_TASK_READ, p.c[1], p.loc[1].handle, 0, p.loc[1].handle, 0, 1);
-	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
+	EXPECT_EQ(has_memreg(p.r[1].fd) ? -ECONNRESET : -EINVAL,
+		  hcclt_submit(p.r[1].fd, p.r[1].thread, &t, 1));
 	t = dtask(HCCLT_TASK_WRITE, p.c[0], 0, 0, 0, 0, 1);
 	EXPECT_EQ(-EINVAL, hcclt_submit(p.r[0].fd, p.r[0].thread, &t, 1));
 	/* The thread must be of the channel's family (CPU here). */
@@ -2080,6 +2091,458 @@ TEST_F(data, write_and_read_reduce_ext)
 	}
 	EXPECT_EQ(0, bad);
 	pair2_free(&p);
+}
+
+/* ---- registered memory (uAPI 1.12, HCCLT_FEATURE_MEMREG) ---- */
+
+static int mreg_ex(int fd, __u64 comm, __u32 handle, __u64 off, __u64 size,
+		   const char *tag, __u32 flags, __u32 pad, __u32 *id)
+{
+	struct drm_hcclt_mem_reg r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.comm_id = comm;
+	r.handle = handle;
+	r.offset = off;
+	r.size = size;
+	r.flags = flags;
+	r.pad = pad;
+	if (tag)
+		memcpy(r.tag, tag, strnlen(tag, sizeof(r.tag) - 1));
+	else
+		memset(r.tag, 'x', sizeof(r.tag));	/* not terminated */
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_REG, &r);
+	if (id)
+		*id = r.reg_id;
+	return ret;
+}
+
+static int mreg(int fd, __u64 comm, __u32 handle, __u64 off, __u64 size,
+		const char *tag, __u32 *id)
+{
+	return mreg_ex(fd, comm, handle, off, size, tag, 0, 0, id);
+}
+
+static int munreg_ex(int fd, __u64 comm, __u32 id, __u32 pad)
+{
+	struct drm_hcclt_mem_unreg u = { .comm_id = comm, .reg_id = id, .pad = pad };
+
+	return hcclt_ioctl(fd, DRM_IOCTL_HCCLT_MEM_UNREG, &u);
+}
+
+static int cmems_ex(int fd, __u64 comm, __u64 chan, struct drm_hcclt_remote_mem *m,
+		    __u32 *count, __u32 size, __u32 flags, __u32 pad)
+{
+	struct drm_hcclt_channel_mems c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.comm_id = comm;
+	c.channel_id = chan;
+	c.mems_ptr = (__u64)(uintptr_t)m;
+	c.count = *count;
+	c.mem_size = size;
+	c.flags = flags;
+	c.pad = pad;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_CHANNEL_MEMS, &c);
+	*count = c.count;
+	return ret;
+}
+
+static int cmems(int fd, __u64 comm, __u64 chan, struct drm_hcclt_remote_mem *m,
+		 __u32 *count)
+{
+	return cmems_ex(fd, comm, chan, m, count, sizeof(*m), 0, 0);
+}
+
+static int has_memreg(int fd)
+{
+	struct drm_hcclt_query q;
+
+	return !hcclt_query(fd, &q) && (q.features & HCCLT_FEATURE_MEMREG) &&
+	       q.uapi_minor >= 12;
+}
+
+/* Every validation of MEM_REG and MEM_UNREG, in the order documented. */
+TEST_F(data, memreg_checks)
+{
+	char tag[HCCLT_MEMREG_TAG_LEN];
+	__u32 id, id2, i, ids[HCCLT_MAX_MEMREGS];
+	__u64 other;
+
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	EXPECT_EQ(-EINVAL, mreg_ex(self->fd, self->comm, self->a.handle, 0, 8, "t", 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, mreg_ex(self->fd, self->comm, self->a.handle, 0, 8, "t", 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, mreg(self->fd, self->comm, self->a.handle, 0, 0, "t", NULL));
+	EXPECT_EQ(-EINVAL, mreg(self->fd, self->comm, self->a.handle, 0, 8, "", NULL));
+	EXPECT_EQ(-EINVAL, mreg(self->fd, self->comm, self->a.handle, 0, 8, NULL, NULL));
+	EXPECT_EQ(-ENOENT, mreg(self->fd, self->comm + 1, self->a.handle, 0, 8, "t", NULL));
+	EXPECT_EQ(-ENOENT, mreg(self->fd, self->comm, self->a.handle + 100, 0, 8, "t", NULL));
+	EXPECT_EQ(-ERANGE, mreg(self->fd, self->comm, self->a.handle, MIB + 1, 0 + 1, "t", NULL));
+	EXPECT_EQ(-ERANGE, mreg(self->fd, self->comm, self->a.handle, 1, MIB, "t", NULL));
+	EXPECT_EQ(-ERANGE, mreg(self->fd, self->comm, self->a.handle, 8, ~0ULL - 4, "t", NULL));
+	/* The last byte, and the whole object: fine; a tag at its longest. */
+	memset(tag, 'a', sizeof(tag) - 1);
+	tag[sizeof(tag) - 1] = 0;
+	ASSERT_EQ(0, mreg(self->fd, self->comm, self->a.handle, MIB - 1, 1, tag, &id));
+	EXPECT_NE(0, id);
+	ASSERT_EQ(0, mreg(self->fd, self->comm, self->a.handle, 0, MIB, "whole", &id2));
+	EXPECT_NE(id, id2);
+	EXPECT_EQ(-EEXIST, mreg(self->fd, self->comm, self->b.handle, 0, 8, "whole", NULL));
+	/* Another communicator has its own tags. */
+	ASSERT_EQ(0, hcclt_comm_create(self->fd, &other));
+	EXPECT_EQ(0, mreg(self->fd, other, self->b.handle, 0, 8, "whole", NULL));
+	/* Unregistration. */
+	EXPECT_EQ(-EINVAL, munreg_ex(self->fd, self->comm, id, 1));
+	EXPECT_EQ(-ENOENT, munreg_ex(self->fd, self->comm + 1, id, 0));
+	EXPECT_EQ(-ENOENT, munreg_ex(self->fd, other, id2 + 1000, 0));
+	EXPECT_EQ(-ENOENT, munreg_ex(self->fd, self->comm, 0, 0));
+	EXPECT_EQ(0, munreg_ex(self->fd, self->comm, id, 0));
+	EXPECT_EQ(-ENOENT, munreg_ex(self->fd, self->comm, id, 0));
+	/* The tag is free again. */
+	EXPECT_EQ(0, mreg(self->fd, self->comm, self->b.handle, 0, 8, tag, &id));
+	EXPECT_EQ(0, munreg_ex(self->fd, self->comm, id, 0));
+	EXPECT_EQ(0, munreg_ex(self->fd, self->comm, id2, 0));
+	/* At most HCCLT_MAX_MEMREGS at a time. */
+	for (i = 0; i < HCCLT_MAX_MEMREGS; i++) {
+		snprintf(tag, sizeof(tag), "r%u", i);
+		ASSERT_EQ(0, mreg(self->fd, self->comm, self->a.handle, i, 1, tag, &ids[i]));
+	}
+	EXPECT_EQ(-ENOSPC, mreg(self->fd, self->comm, self->a.handle, 0, 1, "more", NULL));
+	EXPECT_EQ(0, munreg_ex(self->fd, self->comm, ids[7], 0));
+	EXPECT_EQ(0, mreg(self->fd, self->comm, self->a.handle, 0, 1, "more", NULL));
+	/* A destroyed communicator takes its ranges (and their objects') with it. */
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, other));
+}
+
+/* Two ranks: rank 1 registers part of an object of its own. */
+struct regpair {
+	struct pair2 p;
+	struct obj mem;		/* rank 1's object, part of it registered */
+	__u32 id;
+};
+
+#define REG_OFF		4096
+#define REG_LEN		(64 * 1024 + 3)
+
+static int regpair_setup(int fd0, struct regpair *rp)
+{
+	int ret;
+
+	memset(rp, 0, sizeof(*rp));
+	ret = pair2_setup(fd0, &rp->p, 2 * MIB);
+	if (!ret)
+		ret = obj_new(rp->p.r[1].fd, MIB, &rp->mem);
+	if (!ret)
+		ret = mreg(rp->p.r[1].fd, rp->p.r[1].comm, rp->mem.handle, REG_OFF, REG_LEN,
+			   "zc-out", &rp->id);
+	return ret;
+}
+
+static void regpair_free(struct regpair *rp)
+{
+	if (rp->p.r[1].fd >= 0)
+		obj_free(rp->p.r[1].fd, &rp->mem);
+	pair2_free(&rp->p);
+}
+
+/*
+ * CHANNEL_MEMS lists the peer's ranges; writes and reads into one are
+ * checked against the range (not the object): its first and last byte,
+ * one past either end refused; the bytes land at the range's offset.
+ */
+TEST_F(data, memreg_write_read)
+{
+	struct drm_hcclt_remote_mem m[4];
+	struct drm_hcclt_task t;
+	struct regpair rp;
+	__u32 n;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	ASSERT_EQ(0, regpair_setup(self->fd, &rp));
+	struct pair2 *p = &rp.p;
+
+	/* The list and its checks. */
+	n = 4;
+	ASSERT_EQ(0, cmems(p->r[0].fd, p->r[0].comm, p->c[0], m, &n));
+	ASSERT_EQ(1, n);
+	EXPECT_EQ(rp.id, m[0].reg_id);
+	EXPECT_EQ(REG_LEN, m[0].size);
+	EXPECT_STREQ("zc-out", m[0].tag);
+	n = 0;
+	EXPECT_EQ(0, cmems(p->r[0].fd, p->r[0].comm, p->c[0], NULL, &n));
+	EXPECT_EQ(1, n);
+	n = 4;
+	EXPECT_EQ(0, cmems(p->r[1].fd, p->r[1].comm, p->c[1], m, &n));
+	EXPECT_EQ(0, n);	/* rank 0 registered nothing */
+	n = 4;
+	EXPECT_EQ(-EINVAL, cmems_ex(p->r[0].fd, p->r[0].comm, p->c[0], m, &n, sizeof(m[0]), 1, 0));
+	EXPECT_EQ(-EINVAL, cmems_ex(p->r[0].fd, p->r[0].comm, p->c[0], m, &n, sizeof(m[0]), 0, 1));
+	EXPECT_EQ(-EINVAL, cmems_ex(p->r[0].fd, p->r[0].comm, p->c[0], m, &n, 8, 0, 0));
+	EXPECT_EQ(-ENOENT, cmems(p->r[0].fd, p->r[0].comm + 1, p->c[0], m, &n));
+	EXPECT_EQ(-ENOENT, cmems(p->r[0].fd, p->r[0].comm, p->c[0] + 1, m, &n));
+	n = 4;
+	EXPECT_EQ(-EFAULT, cmems(p->r[0].fd, p->r[0].comm, p->c[0],
+				 (struct drm_hcclt_remote_mem *)8, &n));
+
+	/* A write of the whole range, then at its edges. */
+	fill(p->loc[0].p, REG_LEN, 61);
+	memset(rp.mem.p, 0xee, MIB);
+	t = dtask(HCCLT_TASK_WRITE, p->c[0], p->loc[0].handle, 0, rp.id, 0, REG_LEN);
+	ASSERT_EQ(0, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p->r[0].fd, p->r[0].thread, 10000));
+	EXPECT_EQ(-1, check(rp.mem.p + REG_OFF, REG_LEN, 61));
+	EXPECT_EQ(0xee, rp.mem.p[REG_OFF - 1]);
+	EXPECT_EQ(0xee, rp.mem.p[REG_OFF + REG_LEN]);
+	t = dtask(HCCLT_TASK_WRITE, p->c[0], p->loc[0].handle, 0, rp.id, REG_LEN - 1, 1);
+	EXPECT_EQ(0, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	t.len = 2;
+	EXPECT_EQ(-ERANGE, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	t.dst_offset = REG_LEN;
+	t.len = 1;
+	EXPECT_EQ(-ERANGE, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	t.dst_offset = ~0ULL;
+	EXPECT_EQ(-ERANGE, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	/* A reduce into it, and a read from it. */
+	t = dtask(HCCLT_TASK_WRITE_REDUCE, p->c[0], p->loc[0].handle, 0, rp.id, 4, 4);
+	t.dtype = HCCLT_DTYPE_INT8;
+	t.reduce_op = HCCLT_REDUCE_MAX;
+	EXPECT_EQ(0, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	fill(rp.mem.p + REG_OFF, REG_LEN, 62);
+	ASSERT_EQ(0, hcclt_sync(p->r[0].fd, p->r[0].thread, 10000));
+	fill(rp.mem.p + REG_OFF, REG_LEN, 62);
+	t = dtask(HCCLT_TASK_READ, p->c[0], rp.id, 0, p->loc[0].handle, 1, REG_LEN);
+	ASSERT_EQ(0, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(p->r[0].fd, p->r[0].thread, 10000));
+	EXPECT_EQ(-1, check(p->loc[0].p + 1, REG_LEN, 62));
+	t = dtask(HCCLT_TASK_READ, p->c[0], rp.id, 1, p->loc[0].handle, 0, REG_LEN);
+	EXPECT_EQ(-ERANGE, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	/* An id the peer never gave: as a gone peer. */
+	t = dtask(HCCLT_TASK_WRITE, p->c[0], p->loc[0].handle, 0, rp.id + 1, 0, 1);
+	EXPECT_EQ(-ECONNRESET, hcclt_submit(p->r[0].fd, p->r[0].thread, &t, 1));
+	/* Rank 1's own range is not reachable from rank 1 over the channel. */
+	n = 4;
+	EXPECT_EQ(0, cmems(p->r[1].fd, p->r[1].comm, p->c[1], m, &n));
+	EXPECT_EQ(0, n);
+	regpair_free(&rp);
+}
+
+/*
+ * Unregistration revokes: a new task is refused, and a queued one fails
+ * with -ECONNRESET without touching the range, while the object stays
+ * rank 1's. The peer's communicator destroyed and its file closed: the
+ * same, and CHANNEL_MEMS says the peer is gone.
+ */
+TEST_F(data, memreg_revoked)
+{
+	struct drm_hcclt_remote_mem m[2];
+	struct drm_hcclt_task t[2];
+	struct regpair rp;
+	int round;
+	__u64 th;
+	__u32 n;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	for (round = 0; round < 3; round++) {
+		ASSERT_EQ(0, regpair_setup(self->fd, &rp));
+		struct pair2 *p = &rp.p;
+
+		ASSERT_EQ(0, hcclt_acquire(p->r[0].fd, p->r[0].comm, HCCLT_ENGINE_CPU,
+					   1, 1, &th));
+		fill(p->loc[0].p, REG_LEN, 70);
+		fill(rp.mem.p, MIB, 71);
+		/* Queued behind a wait, then the range goes. */
+		t[0] = hcclt_wait(0, 0);
+		t[1] = dtask(HCCLT_TASK_WRITE, p->c[0], p->loc[0].handle, 0, rp.id, 0,
+			     REG_LEN);
+		ASSERT_EQ(0, hcclt_submit(p->r[0].fd, th, t, 2));
+		if (round == 0) {
+			ASSERT_EQ(0, munreg_ex(p->r[1].fd, p->r[1].comm, rp.id, 0));
+		} else if (round == 1) {
+			ASSERT_EQ(0, hcclt_comm_destroy(p->r[1].fd, p->r[1].comm));
+		} else {
+			/* As its process dying: no mapping keeps the file. */
+			munmap(rp.mem.p, rp.mem.size);
+			memset(&rp.mem, 0, sizeof(rp.mem));
+			munmap(p->buf[1].p, p->buf[1].size);
+			munmap(p->loc[1].p, p->loc[1].size);
+			memset(&p->buf[1], 0, sizeof(p->buf[1]));
+			memset(&p->loc[1], 0, sizeof(p->loc[1]));
+			ASSERT_EQ(0, close(p->r[1].fd));
+			p->r[1].fd = -1;
+		}
+		t[0] = hcclt_rec(th, 0);
+		ASSERT_EQ(0, hcclt_submit(p->r[0].fd, p->r[0].thread, t, 1));
+		EXPECT_EQ(-ECONNRESET, hcclt_sync(p->r[0].fd, th, 30000)) TH_LOG("round %d", round);
+		if (rp.mem.p)
+			EXPECT_EQ(-1, check(rp.mem.p, MIB, 71)) TH_LOG("round %d", round);
+		t[0] = dtask(HCCLT_TASK_WRITE, p->c[0], p->loc[0].handle, 0, rp.id, 0, 1);
+		EXPECT_EQ(-ECONNRESET, hcclt_submit(p->r[0].fd, p->r[0].thread, t, 1));
+		n = 2;
+		if (round == 0) {
+			EXPECT_EQ(0, cmems(p->r[0].fd, p->r[0].comm, p->c[0], m, &n));
+			EXPECT_EQ(0, n);
+		} else {
+			EXPECT_EQ(-ECONNRESET, cmems(p->r[0].fd, p->r[0].comm, p->c[0], m, &n));
+		}
+		regpair_free(&rp);
+	}
+}
+
+/*
+ * Writes into a range rank 1 registered, running when rank 1 unregisters
+ * it: as peer_gone_stops_running_write for an HCCL buffer, the running
+ * one stops within a chunk, the queued ones never start (-ECONNRESET),
+ * and nothing reaches the range after MEM_UNREG returned, while rank 1
+ * keeps its object.
+ */
+TEST_F_TIMEOUT(data, memreg_unreg_stops_running_write, 300)
+{
+	struct drm_hcclt_task t[NRW];
+	struct obj alt = {0}, mem = {0};
+	struct pair2 p;
+	long long c0, c1, cd;
+	__u32 id;
+	__u8 *snap;
+	int i;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	ENGINE_CHUNKS(c0);
+	snap = malloc(RBUF);
+	ASSERT_NE(NULL, snap);
+	ASSERT_EQ(0, pair2_setup(self->fd, &p, 2 * MIB));
+	ASSERT_EQ(0, obj_new(p.r[0].fd, RBUF, &alt));
+	obj_free(p.r[0].fd, &p.loc[0]);
+	ASSERT_EQ(0, obj_new(p.r[0].fd, RBUF, &p.loc[0]));
+	ASSERT_EQ(0, obj_new(p.r[1].fd, RBUF + MIB, &mem));
+	ASSERT_EQ(0, mreg(p.r[1].fd, p.r[1].comm, mem.handle, MIB, RBUF, "big", &id));
+	fill(p.loc[0].p, RBUF, 1);
+	fill(alt.p, RBUF, 2);
+	for (i = 0; i < NRW; i++)
+		t[i] = dtask(HCCLT_TASK_WRITE, p.c[0],
+			     i % 2 ? alt.handle : p.loc[0].handle, 0, id, 0, RBUF);
+	ASSERT_EQ(0, hcclt_submit(p.r[0].fd, p.r[0].thread, t, NRW));
+	ASSERT_LT(c0, engine_wait_started(c0));
+
+	ASSERT_EQ(0, munreg_ex(p.r[1].fd, p.r[1].comm, id, 0));
+	memcpy(snap, mem.p + MIB, RBUF);
+	ENGINE_CHUNKS(cd);
+	EXPECT_EQ(cd - c0 < NRW * (RBUF / MIB) ? -ECONNRESET : 0,
+		  hcclt_sync(p.r[0].fd, p.r[0].thread, 120000));
+	c1 = engine_wait_idle();
+	ASSERT_LE(c0, c1);
+	TH_LOG("%lld of %d chunks ran", c1 - c0, NRW * (int)(RBUF / MIB));
+	EXPECT_EQ(0, memcmp(snap, mem.p + MIB, RBUF));
+	/* Rank 1's object is its own: it still writes and reads it. */
+	mem.p[0] = 0x5a;
+	EXPECT_EQ(0x5a, mem.p[0]);
+	obj_free(p.r[1].fd, &mem);
+	obj_free(p.r[0].fd, &alt);
+	pair2_free(&p);
+	free(snap);
+}
+
+/*
+ * Rank 1's process registers a range and dies (SIGKILL): rank 0's write
+ * into it, queued behind a wait, fails with -ECONNRESET, and a new one
+ * is refused, once the dead process's file is released (bounded wait).
+ */
+TEST_F_TIMEOUT(data, memreg_peer_death, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_remote_mem m[2];
+	struct rank r = { .dev = 0, .rank = 0, .nranks = 2 };
+	struct drm_hcclt_task t[2];
+	struct obj src = {0};
+	int sync[2], st, ret;
+	long long end;
+	static __u64 ch;	/* static: kept across the harness's setjmp() */
+	__u64 th;
+	__u32 n = 2;
+	pid_t pid;
+	char c;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (!has_memreg(self->fd))
+		SKIP(return, "driver without registered memory");
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rank r1 = { .key = g.key, .dev = 1, .rank = 1,
+				   .nranks = 2 };
+		struct obj buf = {0};
+		__u64 ch1;
+
+		close(sync[0]);
+		if (rank_join(&r1) ||
+		    chan_acquire1(r1.fd, r1.comm, HCCLT_ENGINE_CPU, 0, 1,
+				  now_ns() + 20000000000LL, &ch1) ||
+		    obj_new(r1.fd, MIB, &buf) ||
+		    mreg(r1.fd, r1.comm, buf.handle, 0, MIB, "dies", NULL))
+			_exit(1);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	r.key = g.key;
+	ret = rank_join(&r);
+	if (!ret)
+		ret = chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, 1, 1,
+				    now_ns() + 20000000000LL, &ch);
+	if (!ret)
+		ret = read(sync[0], &c, 1) == 1 ? 0 : -EPIPE;
+	if (!ret)
+		ret = cmems(r.fd, r.comm, ch, m, &n);
+	if (!ret)
+		ret = n == 1 ? 0 : -ENOENT;
+	if (!ret)
+		ret = obj_new(r.fd, MIB, &src);
+	if (!ret)
+		ret = hcclt_acquire(r.fd, r.comm, HCCLT_ENGINE_CPU, 1, 1, &th);
+	if (!ret) {
+		t[0] = hcclt_wait(0, 0);
+		t[1] = dtask(HCCLT_TASK_WRITE, ch, src.handle, 0, m[0].reg_id, 0, MIB);
+		ret = hcclt_submit(r.fd, th, t, 2);
+	}
+	EXPECT_EQ(0, ret);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	close(sync[0]);
+	ASSERT_EQ(0, ret);
+
+	/* The file goes soon after the process: until then, the range is live. */
+	t[1] = dtask(HCCLT_TASK_WRITE, ch, src.handle, 0, m[0].reg_id, 0, 1);
+	end = hcclt_wait_end(10000);
+	while ((ret = hcclt_submit(r.fd, r.thread, &t[1], 1)) == 0 &&
+	       hcclt_now_ms() < end)
+		hcclt_msleep(5);
+	EXPECT_EQ(-ECONNRESET, ret);
+	n = 2;
+	EXPECT_EQ(-ECONNRESET, cmems(r.fd, r.comm, ch, m, &n));
+	t[0] = hcclt_rec(th, 0);
+	ASSERT_EQ(0, hcclt_submit(r.fd, r.thread, t, 1));
+	EXPECT_EQ(-ECONNRESET, hcclt_sync(r.fd, th, 30000));
+	hcclt_sync(r.fd, r.thread, 30000);
+	obj_free(r.fd, &src);
+	close(r.fd);
 }
 
 TEST_HARNESS_MAIN

@@ -278,6 +278,14 @@ static int errno_ok(unsigned int nr, int type_ok, int err, int intr)
 		return err == EINVAL || err == ENOENT;
 	if (nr == DRM_BASE + DRM_HCCLT_EVENT_WAIT)
 		return err == EINVAL || err == ENOENT || err == EINTR;
+	/* Registered memory (uAPI 1.12): random ids name none. */
+	if (nr == DRM_BASE + DRM_HCCLT_MEM_REG)
+		return err == EINVAL || err == ENOENT || err == ERANGE ||
+		       err == EEXIST || err == ENOSPC;
+	if (nr == DRM_BASE + DRM_HCCLT_MEM_UNREG)
+		return err == EINVAL || err == ENOENT;
+	if (nr == DRM_BASE + DRM_HCCLT_CHANNEL_MEMS)
+		return err == EINVAL || err == ENOENT || err == ECONNRESET;
 	if (nr >= DRM_BASE + NR_KNOWN)
 		return err == EINVAL || err == ENOTTY;
 	if (intr && err == EINTR && nr == DRM_BASE + DRM_HCCLT_STREAM_SYNC)
