@@ -41,6 +41,7 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 {
 	const char *soc = aclrtGetSocName();
 	int ub = soc && !strncmp(soc, "Ascend950", 9);
+	int32_t cross;
 	uint32_t i, j;
 
 	for (i = 0; i < n; i++) {
@@ -63,6 +64,13 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 		if (ub ? d[i].channelProtocol != COMM_PROTOCOL_UB_CTP :
 			 d[i].channelProtocol != COMM_PROTOCOL_HCCS &&
 			 d[i].channelProtocol != COMM_PROTOCOL_ROCE)
+			return HCCL_E_PARA;
+		/*
+		 * Between servers, the cluster layer's protocol only: what
+		 * HcclRankGraphGetLinks gives there (rank_graph.c).
+		 */
+		if (hcclt_rank_graph_cross(c, c->rank, d[i].remoteRank, &cross) &&
+		    d[i].channelProtocol != cross)
 			return HCCL_E_PARA;
 		if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
 		    engine != COMM_ENGINE_AICPU && engine != COMM_ENGINE_AICPU_TS)
