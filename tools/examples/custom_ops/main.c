@@ -25,6 +25,7 @@
 #include "hccl/hccl.h"
 #include "hccl/hccl_comm.h"
 #include "hccl/hccl_rank_graph.h"
+#include "hccl/hccl_res.h"
 #include "example_ops.h"
 
 #define MAX_RANKS 16
@@ -161,6 +162,39 @@ static int run_allgather(struct rank_ctx *c, int round, int hier)
 }
 
 /*
+ * A channel to the last rank (another server) over the server layer's
+ * protocol, where it differs from the cluster layer's, is refused before
+ * any rendezvous: HCCL_E_PARA. 0 when it is (or the check does not apply).
+ */
+static int cross_check(HcclComm comm, uint32_t rank, uint32_t nranks)
+{
+	CommLink *links;
+	HcclChannelDesc d;
+	ChannelHandle ch;
+	CommProtocol inner, outer;
+	uint32_t nl;
+	HcclResult r;
+
+	if (HcclRankGraphGetLinks(comm, 0, rank, rank + 1, &links, &nl) != HCCL_SUCCESS || !nl)
+		return 1;
+	inner = links[0].linkAttr.linkProtocol;
+	if (HcclRankGraphGetLinks(comm, 1, rank, nranks - 1, &links, &nl) != HCCL_SUCCESS || !nl)
+		return 1;
+	outer = links[0].linkAttr.linkProtocol;
+	if (inner == outer)
+		return 0;
+	if (HcclChannelDescInit(&d, 1) != HCCL_SUCCESS)
+		return 1;
+	d.remoteRank = nranks - 1;
+	d.channelProtocol = inner;
+	d.notifyNum = 1;
+	r = HcclChannelAcquire(comm, COMM_ENGINE_AICPU, &d, 1, &ch);
+	say(rank, "%sa channel to rank %llu over the server layer's protocol: HcclResult %llu",
+	    "", nranks - 1, (unsigned long long)r);
+	return r != HCCL_E_PARA;
+}
+
+/*
  * What the rank graph says about this rank (the hierarchical AllGather's
  * view): its layers, the instance sizes of each, and the protocol of its
  * link to the last rank. 0 when every call succeeded.
@@ -192,7 +226,7 @@ static int show_graph(HcclComm comm, uint32_t rank, uint32_t nranks)
 					"other");
 	}
 	say(rank, "%s", line, 0, 0);
-	return 0;
+	return nl > 1 ? cross_check(comm, rank, nranks) : 0;
 }
 
 static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t rank)
