@@ -342,9 +342,10 @@ int main(int argc, char **argv)
 	if (o.nranks > MAX_RANKS)
 		o.nranks = MAX_RANKS;
 	soc = aclrtGetSocName();
-	printf("custom operators (%s%s%s) on %u ranks as %s, %s, %llu bytes per rank, %d rounds\n",
-	       o.p2p ? " P2P" : "", o.allgather ? " ring-AllGather" : "",
-	       o.hier ? " hierarchical-AllGather" : "", o.nranks,
+	printf("custom operators (%s) on %u ranks as %s, %s, %llu bytes per rank, %d rounds\n",
+	       o.p2p && o.allgather && o.hier ? "P2P, ring AllGather, hierarchical AllGather" :
+	       o.p2p && o.allgather ? "P2P and ring AllGather" :
+	       o.p2p ? "P2P" : o.allgather ? "ring AllGather" : "hierarchical AllGather", o.nranks,
 	       o.processes ? "processes" : "threads", soc ? soc : "?",
 	       (unsigned long long)o.bytes, o.rounds);
 	fflush(stdout);
