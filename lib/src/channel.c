@@ -41,8 +41,10 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 {
 	const char *soc = aclrtGetSocName();
 	int ub = soc && !strncmp(soc, "Ascend950", 9);
-	int32_t cross;
+	uint32_t server[HCCLT_MAX_DEVICES * 4];
+	int32_t cross = COMM_PROTOCOL_RESERVED;
 	uint32_t i, j;
+	int multi;
 
 	for (i = 0; i < n; i++) {
 		if (d[i].header.magicWord != HCCL_CHANNEL_DESC_MAGIC_WORD)
@@ -51,6 +53,9 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 		    !protocol_known(d[i].channelProtocol))
 			return HCCL_E_PARA;
 	}
+	/* Where the ranks are: one GROUP_INFO, not one per descriptor. */
+	multi = c->nranks <= sizeof(server) / sizeof(server[0]) &&
+		hcclt_rank_graph_servers(c, server, &cross);
 	for (i = 0; i < n; i++) {
 		if (d[i].notifyNum > HCCLT_MAX_NOTIFIES_PER_CHANNEL)
 			return HCCL_E_PARA;
@@ -69,7 +74,7 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 		 * Between servers, the cluster layer's protocol only: what
 		 * HcclRankGraphGetLinks gives there (rank_graph.c).
 		 */
-		if (hcclt_rank_graph_cross(c, c->rank, d[i].remoteRank, &cross) &&
+		if (multi && server[d[i].remoteRank] != server[c->rank] &&
 		    d[i].channelProtocol != cross)
 			return HCCL_E_PARA;
 		if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&

@@ -105,7 +105,7 @@ struct hcclt_servers {
 
 void hcclt_servers_from_query(const struct drm_hcclt_query *q, struct hcclt_servers *s);
 const struct hcclt_servers *hcclt_device_servers(int dev);
-int hcclt_rank_graph_cross(const struct hcclt_comm *c, uint32_t a, uint32_t b, int32_t *proto);
+int hcclt_rank_graph_servers(const struct hcclt_comm *c, uint32_t *server, int32_t *proto);
 const struct hcclt_quota *hcclt_device_quota(int dev);
 void hcclt_quota_from_query(const struct drm_hcclt_query *q,
 			    struct hcclt_quota *qt);

@@ -347,18 +347,18 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, 
 }
 
 /*
- * The cluster protocol between @c's ranks @a and @b when they are on
- * different servers (HcclChannelAcquire's check, channel.c): 1 and the
- * protocol in *@proto if they are, 0 if they share a server (or the
- * layout is unknown).
+ * For HcclChannelAcquire's check (channel.c): when @c's ranks span more
+ * than one server, the server of each rank in @server (@c->nranks
+ * entries) and the cluster layer's protocol in *@proto, and 1; 0 when
+ * they are on one server (or the layout is unknown).
  */
-int hcclt_rank_graph_cross(const struct hcclt_comm *c, uint32_t a, uint32_t b, int32_t *proto)
+int hcclt_rank_graph_servers(const struct hcclt_comm *c, uint32_t *server, int32_t *proto)
 {
 	struct topo t;
 
-	if (topo_get(c, &t) || t.nservers <= 1 || a >= t.nranks || b >= t.nranks ||
-	    t.server[a] == t.server[b])
+	if (topo_get(c, &t) || t.nservers <= 1)
 		return 0;
+	memcpy(server, t.server, t.nranks * sizeof(*server));
 	*proto = soc_950() ? COMM_PROTOCOL_UB_CTP : soc_a3() ? COMM_PROTOCOL_HCCS : COMM_PROTOCOL_ROCE;
 	return 1;
 }
