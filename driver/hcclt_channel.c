@@ -483,6 +483,12 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 			return -EINVAL;
 		if (d[i].remote_rank >= nranks)
 			return -ERANGE;
+		/* Between servers only the cluster layer's protocol. */
+		if (comm->group && d[i].protocol != hcclt_cluster_protocol() &&
+		    hcclt_device_server(hcclt_group_rank_device(comm->group,
+								d[i].remote_rank)) !=
+		    hcclt_device_server(comm->file->hdev->index))
+			return -EXDEV;
 	}
 	return 0;
 }

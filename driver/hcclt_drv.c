@@ -36,7 +36,18 @@
 /* An 8-card server (Atlas 800T A2) by default. */
 static unsigned int sim_devices = 8;
 module_param(sim_devices, uint, 0444);
-MODULE_PARM_DESC(sim_devices, "Number of simulated NPUs (0-16, default 8)");
+MODULE_PARM_DESC(sim_devices,
+		 "Simulated NPUs per server (0-16, default 8; servers x this <= 16)");
+
+/*
+ * Servers the cards are split into: card N is on server N / sim_devices,
+ * cards numbered server by server (2 x 8 = 16: the setup of CANN's 2026
+ * operator competitions). Documentation/overview.rst, "Servers".
+ */
+static unsigned int sim_servers = 1;
+module_param(sim_servers, uint, 0444);
+MODULE_PARM_DESC(sim_servers,
+		 "Simulated servers of sim_devices NPUs each (1-16, default 1)");
 
 /*
  * The SoC the simulated NPUs are, as aclrtGetSocName() names it; userspace
@@ -74,6 +85,33 @@ MODULE_PARM_DESC(sim_notifies,
 
 static struct platform_device *hcclt_pdevs[HCCLT_MAX_DEVICES];
 
+/**
+ * hcclt_device_server - the simulated server of a card.
+ * @index: the card's number (struct hcclt_device's @index).
+ *
+ * Return: @index / sim_devices (module parameters, fixed while loaded).
+ */
+u32 hcclt_device_server(u32 index)
+{
+	return sim_devices ? index / sim_devices : 0;
+}
+
+/**
+ * hcclt_cluster_protocol - the protocol of the cluster layer, between
+ * cards of different servers: RoCE on A2, HCCS on A3 (the servers are one
+ * superpod), UB_CTP on a 950 (Documentation/overview.rst, "Servers").
+ *
+ * Return: an HCCLT_PROTOCOL_* value.
+ */
+u32 hcclt_cluster_protocol(void)
+{
+	if (!strcmp(sim_soc, "Ascend910_9391"))
+		return HCCLT_PROTOCOL_HCCS;
+	if (!strcmp(sim_soc, "Ascend950PR"))
+		return HCCLT_PROTOCOL_UB_CTP;
+	return HCCLT_PROTOCOL_ROCE;
+}
+
 /* ---- QUERY ---- */
 
 #define HCCLT_ENGINES_ACQUIRE	(BIT(HCCLT_ENGINE_CPU) | \
@@ -90,9 +128,9 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	struct drm_hcclt_query *args = data;
 	const struct hcclt_quota_rules *r = hcclt_quota();
 
-	if (args->flags || args->pad) {
-		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x\n", args->flags,
-			       args->pad);
+	if (args->flags || args->pad || args->pad3) {
+		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x pad3 %#llx\n",
+			       args->flags, args->pad, args->pad3);
 		return -EINVAL;
 	}
 
@@ -133,7 +171,7 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 			 HCCLT_FEATURE_SATURATION | HCCLT_FEATURE_EVENT_RESET |
 			 HCCLT_FEATURE_AICPU_CORES | HCCLT_FEATURE_QUOTA_RULES |
 			 HCCLT_FEATURE_OP_INFO | HCCLT_FEATURE_FILE_ATTACH |
-			 HCCLT_FEATURE_MEMREG |
+			 HCCLT_FEATURE_MEMREG | HCCLT_FEATURE_SERVERS |
 			 hdev->hw->features;
 	hcclt_mem_query(hdev, &args->mem_total, &args->mem_used);
 	args->aicpu_cores = sim_aicpu_cores;
@@ -142,6 +180,10 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->quota_flags = r->flags;
 	args->max_threads_per_call = r->max_threads_per_call;
 	args->max_notifies_per_thread = r->max_npt;
+	args->servers = sim_servers;
+	args->server_devices = sim_devices;
+	args->server = hcclt_device_server(hdev->index);
+	args->device_index = hdev->index;
 	return 0;
 }
 
@@ -614,6 +656,13 @@ static int hcclt_check_params(void)
 		       sim_devices, HCCLT_MAX_DEVICES);
 		return -EINVAL;
 	}
+	if (sim_servers < 1 || sim_servers > HCCLT_MAX_DEVICES ||
+	    sim_servers * sim_devices > HCCLT_MAX_DEVICES) {
+		pr_err("hcclthread: sim_servers=%u x sim_devices=%u: 1-%u servers, at most %u cards\n",
+		       sim_servers, sim_devices, HCCLT_MAX_DEVICES,
+		       HCCLT_MAX_DEVICES);
+		return -EINVAL;
+	}
 	if (hcclt_sim_streams < 1 ||
 	    hcclt_sim_streams > HCCLT_MAX_SIM_STREAMS) {
 		pr_err("hcclthread: sim_streams=%u out of range 1-%u\n",
@@ -672,7 +721,7 @@ static int __init hcclt_init(void)
 	if (ret)
 		goto err_syncobj;
 
-	for (i = 0; i < sim_devices; i++) {
+	for (i = 0; i < sim_servers * sim_devices; i++) {
 		pdev = platform_device_register_simple(HCCLT_DRV_NAME, i,
 						       NULL, 0);
 		if (IS_ERR(pdev)) {

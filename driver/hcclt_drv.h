@@ -390,6 +390,9 @@ static inline ktime_t hcclt_ktime_left(ktime_t deadline)
 extern unsigned int hcclt_sim_streams;
 extern unsigned int hcclt_sim_notifies;
 
+u32 hcclt_device_server(u32 index);
+u32 hcclt_cluster_protocol(void);
+
 /* hcclt_sched.c */
 int hcclt_sched_init(struct hcclt_device *hdev);
 void hcclt_sched_unplug(struct hcclt_device *hdev);

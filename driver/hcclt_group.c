@@ -480,6 +480,24 @@ bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank)
 }
 
 /**
+ * hcclt_group_rank_device - the card of a rank of a complete group.
+ * @group: the group of a live communicator of the caller (complete: every
+ *	rank has joined, and a rank's @device stays once set).
+ * @rank: a rank below its rank count.
+ *
+ * Return: the card number of the file that joined @rank.
+ */
+u32 hcclt_group_rank_device(struct hcclt_group *group, u32 rank)
+{
+	u32 device;
+
+	mutex_lock(&hcclt_groups_lock);
+	device = group->ranks[rank].device;
+	mutex_unlock(&hcclt_groups_lock);
+	return device;
+}
+
+/**
  * hcclt_group_file_close - a file is closed: fail the groups it created
  * that are still pending.
  * @file: the file (postclose; no ioctl of it runs).

@@ -4,7 +4,8 @@
 # examples of the HCCL documentation, the multi-rank example (ranks as
 # threads, then as processes), the example ring AllGather custom operator
 # on every card, HCCL's AllReduce on every card (with its bus bandwidth),
-# and the status tool, and say what happened. The handshake example's
+# the status tool, and the hierarchical AllGather on two servers of 8
+# cards (16 ranks), and say what happened. The handshake example's
 # timeline lands in build/demo/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -109,7 +109,10 @@ static HcclResult kernel_load(void)
 	return HCCL_SUCCESS;
 }
 
-/* The protocol of the link from @rank to @peer, from the rank graph. */
+/*
+ * The protocol of the link from @rank to @peer, from the rank graph: the
+ * server layer's, else (a peer on another server) the cluster layer's.
+ */
 static HcclResult link_protocol(HcclComm comm, uint32_t rank, uint32_t peer,
 				CommProtocol *proto)
 {
@@ -118,6 +121,8 @@ static HcclResult link_protocol(HcclComm comm, uint32_t rank, uint32_t peer,
 	HcclResult ret;
 
 	ret = HcclRankGraphGetLinks(comm, 0, rank, peer, &links, &n);
+	if (ret == HCCL_SUCCESS && !n)
+		ret = HcclRankGraphGetLinks(comm, 1, rank, peer, &links, &n);
 	if (ret != HCCL_SUCCESS)
 		return ret;
 	if (!n)

@@ -41,7 +41,10 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 {
 	const char *soc = aclrtGetSocName();
 	int ub = soc && !strncmp(soc, "Ascend950", 9);
+	uint32_t server[HCCLT_MAX_DEVICES * 4];
+	int32_t cross = COMM_PROTOCOL_RESERVED;
 	uint32_t i, j;
+	int multi;
 
 	for (i = 0; i < n; i++) {
 		if (d[i].header.magicWord != HCCL_CHANNEL_DESC_MAGIC_WORD)
@@ -50,6 +53,9 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 		    !protocol_known(d[i].channelProtocol))
 			return HCCL_E_PARA;
 	}
+	/* Where the ranks are: one GROUP_INFO, not one per descriptor. */
+	multi = c->nranks <= sizeof(server) / sizeof(server[0]) &&
+		hcclt_rank_graph_servers(c, server, &cross);
 	for (i = 0; i < n; i++) {
 		if (d[i].notifyNum > HCCLT_MAX_NOTIFIES_PER_CHANNEL)
 			return HCCL_E_PARA;
@@ -63,6 +69,13 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 		if (ub ? d[i].channelProtocol != COMM_PROTOCOL_UB_CTP :
 			 d[i].channelProtocol != COMM_PROTOCOL_HCCS &&
 			 d[i].channelProtocol != COMM_PROTOCOL_ROCE)
+			return HCCL_E_PARA;
+		/*
+		 * Between servers, the cluster layer's protocol only: what
+		 * HcclRankGraphGetLinks gives there (rank_graph.c).
+		 */
+		if (multi && server[d[i].remoteRank] != server[c->rank] &&
+		    d[i].channelProtocol != cross)
 			return HCCL_E_PARA;
 		if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
 		    engine != COMM_ENGINE_AICPU && engine != COMM_ENGINE_AICPU_TS)

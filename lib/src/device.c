@@ -28,6 +28,7 @@ struct hcclt_dev {
 	_Atomic int fd1;	/* fd + 1; 0 until opened (stored under dev_lock) */
 	uint64_t features;	/* QUERY's, set before fd1 (under dev_lock) */
 	struct hcclt_quota quota;	/* QUERY's, likewise */
+	struct hcclt_servers servers;	/* QUERY's, likewise */
 };
 
 static pthread_once_t disc_once = PTHREAD_ONCE_INIT;
@@ -377,6 +378,7 @@ static int device_open_locked(int dev)
 	}
 	devs[dev].features = q.features;
 	hcclt_quota_from_query(&q, &devs[dev].quota);
+	hcclt_servers_from_query(&q, &devs[dev].servers);
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	return fd;
 }
@@ -399,6 +401,7 @@ int hcclt_device_adopt(int dev, int fd, uint32_t gen)
 		return ret;
 	pthread_mutex_lock(&dev_lock);
 	devs[dev].features = q.features;
+	hcclt_servers_from_query(&q, &devs[dev].servers);
 	atomic_store_explicit(&devs[dev].fd1, fd + 1, memory_order_release);
 	atomic_store(&fork_gen, gen);
 	pthread_mutex_unlock(&dev_lock);
@@ -413,6 +416,29 @@ int hcclt_device_adopt(int dev, int fd, uint32_t gen)
 uint64_t hcclt_device_features(int dev)
 {
 	return devs[dev].features;
+}
+
+/*
+ * The server layout QUERY's answer @q tells (uAPI 1.14), or one server of
+ * which the card is card 0 (an older driver: no HCCLT_FEATURE_SERVERS).
+ */
+void hcclt_servers_from_query(const struct drm_hcclt_query *q, struct hcclt_servers *s)
+{
+	if (!(q->features & HCCLT_FEATURE_SERVERS) || !q->servers || !q->server_devices) {
+		memset(s, 0, sizeof(*s));
+		s->servers = 1;
+		return;
+	}
+	s->servers = q->servers;
+	s->server_devices = q->server_devices;
+	s->server = q->server;
+	s->card = q->device_index;
+}
+
+/* The server layout of device @dev, seen open as for hcclt_device_features(). */
+const struct hcclt_servers *hcclt_device_servers(int dev)
+{
+	return &devs[dev].servers;
 }
 
 /*

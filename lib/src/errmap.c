@@ -152,6 +152,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	/* DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE (HcclChannelAcquire) */
 	R(CHANNEL_ACQUIRE, EINVAL, HCCL_E_PARA),
 	R(CHANNEL_ACQUIRE, ERANGE, HCCL_E_PARA),
+	R(CHANNEL_ACQUIRE, EXDEV, HCCL_E_PARA),	/* not the cluster protocol */
 	R(CHANNEL_ACQUIRE, ENOENT, HCCL_E_PTR),	/* communicator gone */
 	R(CHANNEL_ACQUIRE, EFAULT, HCCL_E_PTR),
 	R(CHANNEL_ACQUIRE, EBUSY, HCCL_E_AGAIN),	/* acquired by another call */

@@ -90,6 +90,22 @@ int hcclt_device_open(int dev);
 int hcclt_device_fd_fast(int dev);
 int hcclt_device_adopt(int dev, int fd, uint32_t gen);
 uint64_t hcclt_device_features(int dev);
+
+/*
+ * The simulated servers (QUERY, uAPI 1.14): card N of the driver is on
+ * server N / server_devices; servers 1 and server_devices 0 on a driver
+ * without them (everything on server 0).
+ */
+struct hcclt_servers {
+	uint32_t servers;	/* servers of the driver */
+	uint32_t server_devices;	/* cards per server */
+	uint32_t server;	/* this card's server */
+	uint32_t card;		/* this card's number (GROUP_INFO's device) */
+};
+
+void hcclt_servers_from_query(const struct drm_hcclt_query *q, struct hcclt_servers *s);
+const struct hcclt_servers *hcclt_device_servers(int dev);
+int hcclt_rank_graph_servers(const struct hcclt_comm *c, uint32_t *server, int32_t *proto);
 const struct hcclt_quota *hcclt_device_quota(int dev);
 void hcclt_quota_from_query(const struct drm_hcclt_query *q,
 			    struct hcclt_quota *qt);

@@ -43,7 +43,7 @@
 #include "hccl/hccl.h"
 #include "tap.h"
 
-#define MAX_RANKS	8
+#define MAX_RANKS	16
 #define MAX_CASES	32
 #define WHY_LEN		160
 #define BIG		((1ULL << 20) + 3)

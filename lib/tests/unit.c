@@ -1585,6 +1585,21 @@ static void test_fidelity_a2(void)
 	nl = 7;
 	TAP_EQ(HcclRankGraphGetLinks(&c, 0, 1, 1, &links, &nl), HCCL_SUCCESS, "A2: a rank to itself");
 	TAP_EQ(nl, 0, "A2: no links");
+	{
+		uint32_t *sizes = NULL, ns = 7;
+
+		TAP_EQ(HcclRankGraphGetInstSizeListByLayer(NULL, 0, &sizes, &ns), HCCL_E_PTR,
+		       "InstSizeListByLayer: comm NULL");
+		TAP_EQ(HcclRankGraphGetInstSizeListByLayer(&c, 0, NULL, &ns), HCCL_E_PTR,
+		       "InstSizeListByLayer: list NULL");
+		TAP_EQ(HcclRankGraphGetInstSizeListByLayer(&c, 0, &sizes, NULL), HCCL_E_PTR,
+		       "InstSizeListByLayer: size NULL");
+		TAP_EQ(HcclRankGraphGetInstSizeListByLayer(&c, 1, &sizes, &ns), HCCL_E_PARA,
+		       "InstSizeListByLayer: no layer 1 on one server -> HCCL_E_PARA");
+		TAP_EQ(HcclRankGraphGetInstSizeListByLayer(&c, 0, &sizes, &ns), HCCL_SUCCESS,
+		       "InstSizeListByLayer: layer 0");
+		tap_ok(ns == 1 && sizes && sizes[0] == 2, "one server of 2 ranks: [2]");
+	}
 }
 
 /* The runtime samples' calls: the checks made before any device. */

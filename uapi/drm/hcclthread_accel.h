@@ -68,9 +68,10 @@ extern "C" {
  * 11: DRM_IOCTL_HCCLT_OP_INFO (HCCLT_FEATURE_OP_INFO); 12:
  * DRM_IOCTL_HCCLT_FILE_ATTACH (HCCLT_FEATURE_FILE_ATTACH); 13: registered
  * memory, DRM_IOCTL_HCCLT_MEM_REG, _MEM_UNREG and _CHANNEL_MEMS, and data
- * tasks into a peer's registered range (HCCLT_FEATURE_MEMREG).
+ * tasks into a peer's registered range (HCCLT_FEATURE_MEMREG); 14:
+ * servers in QUERY (HCCLT_FEATURE_SERVERS).
  */
-#define HCCLT_UAPI_MINOR		13
+#define HCCLT_UAPI_MINOR		14
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -248,6 +249,27 @@ struct drm_hcclt_query {
 	 * -EDQUOT otherwise.
 	 */
 	__u32 max_notifies_per_thread;
+	/**
+	 * @servers: out (uAPI 1.14, HCCLT_FEATURE_SERVERS), simulated servers
+	 * the driver's cards are split into (module parameter sim_servers):
+	 * card N is on server N / @server_devices. An older driver leaves it
+	 * as userspace set it (zero): one server.
+	 */
+	__u32 servers;
+	/**
+	 * @server_devices: out (uAPI 1.14), cards per server (module
+	 * parameter sim_devices).
+	 */
+	__u32 server_devices;
+	/** @server: out (uAPI 1.14), the server of this card. */
+	__u32 server;
+	/**
+	 * @device_index: out (uAPI 1.14), the number of this card, as
+	 * DRM_IOCTL_HCCLT_GROUP_INFO's @device names it.
+	 */
+	__u32 device_index;
+	/** @pad3: in, must be zero (uAPI 1.14; -EINVAL otherwise). */
+	__u64 pad3;
 };
 
 /*
@@ -386,6 +408,14 @@ struct drm_hcclt_query {
  * drm_hcclt_task's @dst_handle/@src_handle).
  */
 #define HCCLT_FEATURE_MEMREG		0x800000ULL
+/*
+ * (uAPI 1.14) A cluster of simulated servers: QUERY reports @servers,
+ * @server_devices, @server and @device_index, and
+ * DRM_IOCTL_HCCLT_CHANNEL_ACQUIRE takes, between ranks on different
+ * servers, only the cluster layer's protocol (RoCE on A2, HCCS on A3, the
+ * two servers being one superpod, UB_CTP on a 950): -EXDEV otherwise.
+ */
+#define HCCLT_FEATURE_SERVERS		0x400000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -1504,6 +1534,9 @@ struct drm_hcclt_channel_desc {
  *   @protocol) repeated in the call, @remote_rank the rank itself.
  * - -ERANGE: @remote_rank not below the group's rank count (a
  *   communicator of COMM_CREATE has one rank).
+ * - -EXDEV: (uAPI 1.14, HCCLT_FEATURE_SERVERS) @remote_rank's card is on
+ *   another server and @protocol is not the cluster layer's protocol
+ *   (RoCE on A2, HCCS on A3, UB_CTP on a 950).
  * - -EBUSY: another call of the same communicator is acquiring the same
  *   channel now.
  * - -ENOSPC: the device's notify pool has too few notifies left.

@@ -172,6 +172,43 @@ TEST_F(chan, acquire_einval)
 	close_all(r, 2);
 }
 
+/*
+ * (uAPI 1.14) Between servers only the cluster layer's protocol: RoCE on
+ * A2 (the default SoC), checked before any wait. Needs sim_servers >= 2.
+ */
+TEST_F(chan, cross_server_protocol)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_channel_desc d[1];
+	struct drm_hcclt_query q;
+	struct rank r[MAX_DEVS];
+	__u32 n, far;
+
+	memset(&q, 0, sizeof(q));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+	ASSERT_NE(0, q.features & HCCLT_FEATURE_SERVERS);
+	if (q.servers < 2 || !q.server_devices)
+		SKIP(return, "needs sim_servers >= 2");
+	far = q.server_devices;		/* rank on card 0 of server 1 */
+	n = far + 1;
+	if ((__u32)ndevs < n || n > MAX_DEVS)
+		SKIP(return, "needs %u devices", n);
+	ASSERT_EQ(0, join_all(self->fd, r, n, &g));
+	d[0] = desc(far, HCCLT_PROTOCOL_HCCS, 1);
+	EXPECT_EQ(-EXDEV, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	d[0] = desc(far, HCCLT_PROTOCOL_UB_CTP, 1);
+	EXPECT_EQ(-EXDEV, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1, FAR));
+	/* The cluster's protocol passes the check: the peer never comes. */
+	d[0] = desc(far, HCCLT_PROTOCOL_ROCE, 1);
+	EXPECT_EQ(-ETIME, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1,
+					  now_ns() + 50000000));
+	/* Within a server HCCS stays. */
+	d[0] = desc(1, HCCLT_PROTOCOL_HCCS, 1);
+	EXPECT_EQ(-ETIME, chan_acquire_ex(r[0].fd, r[0].comm, 0, d, 1,
+					  now_ns() + 50000000));
+	close_all(r, n);
+}
+
 /* Match, the same id again, mismatch, and channel task validation. */
 TEST_F(chan, rendezvous_and_tasks)
 {

@@ -121,6 +121,11 @@ TEST_F(core, query_fields)
 	EXPECT_EQ(64, q.max_notifies_per_thread);
 	/* uAPI 1.13: registered memory. */
 	EXPECT_NE(0, q.features & HCCLT_FEATURE_MEMREG);
+	/* uAPI 1.14: one server of every card at the default load. */
+	EXPECT_NE(0, q.features & HCCLT_FEATURE_SERVERS);
+	EXPECT_EQ(1, q.servers);
+	EXPECT_EQ(0, q.server);
+	EXPECT_EQ(0, q.pad3);
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
@@ -143,7 +148,8 @@ TEST_F(core, query_fields)
 				    HCCLT_FEATURE_QUOTA_RULES |
 				    HCCLT_FEATURE_OP_INFO |
 				    HCCLT_FEATURE_FILE_ATTACH |
-				    HCCLT_FEATURE_MEMREG));
+				    HCCLT_FEATURE_MEMREG |
+				    HCCLT_FEATURE_SERVERS));
 }
 
 TEST_F(core, query_flags_einval)
@@ -164,6 +170,13 @@ TEST_F(core, query_pad_einval)
 
 	memset(&q, 0, sizeof(q));
 	q.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+	/* uAPI 1.13: the reserved @pad3 too. */
+	memset(&q, 0, sizeof(q));
+	q.pad3 = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+	memset(&q, 0, sizeof(q));
+	q.pad3 = 1ULL << 63;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
 }
 

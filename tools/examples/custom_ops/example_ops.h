@@ -10,6 +10,10 @@
  * ExampleAllGather: every rank's @bytes of @sendBuf, in rank order, into
  *	every rank's @recvBuf (rank count * @bytes); a rank's @bytes may be
  *	at most its HCCL buffer's size divided by the rank count.
+ * ExampleHierAllGather: the same result, hierarchically: a ring on each
+ *	server, then an exchange between servers (the rank graph's two
+ *	layers); ranks numbered server by server, as many on each server.
+ *	HCCL_E_NOT_SUPPORT for another layout.
  *
  * Return HCCL_E_PTR for NULL pointers, HCCL_E_PARA for a bad rank or
  * size, and what the HCCL/ACL calls beneath returned otherwise.
@@ -32,6 +36,8 @@ HcclResult ExampleRecv(void *recvBuf, uint64_t bytes, uint32_t srcRank,
 		       HcclComm comm, aclrtStream stream);
 HcclResult ExampleAllGather(void *sendBuf, void *recvBuf, uint64_t bytes,
 			    HcclComm comm, aclrtStream stream);
+HcclResult ExampleHierAllGather(void *sendBuf, void *recvBuf, uint64_t bytes,
+				HcclComm comm, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * The example custom operators on N ranks of the simulated server, one
+ * The example custom operators on N ranks of the simulated cards, one
  * rank per card, as threads of this process or as processes: P2P (even
- * ranks send to the next odd rank) and the ring AllGather. Every output
- * byte is checked against what its source rank sent.
+ * ranks send to the next odd rank), the ring AllGather and the
+ * hierarchical AllGather (a ring per server, then an exchange between
+ * servers: module parameter sim_servers). Every output byte is checked
+ * against what its source rank sent.
  *
- *   hcclt-example-custom-ops [--threads|--processes] [--op p2p|allgather|all]
+ *   hcclt-example-custom-ops [--threads|--processes] [--op p2p|allgather|hier|all]
  *                            [--ranks N] [--bytes B] [--rounds R]
  *
- * Defaults: threads, all, every card, 1 MiB per rank, 2 rounds, HCCL
+ * Defaults: threads, P2P and the ring AllGather, every card, 1 MiB per rank, 2 rounds, HCCL
  * buffers of 2 x 32 MB (HCCL_BUFFSIZE=32 unless set).
  * Exit status 0 when every rank saw every byte right.
  */
@@ -22,12 +24,14 @@
 #include "acl/acl.h"
 #include "hccl/hccl.h"
 #include "hccl/hccl_comm.h"
+#include "hccl/hccl_rank_graph.h"
+#include "hccl/hccl_res.h"
 #include "example_ops.h"
 
 #define MAX_RANKS 16
 
 struct opts {
-	int processes, p2p, allgather, rounds;
+	int processes, p2p, allgather, hier, rounds;
 	uint32_t nranks;
 	uint64_t bytes;
 };
@@ -119,7 +123,7 @@ static int run_p2p(struct rank_ctx *c, int round)
 	return 0;
 }
 
-static int run_allgather(struct rank_ctx *c, int round)
+static int run_allgather(struct rank_ctx *c, int round, int hier)
 {
 	const struct opts *o = c->o;
 	uint64_t total = o->bytes * o->nranks;
@@ -130,10 +134,12 @@ static int run_allgather(struct rank_ctx *c, int round)
 
 	if (fill_input(c, round))
 		return 1;
-	r = ExampleAllGather(c->in, c->out, o->bytes, c->comm, c->stream);
+	r = hier ? ExampleHierAllGather(c->in, c->out, o->bytes, c->comm, c->stream) :
+		   ExampleAllGather(c->in, c->out, o->bytes, c->comm, c->stream);
 	e = r == HCCL_SUCCESS ? aclrtSynchronizeStream(c->stream) : ACL_SUCCESS;
 	if (r != HCCL_SUCCESS || e != ACL_SUCCESS) {
-		say(c->rank, "%s failed: HCCL %llu, stream %llu", "allgather",
+		say(c->rank, "%s failed: HCCL %llu, stream %llu",
+		    hier ? "hierarchical allgather" : "allgather",
 		    (unsigned long long)r, (unsigned long long)e);
 		return 1;
 	}
@@ -142,15 +148,85 @@ static int run_allgather(struct rank_ctx *c, int round)
 	for (src = 0; src < o->nranks; src++) {
 		bad = first_bad(c->host + src * o->bytes, o->bytes, src, round);
 		if (bad >= 0) {
-			say(c->rank, "%s: byte %llu of rank %llu's slot is wrong", "allgather",
+			say(c->rank, "%s: byte %llu of rank %llu's slot is wrong",
+			    hier ? "hierarchical allgather" : "allgather",
 			    (unsigned long long)bad, src);
 			return 1;
 		}
 	}
 	if (round == o->rounds - 1)
-		say(c->rank, "%s: %llu ranks x %llu bytes, every byte correct", "allgather",
+		say(c->rank, "%s: %llu ranks x %llu bytes, every byte correct",
+		    hier ? "hierarchical allgather" : "allgather",
 		    o->nranks, (unsigned long long)o->bytes);
 	return 0;
+}
+
+/*
+ * A channel to the last rank (another server) over the server layer's
+ * protocol, where it differs from the cluster layer's, is refused before
+ * any rendezvous: HCCL_E_PARA. 0 when it is (or the check does not apply).
+ */
+static int cross_check(HcclComm comm, uint32_t rank, uint32_t nranks)
+{
+	CommLink *links;
+	HcclChannelDesc d;
+	ChannelHandle ch;
+	CommProtocol inner, outer;
+	uint32_t nl;
+	HcclResult r;
+
+	if (HcclRankGraphGetLinks(comm, 0, rank, rank + 1, &links, &nl) != HCCL_SUCCESS || !nl)
+		return 1;
+	inner = links[0].linkAttr.linkProtocol;
+	if (HcclRankGraphGetLinks(comm, 1, rank, nranks - 1, &links, &nl) != HCCL_SUCCESS || !nl)
+		return 1;
+	outer = links[0].linkAttr.linkProtocol;
+	if (inner == outer)
+		return 0;
+	if (HcclChannelDescInit(&d, 1) != HCCL_SUCCESS)
+		return 1;
+	d.remoteRank = nranks - 1;
+	d.channelProtocol = inner;
+	d.notifyNum = 1;
+	r = HcclChannelAcquire(comm, COMM_ENGINE_AICPU, &d, 1, &ch);
+	say(rank, "%sa channel to rank %llu over the server layer's protocol: HcclResult %llu",
+	    "", nranks - 1, (unsigned long long)r);
+	return r != HCCL_E_PARA;
+}
+
+/*
+ * What the rank graph says about this rank (the hierarchical AllGather's
+ * view): its layers, the instance sizes of each, and the protocol of its
+ * link to the last rank. 0 when every call succeeded.
+ */
+static int show_graph(HcclComm comm, uint32_t rank, uint32_t nranks)
+{
+	uint32_t *layers, nl, *sizes, ns, l, i, nlinks;
+	CommLink *links;
+	char line[256];
+	int len;
+
+	if (HcclRankGraphGetLayers(comm, &layers, &nl) != HCCL_SUCCESS)
+		return 1;
+	len = snprintf(line, sizeof(line), "rank graph: %u layer%s;", nl, nl == 1 ? "" : "s");
+	for (l = 0; l < nl; l++) {
+		if (HcclRankGraphGetInstSizeListByLayer(comm, l, &sizes, &ns) != HCCL_SUCCESS)
+			return 1;
+		len += snprintf(line + len, sizeof(line) - len, " layer %u sizes [", l);
+		for (i = 0; i < ns && len < 200; i++)
+			len += snprintf(line + len, sizeof(line) - len, "%s%u", i ? "," : "", sizes[i]);
+		len += snprintf(line + len, sizeof(line) - len, "]");
+		if (rank != nranks - 1 &&
+		    HcclRankGraphGetLinks(comm, l, rank, nranks - 1, &links, &nlinks) == HCCL_SUCCESS)
+			len += snprintf(line + len, sizeof(line) - len, " link to rank %u: %s",
+					nranks - 1, !nlinks ? "none" :
+					links[0].linkAttr.linkProtocol == COMM_PROTOCOL_ROCE ? "RoCE" :
+					links[0].linkAttr.linkProtocol == COMM_PROTOCOL_HCCS ? "HCCS" :
+					links[0].linkAttr.linkProtocol == COMM_PROTOCOL_UB_CTP ? "UB_CTP" :
+					"other");
+	}
+	say(rank, "%s", line, 0, 0);
+	return nl > 1 ? cross_check(comm, rank, nranks) : 0;
 }
 
 static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t rank)
@@ -174,11 +250,15 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 		fprintf(stderr, "rank %u: cannot allocate\n", rank);
 		fail = 1;
 	}
+	if (!fail && o->hier && rank == 0)
+		fail |= show_graph(c.comm, rank, o->nranks);
 	for (round = 0; !fail && round < o->rounds; round++) {
 		if (o->p2p)
 			fail |= run_p2p(&c, round);
 		if (o->allgather && !fail)
-			fail |= run_allgather(&c, round);
+			fail |= run_allgather(&c, round, 0);
+		if (o->hier && !fail)
+			fail |= run_allgather(&c, round, 1);
 	}
 	if (c.in)
 		aclrtFree(c.in);
@@ -210,7 +290,7 @@ static void *rank_thread(void *p)
 static int usage(void)
 {
 	fprintf(stderr, "usage: hcclt-example-custom-ops [--threads|--processes] "
-		"[--op p2p|allgather|all] [--ranks N] [--bytes B] [--rounds R]\n");
+		"[--op p2p|allgather|hier|all] [--ranks N] [--bytes B] [--rounds R]\n");
 	return 2;
 }
 
@@ -231,7 +311,8 @@ int main(int argc, char **argv)
 			i++;
 			o.p2p = !strcmp(argv[i], "p2p") || !strcmp(argv[i], "all");
 			o.allgather = !strcmp(argv[i], "allgather") || !strcmp(argv[i], "all");
-			if (!o.p2p && !o.allgather)
+			o.hier = !strcmp(argv[i], "hier") || !strcmp(argv[i], "all");
+			if (!o.p2p && !o.allgather && !o.hier)
 				return usage();
 		} else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
 			o.nranks = (uint32_t)strtoul(argv[++i], NULL, 0);
@@ -261,9 +342,10 @@ int main(int argc, char **argv)
 	if (o.nranks > MAX_RANKS)
 		o.nranks = MAX_RANKS;
 	soc = aclrtGetSocName();
-	printf("custom operators (%s%s%s) on %u ranks as %s, %s, %llu bytes per rank, %d rounds\n",
-	       o.p2p ? "P2P" : "", o.p2p && o.allgather ? " and " : "",
-	       o.allgather ? "ring AllGather" : "", o.nranks,
+	printf("custom operators (%s) on %u ranks as %s, %s, %llu bytes per rank, %d rounds\n",
+	       o.p2p && o.allgather && o.hier ? "P2P, ring AllGather, hierarchical AllGather" :
+	       o.p2p && o.allgather ? "P2P and ring AllGather" :
+	       o.p2p ? "P2P" : o.allgather ? "ring AllGather" : "hierarchical AllGather", o.nranks,
 	       o.processes ? "processes" : "threads", soc ? soc : "?",
 	       (unsigned long long)o.bytes, o.rounds);
 	fflush(stdout);

@@ -47,6 +47,25 @@ struct example_res {
 	uint64_t right_size;
 };
 
+/* Servers of one hierarchical AllGather, at most. */
+#define EXAMPLE_MAX_SERVERS	16
+
+/*
+ * Resources of the hierarchical AllGather (ExampleHierAllGather): @ring
+ * as the ring AllGather's, its left and right neighbours on this rank's
+ * server; @cross[k] the channel to the rank of the same place on server k
+ * (none for this rank's own server) and @cross_buf[k] its HCCL buffer.
+ * Ranks are numbered server by server: server k has ranks k *
+ * @server_size .. (k + 1) * @server_size - 1.
+ */
+struct example_hier_res {
+	struct example_res ring;
+	uint32_t server, servers;	/* this rank's, and how many */
+	uint32_t local, server_size;	/* its place on its server, ranks per server */
+	ChannelHandle cross[EXAMPLE_MAX_SERVERS];
+	void *cross_buf[EXAMPLE_MAX_SERVERS];
+};
+
 /* What the host half keeps for itself (a CPU engine context). */
 struct example_host_res {
 	ThreadHandle host_thread;		/* the user's stream, CPU_TS */
@@ -59,6 +78,7 @@ enum example_op {
 	EXAMPLE_OP_SEND = 1,
 	EXAMPLE_OP_RECV = 2,
 	EXAMPLE_OP_ALLGATHER = 3,
+	EXAMPLE_OP_HIER_ALLGATHER = 4,
 };
 
 /* The kernel's argument block. */
@@ -71,7 +91,7 @@ struct example_param {
 	void *input;
 	void *output;
 	uint64_t bytes;		/* per rank */
-	struct example_res *res;
+	struct example_res *res;	/* hierarchical: a struct example_hier_res */
 };
 
 /*

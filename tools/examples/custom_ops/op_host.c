@@ -13,7 +13,8 @@
  *  - one AICPU_TS thread with one notify that runs the operator's tasks,
  *    exported to CPU_TS so that the user's stream can record it;
  *  - the channels to the peers, with the protocol the rank graph gives
- *    for the link (HCCS on A2/A3, UB_CTP on a 950);
+ *    for the link (the server layer's: HCCS on A2/A3, UB_CTP on a 950;
+ *    between servers the cluster layer's: RoCE on A2);
  *  - this rank's HCCL buffer and the right peer's, mapped here.
  *
  * A launch records the AICPU thread from the user's stream, queues the
@@ -110,16 +111,22 @@ static HcclResult kernel_get(struct kernel *k, const char *json, const char *nam
 	return HCCL_SUCCESS;
 }
 
-static _Thread_local struct kernel p2p_kernel, allgather_kernel;
+static _Thread_local struct kernel p2p_kernel, allgather_kernel, hier_kernel;
 
-/* The protocol of the link between @rank and @peer, from the rank graph. */
-static HcclResult link_protocol(HcclComm comm, uint32_t rank, uint32_t peer,
+/*
+ * The protocol of the link between @rank and @peer in layer @layer of the
+ * rank graph; with @layer -1, the server layer's, else (ranks on two
+ * servers) the cluster layer's.
+ */
+static HcclResult link_protocol(HcclComm comm, int layer, uint32_t rank, uint32_t peer,
 				CommProtocol *proto)
 {
 	CommLink *links = NULL;
 	uint32_t n = 0;
 
-	TRY(HcclRankGraphGetLinks(comm, 0, rank, peer, &links, &n));
+	TRY(HcclRankGraphGetLinks(comm, layer < 0 ? 0 : (uint32_t)layer, rank, peer, &links, &n));
+	if (!n && layer < 0)
+		TRY(HcclRankGraphGetLinks(comm, 1, rank, peer, &links, &n));
 	if (!n) {
 		fprintf(stderr, "rank graph: no link from rank %u to rank %u\n", rank, peer);
 		return HCCL_E_NOT_FOUND;
@@ -159,7 +166,7 @@ static HcclResult acquire(HcclComm comm, aclrtStream stream, const char *tag,
 		for (i = 0; i < npeers; i++) {
 			desc[i].remoteRank = peers[i];
 			desc[i].notifyNum = 2;
-			TRY(link_protocol(comm, rank, peers[i], &desc[i].channelProtocol));
+			TRY(link_protocol(comm, -1, rank, peers[i], &desc[i].channelProtocol));
 		}
 		/* All channels in one call: ranks of a ring must not wait in turn. */
 		TRY(HcclChannelAcquire(comm, COMM_ENGINE_AICPU, desc, npeers, ch));
@@ -302,4 +309,146 @@ HcclResult ExampleAllGather(void *sendBuf, void *recvBuf, uint64_t bytes,
 		return HCCL_E_PARA;
 	p.res = host->res;
 	return launch(&allgather_kernel, host, &p, stream);
+}
+
+/*
+ * Where this rank is, from the rank graph: its server and place on it,
+ * the servers and their (equal) rank counts. The ranks of a server must be
+ * numbered together, server by server (CANN's order).
+ */
+static HcclResult hier_layout(HcclComm comm, uint32_t rank, uint32_t nranks,
+			      struct example_hier_res *h)
+{
+	uint32_t *layers, nl, *sizes, ns, *ranks, nr, i;
+
+	TRY(HcclRankGraphGetLayers(comm, &layers, &nl));
+	if (nl == 1) {
+		h->servers = 1;
+		h->server_size = nranks;
+		h->local = rank;
+		return HCCL_SUCCESS;
+	}
+	TRY(HcclRankGraphGetInstSizeListByLayer(comm, 0, &sizes, &ns));
+	if (!ns || ns > EXAMPLE_MAX_SERVERS)
+		return HCCL_E_NOT_SUPPORT;
+	for (i = 1; i < ns; i++)
+		if (sizes[i] != sizes[0])
+			return HCCL_E_NOT_SUPPORT;
+	h->servers = ns;
+	h->server_size = sizes[0];
+	TRY(HcclRankGraphGetRanksByLayer(comm, 0, &ranks, &nr));
+	if (nr != h->server_size || ranks[0] % nr)
+		return HCCL_E_NOT_SUPPORT;
+	for (i = 0; i < nr; i++)
+		if (ranks[i] != ranks[0] + i)
+			return HCCL_E_NOT_SUPPORT;
+	h->server = ranks[0] / nr;
+	h->local = rank - ranks[0];
+	TRY(HcclRankGraphGetInstSizeListByLayer(comm, 1, &sizes, &ns));
+	if (ns != 1 || sizes[0] != nranks)
+		return HCCL_E_NOT_SUPPORT;
+	return HCCL_SUCCESS;
+}
+
+/* The resources of the hierarchical AllGather, acquired once. */
+static HcclResult hier_acquire(HcclComm comm, aclrtStream stream, const char *tag,
+			       uint32_t rank, uint32_t nranks, struct example_host_res *host)
+{
+	HcclChannelDesc desc[2 + EXAMPLE_MAX_SERVERS];
+	ChannelHandle ch[2 + EXAMPLE_MAX_SERVERS];
+	uint32_t n = 0, nring, k, base, m, peer[2 + EXAMPLE_MAX_SERVERS];
+	struct example_hier_res h;
+	void *dctx;
+	int layer[2 + EXAMPLE_MAX_SERVERS];
+	uint32_t i;
+
+	memset(&h, 0, sizeof(h));
+	TRY(hier_layout(comm, rank, nranks, &h));
+	TRY(HcclEngineCtxCreate(comm, tag, COMM_ENGINE_AICPU, sizeof(h), &dctx));
+	TRY(HcclThreadAcquireWithStream(comm, COMM_ENGINE_CPU_TS, stream, 1,
+					&host->host_thread));
+	TRY(HcclThreadExportToCommEngine(comm, 1, &host->host_thread,
+					 COMM_ENGINE_AICPU_TS, &h.ring.host_thread_on_aicpu));
+	TRY(HcclThreadAcquire(comm, COMM_ENGINE_AICPU_TS, 1, 1, &h.ring.aicpu_thread));
+	TRY(HcclThreadExportToCommEngine(comm, 1, &h.ring.aicpu_thread,
+					 COMM_ENGINE_CPU_TS, &host->aicpu_thread_on_host));
+	TRY(HcclGetHcclBuffer(comm, &h.ring.local_buf, &h.ring.local_size));
+	host->buf_size = h.ring.local_size;
+	m = h.server_size;
+	base = h.server * m;
+	/* Right and left neighbours on this server, then the other servers. */
+	nring = m == 1 ? 0 : m == 2 ? 1 : 2;
+	for (i = 0; i < nring; i++) {
+		peer[n] = base + (h.local + (i ? m - 1 : 1)) % m;
+		layer[n++] = 0;
+	}
+	for (k = 0; k < h.servers; k++)
+		if (k != h.server) {
+			peer[n] = k * m + h.local;
+			layer[n++] = 1;
+		}
+	if (n) {
+		TRY(HcclChannelDescInit(desc, n));
+		for (i = 0; i < n; i++) {
+			desc[i].remoteRank = peer[i];
+			desc[i].notifyNum = 2;
+			TRY(link_protocol(comm, layer[i], rank, peer[i], &desc[i].channelProtocol));
+		}
+		/* One call: ranks must not wait for each other in turn. */
+		TRY(HcclChannelAcquire(comm, COMM_ENGINE_AICPU, desc, n, ch));
+	}
+	if (nring) {
+		h.ring.right = ch[0];
+		h.ring.left = ch[nring - 1];
+		TRY(HcclChannelGetHcclBuffer(comm, h.ring.right, &h.ring.right_buf,
+					     &h.ring.right_size));
+	}
+	for (i = nring; i < n; i++) {
+		uint64_t size;
+
+		k = peer[i] / m;
+		h.cross[k] = ch[i];
+		TRY(HcclChannelGetHcclBuffer(comm, ch[i], &h.cross_buf[k], &size));
+	}
+	/* The kernel reads its resources from device memory. */
+	TRY_ACL(aclrtMemcpy(dctx, sizeof(h), &h, sizeof(h), ACL_MEMCPY_HOST_TO_DEVICE));
+	host->res = dctx;
+	return HCCL_SUCCESS;
+}
+
+HcclResult ExampleHierAllGather(void *sendBuf, void *recvBuf, uint64_t bytes,
+				HcclComm comm, aclrtStream stream)
+{
+	static const char tag[] = "example_hier_allgather";
+	struct example_host_res *host;
+	struct example_param p;
+	uint64_t size = 0;
+	void *ctx = NULL;
+	HcclResult ret;
+
+	if (!sendBuf || !recvBuf || !comm || !stream)
+		return HCCL_E_PTR;
+	TRY(param_init(&p, comm, tag, EXAMPLE_OP_HIER_ALLGATHER));
+	if (!bytes || p.rank_size > EXAMPLE_MAX_RANKS)
+		return HCCL_E_PARA;
+	p.input = sendBuf;
+	p.output = recvBuf;
+	p.bytes = bytes;
+	TRY(kernel_get(&hier_kernel, "example_hier_kernel.json",
+		       "ExampleHierAllGatherAicpuKernel"));
+	if (HcclEngineCtxGet(comm, tag, COMM_ENGINE_CPU, &ctx, &size) != HCCL_SUCCESS ||
+	    size != sizeof(*host)) {
+		TRY(HcclEngineCtxCreate(comm, tag, COMM_ENGINE_CPU, sizeof(*host), &ctx));
+		ret = hier_acquire(comm, stream, tag, p.rank, p.rank_size, ctx);
+		if (ret != HCCL_SUCCESS) {
+			HcclEngineCtxDestroy(comm, tag, COMM_ENGINE_AICPU);
+			HcclEngineCtxDestroy(comm, tag, COMM_ENGINE_CPU);
+			return ret;
+		}
+	}
+	host = ctx;
+	if (bytes > host->buf_size / p.rank_size)
+		return HCCL_E_PARA;
+	p.res = host->res;
+	return launch(&hier_kernel, host, &p, stream);
 }
