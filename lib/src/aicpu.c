@@ -456,23 +456,23 @@ static void dispatch(struct aicpu_dev *a)
 {
 	struct hcclt_launch *l;
 	struct core *c;
-	int i, idle, spare;
+	int i, idle, spare, live;
 
 	while (a->head) {
 		idle = spare = -1;
+		live = 0;
 		for (i = 0; i < a->maxcores; i++) {
-			if (a->cores[i].pid && !a->cores[i].l && !a->cores[i].timed_out &&
-			    !a->cores[i].faulted) {
+			live += !!a->cores[i].pid;
+			if (idle < 0 && a->cores[i].pid && !a->cores[i].l &&
+			    !a->cores[i].timed_out && !a->cores[i].faulted)
 				idle = i;
-				break;
-			}
 			if (!a->cores[i].pid && spare < 0)
 				spare = i;
 		}
 		if (idle < 0 && spare >= 0 && !core_start(a, &a->cores[spare]))
 			idle = spare;
 		if (idle < 0) {
-			if (spare >= 0 && !a->cores[0].pid) {
+			if (!live) {
 				/* No core at all and none starts: fail what waits. */
 				l = a->head;
 				a->head = l->next;
