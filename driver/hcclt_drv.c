@@ -285,6 +285,13 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 }
 
 /*
+ * Serialises DRM_IOCTL_HCCLT_FILE_ATTACH and the end of an attachment:
+ * protects every file's @alias (set) and @attached. Taken before a
+ * file's lock.
+ */
+static DEFINE_MUTEX(hcclt_attach_lock);
+
+/*
  * Destroys every communicator and stream of the file. Never waits for
  * tasks: queued work is cancelled, parked streams are released.
  */
@@ -310,6 +317,9 @@ static void hcclt_postclose(struct drm_device *drm, struct drm_file *df)
 	if (file->alias) {
 		struct file *owner = file->alias->df->filp;
 
+		mutex_lock(&hcclt_attach_lock);
+		file->alias->attached--;
+		mutex_unlock(&hcclt_attach_lock);
 		hcclt_file_put(file->alias);
 		fput(owner);
 	}
@@ -356,19 +366,27 @@ int hcclt_file_attach_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	}
 	target = tdf->driver_priv;
-	if (READ_ONCE(target->alias)) {
-		fput(f);
-		return -EINVAL;
+	/*
+	 * One attach at a time on the device: two files attaching to each
+	 * other at once would each hold the other open forever.
+	 */
+	mutex_lock(&hcclt_attach_lock);
+	if (target->alias) {
+		ret = -EINVAL;		/* no chains: it acts for another */
+		goto out;
 	}
 	mutex_lock(&own->lock);
-	if (own->alias || !hcclt_file_pristine(own)) {
+	if (own->alias || own->attached || !hcclt_file_pristine(own)) {
 		ret = -EBUSY;
 	} else {
 		kref_get(&target->ref);
+		target->attached++;
 		/* Pairs with hcclt_file_of(); the reference of f is kept. */
 		smp_store_release(&own->alias, target);
 	}
 	mutex_unlock(&own->lock);
+out:
+	mutex_unlock(&hcclt_attach_lock);
 	if (ret)
 		fput(f);
 	return ret;

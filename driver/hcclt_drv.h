@@ -21,6 +21,9 @@
  *   hdev->files_lock (mutex): hdev->files and hdev->file_serial. Held
  *	only to add, remove or find one file (hcclt_file_next()); no other
  *	lock of the driver is taken under it, nor is it taken under one.
+ *   hcclt_attach_lock (module mutex, hcclt_drv.c): every file's alias
+ *	(its setting) and attached count (DRM_IOCTL_HCCLT_FILE_ATTACH and
+ *	postclose).
  *   file->lock (mutex): publication of the file's communicators
  *	(comm->live) and the destruction of its communicators, streams and
  *	channels, against the INFO and debugfs walks of the file and

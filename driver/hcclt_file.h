@@ -57,8 +57,11 @@ struct pid;
  * @df: the DRM file it is the state of; immutable. GEM handles in data
  *	tasks and launch events are this file's.
  * @alias: the file this one acts for (DRM_IOCTL_HCCLT_FILE_ATTACH), with
- *	a reference, or NULL; set once under @lock, read with acquire
- *	(hcclt_file_of()); its DRM file is held open (its filp) as long.
+ *	a reference, or NULL; set once under hcclt_attach_lock and @lock,
+ *	read with acquire (hcclt_file_of()); its DRM file is held open (its
+ *	filp) as long.
+ * @attached: files that act for this one; hcclt_attach_lock. A file
+ *	acted for cannot act for another (no chains, no cycles).
  */
 struct hcclt_file {
 	struct hcclt_device *hdev;
@@ -84,6 +87,7 @@ struct hcclt_file {
 	bool saturate;
 	struct drm_file *df;
 	struct hcclt_file *alias;
+	unsigned int attached;
 };
 
 /**

@@ -590,7 +590,7 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 			    args->size);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	ret = hcclt_mem_handle(df, obj, &size, &handle, &offset);
+	ret = hcclt_mem_handle(hcclt_file_of(df)->df, obj, &size, &handle, &offset);
 	if (ret)
 		return ret;
 	args->size = size;
@@ -669,7 +669,7 @@ int hcclt_comm_buffer_ioctl(struct drm_device *drm, void *data,
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
 
-	ret = hcclt_mem_handle(df, obj, &size, &handle, &offset);
+	ret = hcclt_mem_handle(file->df, obj, &size, &handle, &offset);
 	if (ret)
 		return ret;
 	args->size = size;

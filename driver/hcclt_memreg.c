@@ -128,7 +128,7 @@ int hcclt_mem_reg_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *df)
 {
 	struct drm_hcclt_mem_reg *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_memreg *reg, *x;
 	struct drm_gem_object *obj;
 	struct hcclt_comm *comm;
@@ -144,7 +144,7 @@ int hcclt_mem_reg_ioctl(struct drm_device *drm, void *data,
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
 		return -ENOENT;
-	obj = hcclt_mem_lookup(df, args->handle);
+	obj = hcclt_mem_lookup(file->df, args->handle);
 	if (!obj) {
 		ret = -ENOENT;
 		goto out_comm;
@@ -214,7 +214,7 @@ int hcclt_mem_unreg_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *df)
 {
 	struct drm_hcclt_mem_unreg *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct hcclt_memreg *reg = NULL;
 	struct hcclt_comm *comm;
 
@@ -249,7 +249,7 @@ int hcclt_channel_mems_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *df)
 {
 	struct drm_hcclt_channel_mems *args = data;
-	struct hcclt_file *file = df->driver_priv;
+	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_remote_mem *out = NULL;
 	struct hcclt_comm *comm, *pc;
 	struct hcclt_channel *chan;

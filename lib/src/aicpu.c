@@ -21,8 +21,18 @@
  * launch that runs past its timeout has its core killed: the driver has
  * failed its stream with -ETIME, and nothing of the kernel runs after.
  *
- * Locks: aicpu_lock protects the start of dispatchers (devs[].gen1) and
- * the shared page; everything else of a device is its dispatcher's own.
+ * Memory the application frees leaves the table (mem.c); the freeing
+ * thread wakes the device's dispatcher (an eventfd), which sends its idle
+ * cores the new list (a SYNC command), and waits until they confirm
+ * (hcclt_aicpu_memory_gone(), at most 2 s): their mappings would hold
+ * the object, and its capacity, otherwise. A busy core drops it after its
+ * launch.
+ *
+ * Locks: aicpu_lock protects the start of dispatchers (devs[].gen1),
+ * core starts (against fork()) and the shared page; a device's sync_lock
+ * its @synced (taken under no other lock of the library but the caller's
+ * of mem.c's table_take()); everything else of a device is its
+ * dispatcher's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -63,6 +74,8 @@ struct core {
 	int faulted;
 	struct aicpu_reply fault;	/* its FAULT reply */
 	uint64_t state_sent;		/* state_gen it was last sent; 0: none */
+	uint64_t state_inflight;	/* state_gen its running launch carried */
+	uint64_t state_have;		/* state_gen it has confirmed taking */
 };
 
 struct aicpu_dev {
@@ -71,6 +84,11 @@ struct aicpu_dev {
 	int maxcores;
 	struct core cores[MAX_CORES];
 	struct hcclt_launch *head, *tail;	/* waiting for a core */
+	int wake_fd;			/* eventfd: memory left the table */
+	/* protects @synced; @sync_cond signals its changes */
+	pthread_mutex_t sync_lock;
+	pthread_cond_t sync_cond;
+	uint64_t synced;		/* every idle core has state_gen >= it */
 };
 
 /* protects adevs[].gen1, shared_fd, shared_page */
@@ -84,6 +102,29 @@ static _Atomic uint64_t state_gen = 1;
 void hcclt_aicpu_state_changed(void)
 {
 	atomic_fetch_add_explicit(&state_gen, 1, memory_order_acq_rel);
+}
+
+void hcclt_aicpu_memory_gone(int dev)
+{
+	uint64_t g = atomic_fetch_add_explicit(&state_gen, 1, memory_order_acq_rel) + 1;
+	struct aicpu_dev *a;
+	struct timespec ts;
+	uint64_t one = 1;
+
+	if (dev < 0 || dev >= HCCLT_MAX_DEVICES)
+		return;
+	a = &adevs[dev];
+	if (atomic_load_explicit(&a->gen1, memory_order_acquire) != hcclt_gen() + 1)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 2;
+	pthread_mutex_lock(&a->sync_lock);
+	if (write(a->wake_fd, &one, sizeof(one)) < 0)
+		hcclt_debug("AI CPU: wake of device %d: %s", dev, strerror(errno));
+	while (a->synced < g)
+		if (pthread_cond_timedwait(&a->sync_cond, &a->sync_lock, &ts))
+			break;
+	pthread_mutex_unlock(&a->sync_lock);
 }
 
 static int64_t now_ns(void)
@@ -192,10 +233,17 @@ static int core_start(struct aicpu_dev *a, struct core *c)
 	char sdev[16], sgen[16], sproto[16], spid[24];
 	posix_spawn_file_actions_t fa;
 	const char *path = core_path();
+	posix_spawnattr_t sa;
+	sigset_t ss;
 	char *argv[7];
 	int i, ret = -1;
 	pid_t pid;
 
+	/*
+	 * Under aicpu_lock from the pipes to @c: a fork() meanwhile would
+	 * inherit them (atfork_child closes those of started cores only).
+	 */
+	pthread_mutex_lock(&aicpu_lock);
 	if (pipe2(cmd, O_CLOEXEC) || pipe2(rep, O_CLOEXEC))
 		goto out;
 	/* Above 3..6 first, so that the dup2()s below never clobber one. */
@@ -217,13 +265,26 @@ static int core_start(struct aicpu_dev *a, struct core *c)
 	argv[4] = sproto;
 	argv[5] = spid;
 	argv[6] = NULL;
+	/* Default dispositions and no blocked signal: its fault handler runs. */
+	posix_spawnattr_init(&sa);
+	sigemptyset(&ss);
+	posix_spawnattr_setsigmask(&sa, &ss);
+	sigaddset(&ss, SIGSEGV);
+	sigaddset(&ss, SIGBUS);
+	sigaddset(&ss, SIGFPE);
+	sigaddset(&ss, SIGILL);
+	sigaddset(&ss, SIGABRT);
+	sigaddset(&ss, SIGPIPE);
+	posix_spawnattr_setsigdefault(&sa, &ss);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, hi[0], AICPU_FD_DEV);
 	posix_spawn_file_actions_adddup2(&fa, hi[1], AICPU_FD_CMD);
 	posix_spawn_file_actions_adddup2(&fa, hi[2], AICPU_FD_REPLY);
 	posix_spawn_file_actions_adddup2(&fa, hi[3], AICPU_FD_SHARED);
-	i = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	i = posix_spawn(&pid, path, &fa, &sa, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&sa);
 	if (i) {
 		aicpu_log("cannot start %s: %s (set HCCLT_AICPU to hcclt-aicpu's path)",
 			  path, strerror(i));
@@ -239,6 +300,8 @@ static int core_start(struct aicpu_dev *a, struct core *c)
 	c->timed_out = 0;
 	c->faulted = 0;
 	c->state_sent = 0;
+	c->state_inflight = 0;
+	c->state_have = 0;
 	ret = 0;
 out:
 	for (i = 0; i < 4; i++)
@@ -250,6 +313,7 @@ out:
 		if (rep[i] >= 0)
 			close(rep[i]);
 	}
+	pthread_mutex_unlock(&aicpu_lock);
 	return ret;
 }
 
@@ -325,6 +389,8 @@ static void core_gone(struct aicpu_dev *a, struct core *c)
 	int st = 0;
 
 	core_close(c);
+	/* Its reply pipe closed: it is dying, or a kernel closed the pipe. */
+	kill(c->pid, SIGKILL);
 	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
 		;
 	hcclt_debug("AI CPU core %ld of device %d ended (status 0x%x)", (long)c->pid, a->dev,
@@ -334,6 +400,8 @@ static void core_gone(struct aicpu_dev *a, struct core *c)
 	if (!l)
 		return;
 	if (c->timed_out) {
+		/* What it queued before it was stopped is not in the idle table. */
+		hcclt_idle_forget();
 		aicpu_log("kernel %s (launch %llu) on device %d ran past its %u s timeout: "
 			  "its core was stopped", l->name, (unsigned long long)l->seqno, a->dev,
 			  l->timeout_s);
@@ -399,11 +467,13 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 	/* The state read after gen: a change meanwhile is sent next time. */
 	if (gen != c->state_sent) {
 		n = hcclt_mem_snapshot(a->dev, &m);
-		if (n < 0)
-			n = 0;
 		nl = hcclt_names_snapshot(a->dev, &names);
-		if (nl < 0)
-			nl = 0;
+		if (n < 0 || nl < 0) {
+			/* No memory for the state: fail this launch, not the next. */
+			free(m);
+			free(names);
+			return -1;
+		}
 	}
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.magic = AICPU_CMD_MAGIC;
@@ -422,7 +492,7 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 	      (size_t)n * sizeof(*m) + (size_t)nl;
 	buf = malloc(len);
 	c->l = l;
-	c->deadline = l->timeout_s ? now_ns() + (int64_t)l->timeout_s * 1000000000 : 0;
+	c->deadline = l->deadline;
 	ret = -1;
 	if (buf) {
 		p = buf;
@@ -442,8 +512,10 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 		if (nl)
 			memcpy(p, names, (size_t)nl);
 		ret = write_full(c->cmd, buf, len);
-		if (!ret)
+		if (!ret) {
 			c->state_sent = gen;
+			c->state_inflight = gen;
+		}
 	}
 	free(buf);
 	free(m);
@@ -451,20 +523,90 @@ static int core_send(struct aicpu_dev *a, struct core *c, struct hcclt_launch *l
 	return ret;
 }
 
+/* Idle, alive, and not being stopped. */
+static int core_idle(const struct core *c)
+{
+	return c->pid && !c->l && !c->timed_out && !c->faulted;
+}
+
+/*
+ * Bring every idle core's mappings in line with the table (a SYNC
+ * command), and tell memory_gone() waiters once all idle cores have
+ * confirmed: what the application freed is unmapped there too.
+ */
+static void sync_idle(struct aicpu_dev *a)
+{
+	uint64_t gen = atomic_load_explicit(&state_gen, memory_order_acquire);
+	struct hcclt_aicpu_map *m = NULL;
+	struct aicpu_cmd cmd;
+	char *names = NULL;
+	unsigned char *buf;
+	int i, n, all = 1;
+	long nl;
+	size_t len;
+
+	for (i = 0; i < a->maxcores; i++) {
+		struct core *c = &a->cores[i];
+
+		if (!core_idle(c))
+			continue;
+		if (c->state_sent != gen) {
+			n = hcclt_mem_snapshot(a->dev, &m);
+			nl = hcclt_names_snapshot(a->dev, &names);
+			buf = NULL;
+			if (n >= 0 && nl >= 0) {
+				memset(&cmd, 0, sizeof(cmd));
+				cmd.magic = AICPU_CMD_MAGIC;
+				cmd.seqno = gen;
+				cmd.so_len = 1;
+				cmd.sym_len = 1;
+				cmd.nmaps = (uint32_t)n;
+				cmd.names_len = (uint32_t)nl;
+				cmd.flags = AICPU_CMD_SYNC;
+				len = sizeof(cmd) + 2 + (size_t)n * sizeof(*m) + (size_t)nl;
+				buf = calloc(1, len);
+			}
+			if (buf) {
+				memcpy(buf, &cmd, sizeof(cmd));
+				if (n)
+					memcpy(buf + sizeof(cmd) + 2, m, (size_t)n * sizeof(*m));
+				if (nl)
+					memcpy(buf + sizeof(cmd) + 2 + (size_t)n * sizeof(*m), names,
+					       (size_t)nl);
+				if (!write_full(c->cmd, buf, len))
+					c->state_sent = gen;
+			}
+			free(buf);
+			free(m);
+			free(names);
+			m = NULL;
+			names = NULL;
+		}
+		all &= c->state_have >= gen;
+	}
+	if (!all)
+		return;
+	pthread_mutex_lock(&a->sync_lock);
+	if (a->synced < gen) {
+		a->synced = gen;
+		pthread_cond_broadcast(&a->sync_cond);
+	}
+	pthread_mutex_unlock(&a->sync_lock);
+}
+
 /* Hand queued launches to idle cores, starting cores as needed. */
 static void dispatch(struct aicpu_dev *a)
 {
 	struct hcclt_launch *l;
 	struct core *c;
-	int i, idle, spare, live;
+	int i, idle, spare, live, fresh;
 
 	while (a->head) {
 		idle = spare = -1;
 		live = 0;
 		for (i = 0; i < a->maxcores; i++) {
 			live += !!a->cores[i].pid;
-			if (idle < 0 && a->cores[i].pid && !a->cores[i].l &&
-			    !a->cores[i].timed_out && !a->cores[i].faulted)
+			if (idle < 0 && core_idle(&a->cores[i]))
 				idle = i;
 			if (!a->cores[i].pid && spare < 0)
 				spare = i;
@@ -476,6 +618,8 @@ static void dispatch(struct aicpu_dev *a)
 				/* No core at all and none starts: fail what waits. */
 				l = a->head;
 				a->head = l->next;
+				if (!a->head)
+					a->tail = NULL;
 				aicpu_log("kernel %s (launch %llu) on device %d: no AI CPU core",
 					  l->name, (unsigned long long)l->seqno, a->dev);
 				kernel_fail(a, l);
@@ -490,9 +634,20 @@ static void dispatch(struct aicpu_dev *a)
 		if (!a->head)
 			a->tail = NULL;
 		l->next = NULL;
+		fresh = !c->state_sent;
 		if (core_send(a, c, l)) {
-			/* It died idle: back to the head, and account for it. */
 			c->l = NULL;
+			if (fresh) {
+				/* A core that dies before its first launch does not start. */
+				core_gone(a, c);
+				aicpu_log("kernel %s (launch %llu) on device %d: the AI CPU core "
+					  "ended before it took the launch", l->name,
+					  (unsigned long long)l->seqno, a->dev);
+				kernel_fail(a, l);
+				free(l);
+				continue;
+			}
+			/* It died idle: back to the head, and account for it. */
 			l->next = a->head;
 			a->head = l;
 			if (!a->tail)
@@ -516,6 +671,12 @@ static void queue(struct aicpu_dev *a, const struct drm_hcclt_event_launch *ev)
 	l->seqno = ev->seqno;
 	l->handle = ev->handle;
 	l->next = NULL;
+	/*
+	 * The driver armed the launch's timer when it sent the event: its
+	 * core is stopped at the same deadline, however long it waited for
+	 * one.
+	 */
+	l->deadline = l->timeout_s ? now_ns() + (int64_t)l->timeout_s * 1000000000 : 0;
 	if (a->tail)
 		a->tail->next = l;
 	else
@@ -541,6 +702,10 @@ static int core_read(struct aicpu_dev *a, struct core *c)
 		free(c->l);
 		c->l = NULL;
 		c->deadline = 0;
+		c->state_have = c->state_inflight;
+		break;
+	case AICPU_REPLY_SYNCED:
+		c->state_have = r.seqno;
 		break;
 	case AICPU_REPLY_FAULT:
 		c->faulted = 1;
@@ -583,8 +748,8 @@ static void read_events(struct aicpu_dev *a)
 static void *dispatcher_main(void *p)
 {
 	struct aicpu_dev *a = p;
-	struct pollfd pfd[MAX_CORES + 1];
-	int who[MAX_CORES + 1];
+	struct pollfd pfd[MAX_CORES + 2];
+	int who[MAX_CORES + 2];
 	int i, n, timeout;
 	int64_t now, next;
 	sigset_t ss;
@@ -598,7 +763,9 @@ static void *dispatcher_main(void *p)
 	for (;;) {
 		pfd[0].fd = a->fd;
 		pfd[0].events = POLLIN;
-		n = 1;
+		pfd[1].fd = a->wake_fd;
+		pfd[1].events = POLLIN;
+		n = 2;
 		next = 0;
 		for (i = 0; i < a->maxcores; i++) {
 			struct core *c = &a->cores[i];
@@ -623,7 +790,13 @@ static void *dispatcher_main(void *p)
 		}
 		if (pfd[0].revents & (POLLNVAL | POLLERR))
 			break;
-		for (i = 1; i < n; i++) {
+		if (pfd[1].revents & POLLIN) {
+			uint64_t v;
+
+			if (read(a->wake_fd, &v, sizeof(v)) < 0)
+				hcclt_debug("AI CPU: wake read: %s", strerror(errno));
+		}
+		for (i = 2; i < n; i++) {
 			struct core *c = &a->cores[who[i]];
 
 			if (pfd[i].revents & POLLIN) {
@@ -647,6 +820,7 @@ static void *dispatcher_main(void *p)
 		if (pfd[0].revents & POLLIN)
 			read_events(a);
 		dispatch(a);
+		sync_idle(a);
 	}
 	hcclt_debug("AI CPU of device %d: dispatcher stops", a->dev);
 	for (i = 0; i < a->maxcores; i++)
@@ -676,6 +850,13 @@ int hcclt_aicpu_ensure(int dev, int fd)
 		a->dev = dev;
 		a->fd = fd;
 		a->maxcores = 1;
+		a->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (a->wake_fd < 0) {
+			pthread_mutex_unlock(&aicpu_lock);
+			return -1;
+		}
+		pthread_mutex_init(&a->sync_lock, NULL);
+		pthread_cond_init(&a->sync_cond, NULL);
 		memset(&q, 0, sizeof(q));
 		if (!hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q) &&
 		    (q.features & HCCLT_FEATURE_AICPU_CORES) && q.aicpu_cores)
@@ -715,6 +896,8 @@ void hcclt_aicpu_atfork_child(void)
 		for (i = 0; adevs[d].gen1 && i < MAX_CORES; i++)
 			if (adevs[d].cores[i].pid)
 				core_close(&adevs[d].cores[i]);
+		if (adevs[d].gen1)
+			close(adevs[d].wake_fd);
 		memset(&adevs[d], 0, sizeof(adevs[d]));
 	}
 	if (shared_fd >= 0) {

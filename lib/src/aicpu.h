@@ -38,7 +38,8 @@
  * Run a launch: followed by @so_len bytes of the kernel's shared object
  * path, @sym_len of its symbol (both NUL-terminated), @args_len of its
  * argument block, @holders_len of its placeholders (@nholders pairs of
- * uint64_t offset in the block and size, then their data back to back:
+ * uint64_t offset in the block and size, then their data, each at a
+ * 16-byte boundary of the blob:
  * the core gives each a buffer of its own and puts its address at the
  * offset), @nmaps struct hcclt_aicpu_map, the device's mappings in
  * the application when the launch was handed over, and @names_len bytes
@@ -65,11 +66,17 @@ struct aicpu_cmd {
  * @nmaps and @names_len are zero and the core keeps what it has.
  */
 #define AICPU_CMD_SAME_STATE	0x1
+/*
+ * No launch: only take the mappings and names that follow (@seqno is the
+ * state's generation), and reply SYNCED with it.
+ */
+#define AICPU_CMD_SYNC		0x2
 
 /* Reply types. */
 #define AICPU_REPLY_DONE	1	/* the launch is answered (KERNEL_DONE) */
 #define AICPU_REPLY_FAULT	2	/* a signal in the kernel: the core dies */
 #define AICPU_REPLY_ERROR	3	/* the launch could not run: @msg */
+#define AICPU_REPLY_SYNCED	4	/* took state @seqno (AICPU_CMD_SYNC) */
 
 /* One write() each, below PIPE_BUF: never torn. */
 struct aicpu_reply {

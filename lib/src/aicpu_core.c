@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -147,9 +148,10 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	raise(sig);
 }
 
+/* Same object at the same place (@map_len 0 in ours: not mapped). */
 static int same_map(const struct hcclt_aicpu_map *a, const struct hcclt_aicpu_map *b)
 {
-	return a->base == b->base && a->map_len == b->map_len && a->kind == b->kind &&
+	return a->base == b->base && a->size == b->size && a->kind == b->kind &&
 	       a->handle == b->handle && a->mmap_off == b->mmap_off &&
 	       a->comm == b->comm && a->chan == b->chan;
 }
@@ -198,7 +200,14 @@ static int map_one(const struct hcclt_aicpu_map *m)
 	return err;
 }
 
-/* Make this process's mappings @m[@n]. 0, or the first error. */
+/*
+ * Make this process's mappings @m[@n] and adopt them as the device's
+ * memory table. 0, or -EEXIST when something of this process's own is
+ * where an object must go (the launch fails: the kernel would reach the
+ * wrong memory). Any other failure leaves that entry unmapped: an object
+ * the application freed after it sent the list, or a revoked peer; the
+ * kernel faults if it touches it, and its data tasks go to the driver.
+ */
 static int maps_sync(struct hcclt_aicpu_map *m, size_t n, uint64_t seqno)
 {
 	size_t i, j;
@@ -207,34 +216,33 @@ static int maps_sync(struct hcclt_aicpu_map *m, size_t n, uint64_t seqno)
 	for (i = 0; i < nmaps; i++) {
 		for (j = 0; j < n && !same_map(&maps[i], &m[j]); j++)
 			;
-		if (j == n)
+		if (j == n && maps[i].map_len)
 			munmap((void *)(uintptr_t)maps[i].base, maps[i].map_len);
 	}
 	for (j = 0; j < n; j++) {
 		for (i = 0; i < nmaps && !same_map(&maps[i], &m[j]); i++)
 			;
-		if (i < nmaps)
+		if (i < nmaps && maps[i].map_len)
 			continue;
 		err = map_one(&m[j]);
-		if (err && m[j].kind == HCCLT_MAP_PEER_BUF) {
-			/* A revoked peer: its data tasks fail in the driver. */
-			m[j].map_len = 0;
+		if (!err)
 			continue;
-		}
-		if (err && !ret) {
-			reply_error(seqno, "cannot map device memory at 0x%llx (%llu bytes): %s",
+		hcclt_debug("AI CPU: device memory at 0x%llx (%llu bytes) not mapped: %s",
+			    (unsigned long long)m[j].base, (unsigned long long)m[j].map_len,
+			    strerror(-err));
+		if (err == -EEXIST && !ret) {
+			reply_error(seqno, "device memory at 0x%llx (%llu bytes) overlaps the AI CPU's own",
 				    (unsigned long long)m[j].base,
-				    (unsigned long long)m[j].map_len, strerror(-err));
+				    (unsigned long long)m[j].map_len);
 			ret = err;
 		}
-		if (err)
-			m[j].map_len = 0;
+		m[j].map_len = 0;	/* not mapped: retried with the next list */
 	}
 	free(maps);
 	maps = m;
 	nmaps = n;
-	/* Entries that are not mapped are still the application's memory. */
-	return ret ? ret : hcclt_mem_adopt(hcclt_current_device(), m, n);
+	hcclt_mem_adopt(hcclt_current_device(), m, n);
+	return ret;
 }
 
 static kernel_fn lookup(const char *path, const char *sym, uint64_t seqno)
@@ -291,7 +299,8 @@ static int holders_place(unsigned char *args, uint32_t args_len, unsigned char *
 	for (i = 0; i < n; i++) {
 		memcpy(&off, hold + i * 16, 8);
 		memcpy(&size, hold + i * 16 + 8, 8);
-		if (off > args_len || args_len - off < sizeof(void *) ||
+		data = (data + 15) & ~(uint64_t)15;	/* kernel.c's holders_pack() */
+		if (off > args_len || args_len - off < sizeof(void *) || data > hold_len ||
 		    size > hold_len - data)
 			return -1;
 		p = hold + data;
@@ -349,6 +358,17 @@ static int run_one(void)
 		ok = 1;
 	} else {
 		ok = !maps_sync(m, c.nmaps, c.seqno);
+	}
+	if (c.flags & AICPU_CMD_SYNC) {
+		memset(&r, 0, sizeof(r));
+		r.type = AICPU_REPLY_SYNCED;
+		r.seqno = c.seqno;
+		reply(&r);
+		free(path);
+		free(sym);
+		free(args);
+		free(hold);
+		return 0;
 	}
 	if (ok)
 		fn = lookup(path, sym, c.seqno);
@@ -438,8 +458,12 @@ HCCLT_EXPORT int hcclt_aicpu_main(int argc, char **argv)
 	if (getppid() != (pid_t)pid)
 		return 0;
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-	for (fd = AICPU_FD_SHARED + 1; fd < 1024; fd++)
-		close(fd);
+	if (syscall(SYS_close_range, AICPU_FD_SHARED + 1, ~0U, 0))
+		for (fd = AICPU_FD_SHARED + 1; fd < 1024; fd++)
+			close(fd);
+	/* Kernels that run programs do not hand them our pipes and files. */
+	for (fd = AICPU_FD_DEV; fd <= AICPU_FD_REPLY; fd++)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
 	/* Finds the device nodes, which attach() opens another file of. */
 	hcclt_device_count();
 	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, AICPU_FD_SHARED, 0);
@@ -447,6 +471,12 @@ HCCLT_EXPORT int hcclt_aicpu_main(int argc, char **argv)
 	if (shared == MAP_FAILED)
 		return 1;
 	hcclt_idle_share(shared);
+	/*
+	 * Others submit to the streams a kernel syncs (the application, the
+	 * other cores): this process's idle table cannot know, so it skips
+	 * no sync.
+	 */
+	hcclt_idle_disable();
 	ioctl_fd = attach(dev);
 	if (hcclt_device_adopt(dev, ioctl_fd, (uint32_t)gen)) {
 		fprintf(stderr, "hcclt-aicpu: device %d: not an hcclthread device file\n", dev);

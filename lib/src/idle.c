@@ -84,6 +84,14 @@ void hcclt_idle_forget(void)
 				  memory_order_acq_rel);
 }
 
+/* Set in an AI CPU core process (aicpu_core.c): no sync is skipped. */
+static _Atomic int idle_off;
+
+void hcclt_idle_disable(void)
+{
+	atomic_store(&idle_off, 1);
+}
+
 /*
  * Count epochs in @shared from now on (aicpu.c): from above the current
  * one, so that every note made so far is forgotten.
@@ -155,6 +163,8 @@ int hcclt_idle_check(int dev, uint64_t handle)
 	struct idle_stream *s;
 	int skip = 0;
 
+	if (atomic_load_explicit(&idle_off, memory_order_relaxed))
+		return 0;
 	pthread_mutex_lock(&idle_lock);
 	if (((handle >> HCCLT_ID_KIND_SHIFT) & 0xff) != HCCLT_ID_KIND_STREAM) {
 		h = &handles[slot_of(dev, handle)];

@@ -154,6 +154,7 @@ void hcclt_idle_note(int dev, uint64_t handle,
 int hcclt_idle_check(int dev, uint64_t handle);
 void hcclt_idle_forget(void);
 void hcclt_idle_share(_Atomic uint64_t *shared);
+void hcclt_idle_disable(void);
 void hcclt_idle_atfork_prepare(void);
 void hcclt_idle_atfork_parent(void);
 void hcclt_idle_atfork_child(void);
@@ -259,6 +260,7 @@ struct hcclt_launch {
 	uint32_t timeout_s;		/* 0: none */
 	uint64_t seqno;			/* the event's */
 	uint64_t handle;		/* the event's */
+	int64_t deadline;		/* CLOCK_MONOTONIC ns to stop it by; 0 */
 	const unsigned char *holders;	/* placeholders (aicpu.h), in the tail */
 	size_t holders_len;
 	uint32_t nholders;
@@ -278,6 +280,12 @@ int hcclt_aicpu_ensure(int dev, int fd);
  * them only then.
  */
 void hcclt_aicpu_state_changed(void);
+/*
+ * Device memory of @dev left the table: as state_changed, and the idle
+ * cores of @dev drop their mappings before it returns (up to 2 s), so
+ * that freeing it returns its capacity; busy ones do after their launch.
+ */
+void hcclt_aicpu_memory_gone(int dev);
 void hcclt_aicpu_atfork_prepare(void);
 void hcclt_aicpu_atfork_parent(void);
 void hcclt_aicpu_atfork_child(void);

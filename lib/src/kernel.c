@@ -473,6 +473,8 @@ static size_t holders_pack(const struct kargs *a, unsigned char *out)
 	size_t i, len = a->nholders * 2 * sizeof(uint64_t);
 
 	for (i = 0; i < a->nholders; i++) {
+		/* Each one's data 16-byte aligned, as an allocation is. */
+		len = (len + 15) & ~(size_t)15;
 		if (out) {
 			memcpy(out + i * 16, &a->holders[i].off, 8);
 			memcpy(out + i * 16 + 8, &a->holders[i].size, 8);

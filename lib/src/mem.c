@@ -165,7 +165,10 @@ static int table_take(uintptr_t p, int dev, int buf, struct alloc *out)
 		ret = 0;
 	}
 	pthread_mutex_unlock(&table_lock);
-	if (!ret)
+	/* The AI CPU's cores unmap it before the caller frees it. */
+	if (!ret && out->dev >= 0)
+		hcclt_aicpu_memory_gone(out->dev);
+	else if (!ret)
 		hcclt_aicpu_state_changed();
 	return ret;
 }

@@ -3289,7 +3289,60 @@ static void test_kernels(void)
 	TAP_EQ(counter[TK_RUNS], 1, "the kernel ran");
 	TAP_EQ(counter[TK_BATCH_END], 0, "its HcommBatchModeEnd returned 0");
 	test_kernel_faults(bin, st, counter);
+	{
+		/*
+		 * Memory a core has mapped comes back when the application
+		 * frees it: the core drops its mapping first.
+		 */
+		size_t free0 = 0, free1 = 0, total = 0;
+		void *big = NULL;
+
+		aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total);
+		TAP_EQ(aclrtMalloc(&big, 64 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS,
+		       "freed memory: 64 MiB of device memory");
+		memset(&a, 0, sizeof(a));
+		a.counter = counter;
+		TAP_EQ(launch(cnt, 1, st, &a, 0), ACL_SUCCESS, "freed memory: a kernel (its core maps it)");
+		TAP_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS, "freed memory: the kernel ran");
+		TAP_EQ(aclrtFree(big), ACL_SUCCESS, "freed memory: aclrtFree");
+		aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total);
+		tap_ok(free1 == free0, "freed memory: all of it is free again at once (%zu of %zu)",
+		       free1, free0);
+	}
 	test_kernel_app_killed(bin);
+	{
+		/*
+		 * No AI CPU program (HCCLT_AICPU names nothing): each launch
+		 * fails its stream, the second as the first (it used to hang).
+		 */
+		pid_t pid = fork();
+		int wst = 0;
+
+		if (!pid) {
+			aclrtStream s2;
+			uint64_t *w;
+			int r1, r2;
+
+			alarm(120);
+			setenv("HCCLT_AICPU", "/nonexistent/hcclt-aicpu", 1);
+			if (aclrtSetDevice(0) || aclrtCreateStream(&s2) ||
+			    aclrtMalloc((void **)&w, TK_WORDS * 8, ACL_MEM_MALLOC_HUGE_FIRST))
+				_exit(10);
+			memset(&a, 0, sizeof(a));
+			a.counter = w;
+			if (launch(cnt, 1, s2, &a, 0))
+				_exit(11);
+			r1 = aclrtSynchronizeStream(s2);
+			if (launch(cnt, 1, s2, &a, 0))
+				_exit(12);
+			r2 = aclrtSynchronizeStream(s2);
+			_exit(r1 == ACL_ERROR_RT_AICPU_EXCEPTION && r2 == ACL_ERROR_RT_AICPU_EXCEPTION ?
+			      0 : 13);
+		}
+		waitpid(pid, &wst, 0);
+		tap_ok(WIFEXITED(wst) && !WEXITSTATUS(wst),
+		       "no AI CPU program: two launches each fail their stream (status 0x%x)", wst);
+	}
 	aclrtDestroyStream(st);
 	aclrtFree(counter);
 	{

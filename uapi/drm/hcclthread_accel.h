@@ -2289,8 +2289,8 @@ struct drm_hcclt_op_info {
  * Errors: -EINVAL non-zero @flags or @reserved, @fd not a file of this
  * device, @fd the calling file itself, or a file that acts for another
  * one itself; -EBADF @fd not open; -EBUSY the calling file acts for a
- * file already, or has communicators, streams, threads, events or
- * notifies of its own.
+ * file already, another file acts for it, or it has communicators,
+ * streams, threads, events or notifies of its own.
  */
 struct drm_hcclt_file_attach {
 	/** @fd: in, an open file of the same device. */

@@ -2823,6 +2823,59 @@ TEST_F(core, attach_busy)
 	close(b);
 }
 
+/* A file acted for cannot act for another: no chain, no cycle. */
+TEST_F(core, attach_no_chain_no_cycle)
+{
+	int x = hcclt_open(), y = hcclt_open(), z = hcclt_open();
+
+	ASSERT_LE(0, x);
+	ASSERT_LE(0, y);
+	ASSERT_LE(0, z);
+	ASSERT_EQ(0, attach(x, y, 0, 0));
+	/* y is acted for by x: it may not act for z; nor for x, which acts. */
+	EXPECT_EQ(-EBUSY, attach(y, z, 0, 0));
+	EXPECT_EQ(-EINVAL, attach(y, x, 0, 0));
+	close(x);
+	/* x gone, y is free again. */
+	EXPECT_EQ(0, attach(y, z, 0, 0));
+	close(y);
+	close(z);
+}
+
+/*
+ * Two files attaching to each other at once: one of them is refused, so
+ * that closing both frees both (no cycle holds them open).
+ */
+static void *attach_thread(void *p)
+{
+	int *fds = p;
+
+	fds[2] = attach(fds[0], fds[1], 0, 0);
+	return NULL;
+}
+
+TEST_F(core, attach_concurrent_cycle)
+{
+	int i, a[3], b[3], both = 0;
+	pthread_t t1, t2;
+
+	for (i = 0; i < 200; i++) {
+		a[0] = b[1] = hcclt_open();
+		a[1] = b[0] = hcclt_open();
+		ASSERT_LE(0, a[0]);
+		ASSERT_LE(0, a[1]);
+		ASSERT_EQ(0, pthread_create(&t1, NULL, attach_thread, a));
+		ASSERT_EQ(0, pthread_create(&t2, NULL, attach_thread, b));
+		pthread_join(t1, NULL);
+		pthread_join(t2, NULL);
+		both += !a[2] && !b[2];
+		EXPECT_TRUE(!a[2] || !b[2]);
+		close(a[0]);
+		close(a[1]);
+	}
+	EXPECT_EQ(0, both);
+}
+
 TEST_F(core, attach_use)
 {
 	int b = hcclt_open(), c = hcclt_open();
