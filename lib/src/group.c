@@ -475,6 +475,7 @@ static HcclResult comm_destroy(struct hcclt_comm *c)
 	hcclt_ctx_comm_gone(c);
 	hcclt_commmem_comm_gone(c);
 	hcclt_cluster_comm_gone(c);
+	hcclt_rank_graph_comm_gone(c);
 	hcclt_mem_comm_gone(c);
 	ret = fd < 0 ? -ENOENT : hcclt_ioctl(fd, DRM_IOCTL_HCCLT_COMM_DESTROY, &cd);
 	if (c->gen == hcclt_gen())

@@ -317,6 +317,8 @@ HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uin
 
 /* A communicator of a rank table being destroyed; fork() (cluster.c). */
 void hcclt_cluster_comm_gone(const struct hcclt_comm *c);
+/* A communicator being destroyed: its ranks' cards are forgotten (rank_graph.c). */
+void hcclt_rank_graph_comm_gone(const struct hcclt_comm *c);
 void hcclt_cluster_atfork_prepare(void);
 void hcclt_cluster_atfork_parent(void);
 void hcclt_cluster_atfork_child(void);

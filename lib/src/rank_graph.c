@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "internal.h"
@@ -53,12 +54,76 @@ static int soc_a3(void)
  * server, or a driver before uAPI 1.14, or no device open) every rank is
  * on server 0 and no card is known (-1 in @card): asked only for links.
  */
+/*
+ * The ranks' cards of communicators on several servers, once learnt: the
+ * driver's GROUP_INFO lists a group only while every rank's communicator
+ * lives, and the layout never changes. Entries of destroyed
+ * communicators are dropped (hcclt_rank_graph_comm_gone()). card_lock
+ * protects cards[].
+ */
+#define CARD_CACHE	64
+
+struct card_entry {
+	uint64_t comm;		/* kernel id; 0: free */
+	int32_t dev;
+	uint32_t gen;
+	uint32_t card[HCCLT_MAX_DEVICES * 4];
+};
+
+static pthread_mutex_t card_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct card_entry cards[CARD_CACHE];
+
+static int cards_find(const struct hcclt_comm *c, uint32_t *card)
+{
+	int i, found = 0;
+
+	pthread_mutex_lock(&card_lock);
+	for (i = 0; i < CARD_CACHE && !found; i++) {
+		if (cards[i].comm == c->id && cards[i].dev == c->dev &&
+		    cards[i].gen == c->gen) {
+			memcpy(card, cards[i].card, c->nranks * sizeof(*card));
+			found = 1;
+		}
+	}
+	pthread_mutex_unlock(&card_lock);
+	return found;
+}
+
+static void cards_keep(const struct hcclt_comm *c, const uint32_t *card)
+{
+	int i, slot = -1;
+
+	pthread_mutex_lock(&card_lock);
+	for (i = 0; i < CARD_CACHE && slot < 0; i++)
+		if (!cards[i].comm || cards[i].gen != hcclt_gen())
+			slot = i;
+	/* Full: the layout is asked of the driver again next time. */
+	if (slot >= 0) {
+		cards[slot].comm = c->id;
+		cards[slot].dev = c->dev;
+		cards[slot].gen = c->gen;
+		memcpy(cards[slot].card, card, c->nranks * sizeof(*card));
+	}
+	pthread_mutex_unlock(&card_lock);
+}
+
+void hcclt_rank_graph_comm_gone(const struct hcclt_comm *c)
+{
+	int i;
+
+	pthread_mutex_lock(&card_lock);
+	for (i = 0; i < CARD_CACHE; i++)
+		if (cards[i].comm == c->id && cards[i].dev == c->dev && cards[i].gen == c->gen)
+			cards[i].comm = 0;
+	pthread_mutex_unlock(&card_lock);
+}
+
 static int topo_get(const struct hcclt_comm *c, struct topo *t)
 {
 	struct drm_hcclt_group_rank_info e[HCCLT_MAX_DEVICES * 4];
 	const struct hcclt_servers *s;
 	struct drm_hcclt_group_info gi;
-	int fd = hcclt_device_fd_fast(c->dev);
+	int fd = hcclt_device_fd_fast(c->dev), cached;
 	uint32_t i, seen = 0;
 
 	if (c->nranks > sizeof(t->card) / sizeof(t->card[0]))
@@ -75,14 +140,18 @@ static int topo_get(const struct hcclt_comm *c, struct topo *t)
 	if (s->servers <= 1 || !s->server_devices || c->nranks == 1)
 		return 0;
 	t->per_server = s->server_devices;
-	memset(&gi, 0, sizeof(gi));
-	gi.rank_count = sizeof(e) / sizeof(e[0]);
-	gi.ranks_ptr = (uintptr_t)e;
-	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
-		return -EIO;
-	for (i = 0; i < gi.rank_count && i < sizeof(e) / sizeof(e[0]); i++)
-		if (e[i].rank < c->nranks && !strncmp(e[i].name, c->name, sizeof(e[i].name)))
-			t->card[e[i].rank] = e[i].device;
+	cached = cards_find(c, t->card);
+	if (!cached) {
+		memset(&gi, 0, sizeof(gi));
+		gi.rank_count = sizeof(e) / sizeof(e[0]);
+		gi.ranks_ptr = (uintptr_t)e;
+		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
+			return -EIO;
+		for (i = 0; i < gi.rank_count && i < sizeof(e) / sizeof(e[0]); i++)
+			if (e[i].rank < c->nranks &&
+			    !strncmp(e[i].name, c->name, sizeof(e[i].name)))
+				t->card[e[i].rank] = e[i].device;
+	}
 	for (i = 0; i < c->nranks; i++) {
 		if (t->card[i] == UINT32_MAX)
 			return -ENOENT;
@@ -92,6 +161,8 @@ static int topo_get(const struct hcclt_comm *c, struct topo *t)
 	}
 	t->my_server = t->server[c->rank];
 	t->nservers = (uint32_t)__builtin_popcount(seen);
+	if (!cached)
+		cards_keep(c, t->card);
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include "acl/acl.h"
 #include "hccl/hccl.h"
 #include "hccl/hccl_comm.h"
+#include "hccl/hccl_rank_graph.h"
 #include "hccl/hccl_res.h"
 #include "all_gather_op.h"
 
@@ -166,9 +167,28 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 			    o->nranks, (unsigned long long)b, o->rounds);
 	}
 	free(host);
-	if (o->expect_unavail && !o->processes)
+	if (!o->processes) {
+		uint32_t *sizes = NULL, n = 0;
+
+		/*
+		 * Rank 0 destroys its communicator first: the others' rank
+		 * graph still answers (it once asked the driver for a group
+		 * that needs every rank alive).
+		 */
 		pthread_barrier_wait(&done_bar);
-	fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
+		if (!rank)
+			fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
+		pthread_barrier_wait(&done_bar);
+		if (rank && HcclRankGraphGetInstSizeListByLayer(comm, 0, &sizes, &n) !=
+			    HCCL_SUCCESS) {
+			say(rank, "the rank graph after rank 0 destroyed its communicator failed");
+			fail = 1;
+		}
+		if (rank)
+			fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
+	} else {
+		fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
+	}
 	aclrtFree(in);
 	aclrtFree(out);
 	if (stream)
