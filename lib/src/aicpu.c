@@ -874,6 +874,27 @@ int hcclt_aicpu_ensure(int dev, int fd)
 	return ret;
 }
 
+/*
+ * At exit, the cores go with the application before it is gone: they hold
+ * its device files, which a module unload right after must find closed.
+ * (PR_SET_PDEATHSIG kills them too, a moment after the process is gone.)
+ */
+__attribute__((destructor)) static void aicpu_exit(void)
+{
+	int d, i;
+
+	for (d = 0; d < HCCLT_MAX_DEVICES; d++) {
+		if (atomic_load(&adevs[d].gen1) != hcclt_gen() + 1)
+			continue;
+		for (i = 0; i < MAX_CORES; i++)
+			if (adevs[d].cores[i].pid > 0)
+				kill(adevs[d].cores[i].pid, SIGKILL);
+		for (i = 0; i < MAX_CORES; i++)
+			if (adevs[d].cores[i].pid > 0)
+				waitpid(adevs[d].cores[i].pid, NULL, 0);
+	}
+}
+
 void hcclt_aicpu_atfork_prepare(void)
 {
 	pthread_mutex_lock(&aicpu_lock);
