@@ -483,6 +483,10 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 			return -EINVAL;
 		if (d[i].remote_rank >= nranks)
 			return -ERANGE;
+		/* Channels between hosts are not carried yet (clusters.rst). */
+		if (comm->group &&
+		    hcclt_group_rank_remote(comm->group, d[i].remote_rank))
+			return -EOPNOTSUPP;
 		/* Between servers only the cluster layer's protocol. */
 		if (comm->group && d[i].protocol != hcclt_cluster_protocol() &&
 		    hcclt_device_server(hcclt_group_rank_device(comm->group,

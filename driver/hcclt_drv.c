@@ -127,10 +127,11 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_file *file = hcclt_file_of(df);
 	struct drm_hcclt_query *args = data;
 	const struct hcclt_quota_rules *r = hcclt_quota();
+	const struct hcclt_host *self = hcclt_cluster_self();
 
-	if (args->flags || args->pad || args->pad3) {
-		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x pad3 %#llx\n",
-			       args->flags, args->pad, args->pad3);
+	if (args->flags || args->pad || args->pad3 || args->pad4) {
+		drm_dbg_driver(drm, "QUERY: flags %#x pad %#x pad3 %#llx pad4 %#x\n",
+			       args->flags, args->pad, args->pad3, args->pad4);
 		return -EINVAL;
 	}
 
@@ -184,6 +185,11 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->server_devices = sim_devices;
 	args->server = hcclt_device_server(hdev->index);
 	args->device_index = hdev->index;
+#ifdef HCCLT_HAS_CLUSTER
+	args->features |= HCCLT_FEATURE_CLUSTER;
+#endif
+	args->cluster_addr = self ? (__force __u32)self->addr : 0;
+	args->cluster_port = self ? (__force __u16)self->port : 0;
 	return 0;
 }
 
@@ -732,9 +738,12 @@ static int __init hcclt_init(void)
 	ret = hcclt_channel_init();
 	if (ret)
 		goto err_group;
-	ret = hcclt_syncobj_init();
+	ret = hcclt_link_init();
 	if (ret)
 		goto err_channel;
+	ret = hcclt_syncobj_init();
+	if (ret)
+		goto err_link;
 	ret = platform_driver_register(&hcclt_platform_driver);
 	if (ret)
 		goto err_syncobj;
@@ -762,6 +771,8 @@ err_devices:
 	platform_driver_unregister(&hcclt_platform_driver);
 err_syncobj:
 	hcclt_syncobj_fini();
+err_link:
+	hcclt_link_fini();
 err_channel:
 	hcclt_channel_fini();
 err_group:
@@ -783,6 +794,7 @@ static void __exit hcclt_exit(void)
 	 */
 	rcu_barrier();
 	hcclt_syncobj_fini();
+	hcclt_link_fini();
 	hcclt_channel_fini();
 	hcclt_group_fini();
 	hcclt_limits_fini();

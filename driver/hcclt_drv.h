@@ -44,6 +44,10 @@
  *   hcclt_groups_lock (module mutex, hcclt_group.c): the group registry
  *	(list, key table, serial), every group's fields, and every file's
  *	groups and groups_pending.
+ *   hcclt_links_lock (module mutex, hcclt_link.c): the list of links to
+ *	other hosts; nothing is taken under it.
+ *   link->lock (spinlock_t, softirq-safe; hcclt_link.c): a link's state
+ *	and send credits, held around ib_post_send(); a leaf.
  *   stream->fence_lock (mutex): held by a SUBMIT that makes an out-fence
  *	from taking its sequence number to queueing it (fences of a stream
  *	queue and signal in order).
@@ -82,6 +86,9 @@
  *	hcclt_channel_comm_gone()) -> hcclt_groups_lock (an offer checks
  *	that its peer's rank is alive, hcclt_group_rank_alive())
  *   file->lock -> hcclt_groups_lock (hcclt_group_comm_gone())
+ *   hcclt_groups_lock -> link->lock (messages to other hosts sent under
+ *	it, hcclt_group.c); a link's receive work and teardown take
+ *	hcclt_groups_lock with nothing held
  *   file->lock -> sched_lock (hcclt_file_destroy_streams())
  *   comm->lock -> pool_lock, comm->lock -> sim slot lock (THREAD_ACQUIRE
  *	and its undo, the HCCL buffer)
@@ -170,6 +177,7 @@
 #include "hcclt_info.h"
 #include "hcclt_kernel.h"
 #include "hcclt_limits.h"
+#include "hcclt_link.h"
 #include "hcclt_mem.h"
 #include "hcclt_notify.h"
 #include "hcclt_obj.h"

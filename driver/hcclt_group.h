@@ -17,6 +17,7 @@ struct hcclt_group;
 int hcclt_group_init(void);
 void hcclt_group_fini(void);
 bool hcclt_group_rank_alive(struct hcclt_group *group, u32 rank);
+bool hcclt_group_rank_remote(struct hcclt_group *group, u32 rank);
 u32 hcclt_group_nranks(const struct hcclt_group *group);
 u32 hcclt_group_rank_device(struct hcclt_group *group, u32 rank);
 const char *hcclt_group_name(const struct hcclt_group *group);

@@ -491,14 +491,14 @@ static HcclResult init_cluster(const char *clusterInfo, uint32_t rank, HcclCommC
 	if (ret == HCCL_SUCCESS && rank == 0) {
 		ret = rdv_server_start(&srv, &rt, fd);
 		if (ret == HCCL_SUCCESS) {
-			ret = hcclt_comm_join(dev, rt.nranks, srv.key, 0, deadline_ns, buf_size,
+			ret = hcclt_comm_join(dev, rt.nranks, srv.key, NULL, 0, deadline_ns, buf_size,
 					      name, &c);
 			rdv_server_stop(&srv);
 		}
 	} else if (ret == HCCL_SUCCESS) {
 		ret = rdv_fetch(&rt, rank, deadline_ns, key);
 		if (ret == HCCL_SUCCESS)
-			ret = hcclt_comm_join(dev, rt.nranks, key, rank, deadline_ns, buf_size,
+			ret = hcclt_comm_join(dev, rt.nranks, key, NULL, rank, deadline_ns, buf_size,
 					      name, &c);
 		memset(key, 0, sizeof(key));
 	}

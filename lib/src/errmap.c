@@ -143,6 +143,12 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, EDQUOT, HCCL_E_UNAVAIL),	/* communicators share */
 	R(GROUP_JOIN, ENOMEM, HCCL_E_MEMORY),
 	R(GROUP_JOIN, ENODEV, HCCL_E_DRV),
+	/* Clusters: the root host's driver (Documentation/clusters.rst). */
+	R(GROUP_JOIN, EOPNOTSUPP, HCCL_E_NOT_SUPPORT),	/* host in no cluster */
+	R(GROUP_JOIN, EHOSTUNREACH, HCCL_E_ROCE_CONNECT),
+	R(GROUP_JOIN, ECONNREFUSED, HCCL_E_ROCE_CONNECT),
+	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
+	R(GROUP_JOIN, EXDEV, HCCL_E_PARA),	/* key of another root's group */
 	/* DRM_IOCTL_HCCLT_MEM_CREATE and mmap() of the object (aclrtMalloc) */
 	R(MEM_CREATE, ENOBUFS, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* capacity */
 	R(MEM_CREATE, EDQUOT, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* share */

@@ -23,12 +23,15 @@
 #define ROOT_OFF_VERSION	4
 #define ROOT_OFF_KEY		8
 #define ROOT_OFF_NAME		(ROOT_OFF_KEY + HCCLT_GROUP_KEY_BYTES)
+/* The root host (QUERY's cluster_addr and _port, network order); 0: none. */
+#define ROOT_OFF_ADDR		(ROOT_OFF_NAME + HCCLT_GROUP_NAME_BYTES)
+#define ROOT_OFF_PORT		(ROOT_OFF_ADDR + 4)
 
 #define CONNECT_TIMEOUT_DEFAULT	120	/* seconds, as CANN */
 #define CONNECT_TIMEOUT_MAX	(INT32_MAX / 1000)
 #define BUFFER_SIZE_DEFAULT_MB	200	/* CANN's HCCL_BUFFSIZE default */
 
-_Static_assert(ROOT_OFF_NAME + HCCLT_GROUP_NAME_BYTES <= sizeof(HcclRootInfo),
+_Static_assert(ROOT_OFF_PORT + 2 <= sizeof(HcclRootInfo),
 	       "root info fits");
 
 /*
@@ -263,6 +266,7 @@ uint64_t hcclt_env_buf_size(void)
 HCCLT_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
 {
 	struct drm_hcclt_group_create gc;
+	struct drm_hcclt_query q;
 	int32_t dev = hcclt_current_device();
 	uint32_t magic = ROOT_MAGIC, version = ROOT_VERSION;
 	int fd, ret;
@@ -284,6 +288,14 @@ HCCLT_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
 	memcpy(rootInfo->internal + ROOT_OFF_KEY, gc.key, sizeof(gc.key));
 	gc.name[sizeof(gc.name) - 1] = '\0';
 	memcpy(rootInfo->internal + ROOT_OFF_NAME, gc.name, sizeof(gc.name));
+	/* Where ranks of other hosts find the group, as CANN's root IP. */
+	memset(&q, 0, sizeof(q));
+	if (!hcclt_ioctl(fd, DRM_IOCTL_HCCLT_QUERY, &q) && q.cluster_addr) {
+		memcpy(rootInfo->internal + ROOT_OFF_ADDR, &q.cluster_addr,
+		       sizeof(q.cluster_addr));
+		memcpy(rootInfo->internal + ROOT_OFF_PORT, &q.cluster_port,
+		       sizeof(q.cluster_port));
+	}
 	return HCCL_SUCCESS;
 }
 
@@ -291,7 +303,8 @@ HCCLT_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
  * Join rank @rank of the group whose key is @key on device @dev, waiting
  * until @deadline_ns at most (cluster.c too).
  */
-HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uint32_t rank,
+HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key,
+			   const struct hcclt_root_host *root, uint32_t rank,
 			   int64_t deadline_ns, uint64_t buf_size, const char *name,
 			   struct hcclt_comm **out)
 {
@@ -318,6 +331,10 @@ HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uin
 	/* drmIoctl() restarts after a signal; the deadline stays. */
 	gj.flags = HCCLT_WAIT_DEADLINE;
 	gj.deadline_ns = deadline_ns;
+	if (root) {
+		gj.root_addr = root->addr;
+		gj.root_port = root->port;
+	}
 	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &gj);
 	if (ret) {
 		hcclt_obj_free(c);
@@ -408,6 +425,7 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 	int32_t dev = hcclt_current_device();
 	struct hcclt_comm *c = NULL;
 	const char *name = NULL, *gname;
+	struct hcclt_root_host host;
 	int32_t timeout_ms;
 	HcclResult ret;
 
@@ -428,8 +446,10 @@ static HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo *rootInfo,
 	gname = root_name(rootInfo);
 	if (!gname || nRanks > HCCLT_MAX_GROUP_RANKS)
 		return HCCL_E_PARA;
+	memcpy(&host.addr, rootInfo->internal + ROOT_OFF_ADDR, sizeof(host.addr));
+	memcpy(&host.port, rootInfo->internal + ROOT_OFF_PORT, sizeof(host.port));
 	ret = hcclt_comm_join(dev, nRanks, (const uint8_t *)rootInfo->internal + ROOT_OFF_KEY,
-			      rank, hcclt_deadline_ns(timeout_ms), buf_size,
+			      &host, rank, hcclt_deadline_ns(timeout_ms), buf_size,
 			      name ? name : gname, &c);
 	if (ret == HCCL_SUCCESS)
 		*comm = c;
@@ -512,8 +532,9 @@ static void *init_all_thread(void *p)
 {
 	struct init_all_rank *r = p;
 
+	/* The root info was made here, by HcclCommInitAll: a group of this host. */
 	r->ret = hcclt_comm_join(r->dev, r->nranks, (const uint8_t *)r->root->internal + ROOT_OFF_KEY,
-				 r->rank, hcclt_deadline_ns(r->timeout_ms), r->buf_size,
+				 NULL, r->rank, hcclt_deadline_ns(r->timeout_ms), r->buf_size,
 				 r->name, &r->comm);
 	return NULL;
 }

@@ -311,7 +311,14 @@ uint64_t hcclt_name_comm_id(int32_t dev, const char *name);
 uint64_t hcclt_env_buf_size(void);
 HcclResult hcclt_config_load(const HcclCommConfig *config, uint64_t *buf_size,
 			     const char **name);
-HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key, uint32_t rank,
+/* The host whose driver made a group (network order; addr 0: this one). */
+struct hcclt_root_host {
+	uint32_t addr;
+	uint16_t port;
+};
+
+HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key,
+			   const struct hcclt_root_host *root, uint32_t rank,
 			   int64_t deadline_ns, uint64_t buf_size, const char *name,
 			   struct hcclt_comm **out);
 

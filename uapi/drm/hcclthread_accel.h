@@ -69,9 +69,10 @@ extern "C" {
  * DRM_IOCTL_HCCLT_FILE_ATTACH (HCCLT_FEATURE_FILE_ATTACH); 13: registered
  * memory, DRM_IOCTL_HCCLT_MEM_REG, _MEM_UNREG and _CHANNEL_MEMS, and data
  * tasks into a peer's registered range (HCCLT_FEATURE_MEMREG); 14:
- * servers in QUERY (HCCLT_FEATURE_SERVERS).
+ * servers in QUERY (HCCLT_FEATURE_SERVERS); 15: clusters, QUERY's
+ * @cluster_addr and GROUP_JOIN's @root_addr (HCCLT_FEATURE_CLUSTER).
  */
-#define HCCLT_UAPI_MINOR		14
+#define HCCLT_UAPI_MINOR		15
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -270,6 +271,18 @@ struct drm_hcclt_query {
 	__u32 device_index;
 	/** @pad3: in, must be zero (uAPI 1.14; -EINVAL otherwise). */
 	__u64 pad3;
+	/**
+	 * @cluster_addr: out (uAPI 1.15, HCCLT_FEATURE_CLUSTER), the IPv4
+	 * address, in network byte order, at which this host's driver meets
+	 * the drivers of other hosts (module parameter cluster_addr); zero
+	 * when the host is in no cluster. An older driver leaves it as
+	 * userspace set it (zero).
+	 */
+	__u32 cluster_addr;
+	/** @cluster_port: out (uAPI 1.15), its port, in network byte order. */
+	__u16 cluster_port;
+	/** @pad4: in, must be zero (uAPI 1.15; -EINVAL otherwise). */
+	__u16 pad4;
 };
 
 /*
@@ -416,6 +429,13 @@ struct drm_hcclt_query {
  * two servers being one superpod, UB_CTP on a 950): -EXDEV otherwise.
  */
 #define HCCLT_FEATURE_SERVERS		0x400000ULL
+/*
+ * (uAPI 1.15) Clusters: the driver was built with the kernel's RDMA stack,
+ * QUERY reports @cluster_addr, and DRM_IOCTL_HCCLT_GROUP_JOIN takes
+ * @root_addr, the host whose group a rank joins
+ * (Documentation/clusters.rst).
+ */
+#define HCCLT_FEATURE_CLUSTER		0x1000000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -1319,14 +1339,24 @@ struct drm_hcclt_group_create {
  * A rank whose wait times out, or whose process is killed while waiting,
  * fails the group: every waiting rank returns -ECONNRESET at once.
  *
+ * Clusters (uAPI 1.15, HCCLT_FEATURE_CLUSTER): with @root_addr naming
+ * another host, the rank joins the group that host's driver made. This
+ * driver connects to that host's (Documentation/clusters.rst) and sends
+ * it the key; the group's host refuses a key it has no group for before
+ * it tells anything (-ENOENT here), and answers the complete group with
+ * where each rank is. Ranks of one host that join the same remote group
+ * share it here (one rank per device still). The link failing while the
+ * group is pending fails it (-ECONNRESET).
+ *
  * Checks, in this order:
  *
- * - -EINVAL: unknown bit in @flags, @timeout_ms below -1, @nranks zero
+ * - -EINVAL: unknown bit in @flags, non-zero @pad, @timeout_ms below -1,
+ *   @nranks zero
  *   or above HCCLT_MAX_GROUP_RANKS; with HCCLT_WAIT_DEADLINE a non-zero
  *   @timeout_ms or a negative @deadline_ns; without it a non-zero
  *   @deadline_ns.
  * - -ERANGE: @rank not below @nranks.
- * - -ENOENT: no group has @key.
+ * - -ENOENT: no group has @key (here, or on the root host).
  * - -ECONNRESET: the group failed (a rank left or died while others
  *   waited, or its creator's file was closed before it completed).
  * - -EISCONN: the group is already complete.
@@ -1336,6 +1366,12 @@ struct drm_hcclt_group_create {
  * - -ETIMEDOUT (-ETIME with HCCLT_WAIT_DEADLINE, as DRM's waits): the
  *   wait ran out before every rank joined (the group fails).
  * - -ENOSPC, -ENOMEM: the communicator could not be created.
+ * - -EOPNOTSUPP: @root_addr names another host and this one is in no
+ *   cluster (module parameter cluster_addr unset, or a kernel without the
+ *   RDMA stack).
+ * - -EHOSTUNREACH, -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT: the root host's
+ *   driver could not be reached, or the link to it failed.
+ * - -EXDEV: @key is of a group this host waits for from another root.
  */
 struct drm_hcclt_group_join {
 	/** @key: in, the key DRM_IOCTL_HCCLT_GROUP_CREATE returned. */
@@ -1358,6 +1394,16 @@ struct drm_hcclt_group_join {
 	 * CLOCK_MONOTONIC time in ns at which the wait ends, else zero.
 	 */
 	__s64 deadline_ns;
+	/**
+	 * @root_addr: in (uAPI 1.15, HCCLT_FEATURE_CLUSTER), the IPv4
+	 * address (network byte order) of the host whose driver made the
+	 * group (its QUERY @cluster_addr), or zero for this host.
+	 */
+	__u32 root_addr;
+	/** @root_port: in (uAPI 1.15), that host's @cluster_port. */
+	__u16 root_port;
+	/** @pad: in, must be zero (uAPI 1.15). */
+	__u16 pad;
 };
 
 /* drm_hcclt_group_rank_info.state */

@@ -1,0 +1,886 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hcclthread: links to the drivers of other hosts, RC connections of the
+ * kernel's RDMA stack (rdma_cm and verbs), modelled on net/9p/trans_rdma.c.
+ *
+ * The module parameter cluster_addr ("A.B.C.D" or "A.B.C.D:PORT", port
+ * HCCLT_CLUSTER_PORT by default) turns clusters on: at load the driver
+ * binds an rdma_cm listener there (the load fails if no RDMA device has
+ * that address). A link is made on demand by hcclt_link_get(), which
+ * connects to another host's listener, or by that listener accepting a
+ * connection; either way it is one RC QP with its own protection domain
+ * and two completion queues (receives polled in a work item, as their
+ * handlers sleep; sends in softirq context, where their buffers are
+ * freed). Links stay up once made and are shared by everything that
+ * talks to that host; a host may have two (both sides connected at once),
+ * either of which carries any message.
+ *
+ * Messages are SENDs of at most HCCLT_MSG_BYTES into one of the
+ * HCCLT_LINK_RECVS receive buffers of the peer, reposted as soon as the
+ * message was handled; a sender that finds none posted is held back by
+ * the RNR retries of the QP (rnr_retry_count 7: no limit), never failed.
+ * A link that fails (disconnect, a completion error, the RDMA device
+ * removed) goes down for good: it leaves the list, the objects that use
+ * it are told (hcclt_group_link_down()), and its QP, queues and id are
+ * destroyed by a work item; the struct itself goes with its last
+ * reference.
+ *
+ * Locks: hcclt_links_lock (mutex) protects the list of links and is held
+ * to find or enter one; nothing else is taken under it. link->lock
+ * (spinlock, softirq-safe) protects a link's @state and @sq_free and is
+ * held around ib_post_send(), so that no send is posted once the link is
+ * down; it is a leaf. Handlers of received messages run in the receive
+ * queue's work item with no lock of this file held and may take the
+ * driver's module mutexes; the teardown, which waits for that work item
+ * (ib_drain_qp(), ib_free_cq()), runs in a work item of its own with no
+ * lock held.
+ */
+
+#include <linux/inet.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "hcclt_drv.h"
+
+/* Default port of the listener (HCCL's own host port range starts at 60000). */
+#define HCCLT_CLUSTER_PORT	60000
+/* Receive buffers posted per link; sends in flight per link. */
+#define HCCLT_LINK_RECVS	32
+#define HCCLT_LINK_SENDS	32
+/* Address and route resolution, each (rdma_cm's own timeouts). */
+#define HCCLT_LINK_RESOLVE_MS	2000
+/*
+ * Local ACK timeout of the QP, 4.096 us * 2^N: 2^16 * 4.096 us = 268 ms,
+ * times the 7 retries of the connection: a host gone is seen within
+ * about 2 s. 6.1's rxe retransmits on a slow (emulated) CPU when it is
+ * left at its default of 14 (67 ms).
+ */
+#define HCCLT_LINK_ACK_TIMEOUT	16
+
+static char *cluster_addr = "";
+module_param(cluster_addr, charp, 0444);
+MODULE_PARM_DESC(cluster_addr,
+		 "IPv4[:port] on an RDMA device at which this host's driver meets those of other hosts (empty: no cluster)");
+
+/* enum hcclt_link_state */
+#define HCCLT_LINK_CONNECTING	0
+#define HCCLT_LINK_UP		1
+#define HCCLT_LINK_DOWN		2
+
+/**
+ * struct hcclt_rx - one receive buffer of a link.
+ * @cqe: its completion.
+ * @link: the link.
+ * @dma: DMA address of @buf.
+ * @buf: the message.
+ */
+struct hcclt_rx {
+	struct ib_cqe cqe;
+	struct hcclt_link *link;
+	u64 dma;
+	u8 buf[HCCLT_MSG_BYTES];
+};
+
+/**
+ * struct hcclt_tx - one message being sent.
+ * @cqe: its completion.
+ * @link: the link (alive until the QP is drained, which waits for this).
+ * @dma: DMA address of @buf.
+ * @len: bytes of @buf sent.
+ * @buf: the message.
+ */
+struct hcclt_tx {
+	struct ib_cqe cqe;
+	struct hcclt_link *link;
+	u64 dma;
+	u32 len;
+	u8 buf[HCCLT_MSG_BYTES];
+};
+
+/**
+ * struct hcclt_link - an RC connection to another host's driver.
+ * @ref: held by the list while the link is on it, by each user
+ *	(hcclt_link_get(), hcclt_link_ref()), and by a connect in progress.
+ * @node: entry in hcclt_links; hcclt_links_lock.
+ * @peer: where the other host's driver listens; set before the link is
+ *	listed, immutable then.
+ * @id: the rdma_cm id; destroyed by the teardown.
+ * @pd: protection domain of @id's device.
+ * @rcq: receive completion queue (IB_POLL_WORKQUEUE).
+ * @scq: send completion queue (IB_POLL_SOFTIRQ).
+ * @rx: the HCCLT_LINK_RECVS receive buffers.
+ * @lock: @state and @sq_free; a leaf.
+ * @state: HCCLT_LINK_*.
+ * @sq_free: sends that may still be posted.
+ * @sq_wq: senders waiting for @sq_free or for the link to go down.
+ * @cm_done: a step of an outgoing connect has ended (@cm_err).
+ * @cm_err: how it ended: 0, or a negative errno.
+ * @down_work: tears the link down (hcclt_link_down_work()).
+ * @accepted: made by the listener; immutable.
+ * @listed: on hcclt_links; hcclt_links_lock.
+ */
+struct hcclt_link {
+	struct kref ref;
+	struct list_head node;
+	struct hcclt_host peer;
+	struct rdma_cm_id *id;
+	struct ib_pd *pd;
+	struct ib_cq *rcq;
+	struct ib_cq *scq;
+	struct hcclt_rx *rx;
+	spinlock_t lock;	/* @state, @sq_free */
+	u32 state;
+	u32 sq_free;
+	wait_queue_head_t sq_wq;
+	struct completion cm_done;
+	int cm_err;
+	struct work_struct down_work;
+	bool accepted;
+	bool listed;
+};
+
+/* protects hcclt_links and every link's node and listed */
+static DEFINE_MUTEX(hcclt_links_lock);
+static LIST_HEAD(hcclt_links);
+static struct hcclt_host hcclt_self;
+static struct rdma_cm_id *hcclt_listener;
+static struct workqueue_struct *hcclt_link_wq;
+
+const struct hcclt_host *hcclt_cluster_self(void)
+{
+	return hcclt_self.addr ? &hcclt_self : NULL;
+}
+
+const struct hcclt_host *hcclt_link_peer(const struct hcclt_link *link)
+{
+	return &link->peer;
+}
+
+static void hcclt_link_release(struct kref *ref)
+{
+	struct hcclt_link *link = container_of(ref, struct hcclt_link, ref);
+
+	kfree(link->rx);
+	kfree(link);
+}
+
+struct hcclt_link *hcclt_link_ref(struct hcclt_link *link)
+{
+	kref_get(&link->ref);
+	return link;
+}
+
+void hcclt_link_put(struct hcclt_link *link)
+{
+	if (link)
+		kref_put(&link->ref, hcclt_link_release);
+}
+
+static struct hcclt_link *hcclt_link_alloc(void)
+{
+	struct hcclt_link *link;
+
+	link = kzalloc(sizeof(*link), GFP_KERNEL);
+	if (!link)
+		return NULL;
+	link->rx = kcalloc(HCCLT_LINK_RECVS, sizeof(*link->rx), GFP_KERNEL);
+	if (!link->rx) {
+		kfree(link);
+		return NULL;
+	}
+	kref_init(&link->ref);
+	INIT_LIST_HEAD(&link->node);
+	spin_lock_init(&link->lock);
+	init_waitqueue_head(&link->sq_wq);
+	init_completion(&link->cm_done);
+	link->state = HCCLT_LINK_CONNECTING;
+	link->sq_free = HCCLT_LINK_SENDS;
+	return link;
+}
+
+/*
+ * The link fails: no send is posted from now on, and its teardown is
+ * queued (once). An outgoing link that is still connecting is cleaned up
+ * by its connect (hcclt_link_connect()) instead. Any context.
+ */
+static void hcclt_link_fail(struct hcclt_link *link)
+{
+	unsigned long flags;
+	u32 old;
+
+	spin_lock_irqsave(&link->lock, flags);
+	old = link->state;
+	link->state = HCCLT_LINK_DOWN;
+	spin_unlock_irqrestore(&link->lock, flags);
+	wake_up_all(&link->sq_wq);
+	if (old == HCCLT_LINK_UP ||
+	    (old == HCCLT_LINK_CONNECTING && link->accepted))
+		queue_work(hcclt_link_wq, &link->down_work);
+}
+
+static int hcclt_rx_post(struct hcclt_rx *rx)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge;
+
+	sge.addr = rx->dma;
+	sge.length = HCCLT_MSG_BYTES;
+	sge.lkey = rx->link->pd->local_dma_lkey;
+	wr.wr_cqe = &rx->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return ib_post_recv(rx->link->id->qp, &wr, NULL);
+}
+
+/* A message arrived: check its head, hand it on, give the buffer back. */
+static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct hcclt_rx *rx = container_of(wc->wr_cqe, struct hcclt_rx, cqe);
+	struct hcclt_link *link = rx->link;
+	struct ib_device *dev = link->id->device;
+	struct hcclt_msg_hdr *hdr = (void *)rx->buf;
+	u32 len;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_warn_ratelimited("hcclthread: link to %pI4: receive failed: %s\n",
+					    &link->peer.addr,
+					    ib_wc_status_msg(wc->status));
+		hcclt_link_fail(link);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(dev, rx->dma, HCCLT_MSG_BYTES,
+				   DMA_FROM_DEVICE);
+	len = le32_to_cpu(hdr->len);
+	if (wc->byte_len < sizeof(*hdr) ||
+	    le32_to_cpu(hdr->magic) != HCCLT_LINK_MAGIC ||
+	    le16_to_cpu(hdr->version) != HCCLT_LINK_VERSION ||
+	    len > wc->byte_len - sizeof(*hdr)) {
+		pr_warn_ratelimited("hcclthread: link to %pI4: malformed message dropped\n",
+				    &link->peer.addr);
+	} else {
+		hcclt_group_msg(link, le16_to_cpu(hdr->type), hdr + 1, len);
+	}
+	ib_dma_sync_single_for_device(dev, rx->dma, HCCLT_MSG_BYTES,
+				      DMA_FROM_DEVICE);
+	if (hcclt_rx_post(rx))
+		hcclt_link_fail(link);
+}
+
+static void hcclt_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct hcclt_tx *tx = container_of(wc->wr_cqe, struct hcclt_tx, cqe);
+	struct hcclt_link *link = tx->link;
+	unsigned long flags;
+
+	ib_dma_unmap_single(link->id->device, tx->dma, tx->len, DMA_TO_DEVICE);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_warn_ratelimited("hcclthread: link to %pI4: send failed: %s\n",
+					    &link->peer.addr,
+					    ib_wc_status_msg(wc->status));
+		hcclt_link_fail(link);
+	}
+	spin_lock_irqsave(&link->lock, flags);
+	link->sq_free++;
+	spin_unlock_irqrestore(&link->lock, flags);
+	wake_up(&link->sq_wq);
+	kfree(tx);
+}
+
+static bool hcclt_link_can_send(struct hcclt_link *link)
+{
+	bool ret;
+
+	spin_lock_bh(&link->lock);
+	ret = link->state != HCCLT_LINK_UP || link->sq_free;
+	spin_unlock_bh(&link->lock);
+	return ret;
+}
+
+/**
+ * hcclt_link_send - send one message on a link.
+ * @link: the link.
+ * @type: HCCLT_MSG_*.
+ * @body: the message's body.
+ * @len: its bytes, at most HCCLT_MSG_BYTES less the head.
+ *
+ * Process context; may sleep (allocation, and while HCCLT_LINK_SENDS
+ * sends are in flight). Messages of one link arrive in the order they
+ * were sent.
+ *
+ * Return: 0, -ENOTCONN when the link is down, -ENOMEM.
+ */
+int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
+		    size_t len)
+{
+	struct ib_send_wr wr = {};
+	struct hcclt_msg_hdr *hdr;
+	struct hcclt_tx *tx;
+	struct ib_sge sge;
+	int ret;
+
+	if (WARN_ON(len > HCCLT_MSG_BYTES - sizeof(*hdr)))
+		return -EINVAL;
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	if (!tx)
+		return -ENOMEM;
+	hdr = (void *)tx->buf;
+	hdr->magic = cpu_to_le32(HCCLT_LINK_MAGIC);
+	hdr->type = cpu_to_le16(type);
+	hdr->version = cpu_to_le16(HCCLT_LINK_VERSION);
+	hdr->len = cpu_to_le32(len);
+	memcpy(hdr + 1, body, len);
+	tx->link = link;
+	tx->len = sizeof(*hdr) + len;
+	tx->cqe.done = hcclt_tx_done;
+
+	for (;;) {
+		spin_lock_bh(&link->lock);
+		if (link->state != HCCLT_LINK_UP) {
+			ret = -ENOTCONN;
+			break;
+		}
+		if (link->sq_free) {
+			tx->dma = ib_dma_map_single(link->id->device, tx->buf,
+						    tx->len, DMA_TO_DEVICE);
+			if (ib_dma_mapping_error(link->id->device, tx->dma)) {
+				ret = -ENOMEM;
+				break;
+			}
+			sge.addr = tx->dma;
+			sge.length = tx->len;
+			sge.lkey = link->pd->local_dma_lkey;
+			wr.wr_cqe = &tx->cqe;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = IB_WR_SEND;
+			wr.send_flags = IB_SEND_SIGNALED;
+			ret = ib_post_send(link->id->qp, &wr, NULL);
+			if (ret) {
+				ib_dma_unmap_single(link->id->device, tx->dma,
+						    tx->len, DMA_TO_DEVICE);
+				break;
+			}
+			link->sq_free--;
+			spin_unlock_bh(&link->lock);
+			return 0;
+		}
+		spin_unlock_bh(&link->lock);
+		wait_event(link->sq_wq, hcclt_link_can_send(link));
+	}
+	spin_unlock_bh(&link->lock);
+	kfree(tx);
+	if (ret && ret != -ENOTCONN && ret != -ENOMEM) {
+		hcclt_link_fail(link);
+		ret = -ENOTCONN;
+	}
+	return ret;
+}
+
+/* Frees what hcclt_link_setup() made, the id excepted. */
+static void hcclt_link_free_qp(struct hcclt_link *link)
+{
+	struct ib_device *dev = link->id->device;
+	int i;
+
+	if (link->id->qp) {
+		ib_drain_qp(link->id->qp);
+		rdma_destroy_qp(link->id);
+	}
+	for (i = 0; i < HCCLT_LINK_RECVS; i++)
+		if (link->rx[i].dma)
+			ib_dma_unmap_single(dev, link->rx[i].dma,
+					    HCCLT_MSG_BYTES, DMA_FROM_DEVICE);
+	if (link->rcq)
+		ib_free_cq(link->rcq);
+	if (link->scq)
+		ib_free_cq(link->scq);
+	if (link->pd)
+		ib_dealloc_pd(link->pd);
+	link->rcq = NULL;
+	link->scq = NULL;
+	link->pd = NULL;
+}
+
+/* The QP, its queues and posted receives of a link whose id has a device. */
+static int hcclt_link_setup(struct hcclt_link *link)
+{
+	struct ib_device *dev = link->id->device;
+	struct ib_qp_init_attr attr = {};
+	int i, ret;
+
+	link->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(link->pd)) {
+		ret = PTR_ERR(link->pd);
+		link->pd = NULL;
+		return ret;
+	}
+	link->rcq = ib_alloc_cq_any(dev, link, HCCLT_LINK_RECVS + 1,
+				    IB_POLL_WORKQUEUE);
+	if (IS_ERR(link->rcq)) {
+		ret = PTR_ERR(link->rcq);
+		link->rcq = NULL;
+		goto err;
+	}
+	link->scq = ib_alloc_cq_any(dev, link, HCCLT_LINK_SENDS + 1,
+				    IB_POLL_SOFTIRQ);
+	if (IS_ERR(link->scq)) {
+		ret = PTR_ERR(link->scq);
+		link->scq = NULL;
+		goto err;
+	}
+	attr.cap.max_send_wr = HCCLT_LINK_SENDS;
+	attr.cap.max_recv_wr = HCCLT_LINK_RECVS;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.send_cq = link->scq;
+	attr.recv_cq = link->rcq;
+	ret = rdma_create_qp(link->id, link->pd, &attr);
+	if (ret)
+		goto err;
+	for (i = 0; i < HCCLT_LINK_RECVS; i++) {
+		struct hcclt_rx *rx = &link->rx[i];
+
+		rx->link = link;
+		rx->cqe.done = hcclt_rx_done;
+		rx->dma = ib_dma_map_single(dev, rx->buf, HCCLT_MSG_BYTES,
+					    DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, rx->dma)) {
+			rx->dma = 0;
+			ret = -ENOMEM;
+			goto err;
+		}
+		ret = hcclt_rx_post(rx);
+		if (ret)
+			goto err;
+	}
+	return 0;
+err:
+	hcclt_link_free_qp(link);
+	return ret;
+}
+
+/*
+ * The teardown of a listed link, queued once by hcclt_link_fail(): an
+ * outgoing link that was up, or an accepted one.
+ */
+static void hcclt_link_down_work(struct work_struct *work)
+{
+	struct hcclt_link *link = container_of(work, struct hcclt_link,
+					       down_work);
+	bool listed;
+
+	mutex_lock(&hcclt_links_lock);
+	listed = link->listed;
+	if (listed) {
+		list_del_init(&link->node);
+		link->listed = false;
+	}
+	mutex_unlock(&hcclt_links_lock);
+	pr_info("hcclthread: link to %pI4:%u down\n", &link->peer.addr,
+		ntohs(link->peer.port));
+	hcclt_group_link_down(link);
+	rdma_disconnect(link->id);
+	hcclt_link_free_qp(link);
+	rdma_destroy_id(link->id);
+	link->id = NULL;
+	if (listed)
+		hcclt_link_put(link);
+}
+
+/*
+ * Enter a link into the list, before it can come up: hcclt_link_get()
+ * skips it until it has.
+ */
+static void hcclt_link_list(struct hcclt_link *link)
+{
+	mutex_lock(&hcclt_links_lock);
+	hcclt_link_ref(link);
+	link->listed = true;
+	list_add_tail(&link->node, &hcclt_links);
+	mutex_unlock(&hcclt_links_lock);
+}
+
+/* Take a link that never came up off the list. */
+static void hcclt_link_unlist(struct hcclt_link *link)
+{
+	bool listed;
+
+	mutex_lock(&hcclt_links_lock);
+	listed = link->listed;
+	if (listed) {
+		list_del_init(&link->node);
+		link->listed = false;
+	}
+	mutex_unlock(&hcclt_links_lock);
+	if (listed)
+		hcclt_link_put(link);
+}
+
+static int hcclt_link_up(struct hcclt_link *link)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&link->lock, flags);
+	if (link->state == HCCLT_LINK_CONNECTING)
+		link->state = HCCLT_LINK_UP;
+	else
+		ret = -ECONNRESET;
+	spin_unlock_irqrestore(&link->lock, flags);
+	return ret;
+}
+
+/* Events of an established link, of either side. */
+static int hcclt_link_event(struct hcclt_link *link, struct rdma_cm_event *ev)
+{
+	switch (ev->event) {
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		hcclt_link_fail(link);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Events of an outgoing connect: each step completes @cm_done. */
+static int hcclt_link_cm_client(struct rdma_cm_id *id,
+				struct rdma_cm_event *ev)
+{
+	struct hcclt_link *link = id->context;
+	int err = 0;
+
+	if (READ_ONCE(link->state) != HCCLT_LINK_CONNECTING ||
+	    completion_done(&link->cm_done))
+		return hcclt_link_event(link, ev);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		err = hcclt_link_up(link);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		err = -ECONNREFUSED;
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		err = -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		err = -ECONNRESET;
+		break;
+	default:
+		return 0;
+	}
+	link->cm_err = err;
+	complete(&link->cm_done);
+	return 0;
+}
+
+/* Wait for the next step of a connect; -ETIMEDOUT at @deadline. */
+static int hcclt_link_wait(struct hcclt_link *link, ktime_t deadline)
+{
+	long left = MAX_SCHEDULE_TIMEOUT;
+	long ret;
+
+	if (deadline != KTIME_MAX)
+		left = nsecs_to_jiffies(max_t(s64, 0,
+					      ktime_to_ns(ktime_sub(deadline,
+								    ktime_get()))));
+	ret = wait_for_completion_interruptible_timeout(&link->cm_done, left);
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return -ETIMEDOUT;
+	reinit_completion(&link->cm_done);
+	return link->cm_err;
+}
+
+/* Connect to @to; the returned link is up and listed, one reference ours. */
+static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
+					     ktime_t deadline)
+{
+	struct sockaddr_in src = {}, dst = {};
+	struct rdma_conn_param param = {};
+	struct hcclt_link_hello hello = {};
+	struct hcclt_link *link;
+	struct rdma_cm_id *id;
+	int ret;
+
+	link = hcclt_link_alloc();
+	if (!link)
+		return ERR_PTR(-ENOMEM);
+	link->peer = *to;
+	INIT_WORK(&link->down_work, hcclt_link_down_work);
+	id = rdma_create_id(&init_net, hcclt_link_cm_client, link,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		hcclt_link_put(link);
+		return ERR_CAST(id);
+	}
+	link->id = id;
+	src.sin_family = AF_INET;
+	src.sin_addr.s_addr = hcclt_self.addr;
+	dst.sin_family = AF_INET;
+	dst.sin_addr.s_addr = to->addr;
+	dst.sin_port = to->port;
+	ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
+				(struct sockaddr *)&dst, HCCLT_LINK_RESOLVE_MS);
+	if (!ret)
+		ret = hcclt_link_wait(link, deadline);
+	if (!ret)
+		ret = rdma_resolve_route(id, HCCLT_LINK_RESOLVE_MS);
+	if (!ret)
+		ret = hcclt_link_wait(link, deadline);
+	if (!ret)
+		ret = rdma_set_ack_timeout(id, HCCLT_LINK_ACK_TIMEOUT);
+	if (!ret)
+		ret = hcclt_link_setup(link);
+	if (ret)
+		goto err;
+	hello.magic = cpu_to_le32(HCCLT_LINK_MAGIC);
+	hello.version = cpu_to_le16(HCCLT_LINK_VERSION);
+	hello.port = hcclt_self.port;
+	param.private_data = &hello;
+	param.private_data_len = sizeof(hello);
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	/* Listed first, so that a teardown after it came up finds it. */
+	hcclt_link_list(link);
+	ret = rdma_connect(id, &param);
+	if (!ret)
+		ret = hcclt_link_wait(link, deadline);
+	if (ret) {
+		/* Never up (a failed wait leaves it connecting): still ours. */
+		spin_lock_bh(&link->lock);
+		if (link->state == HCCLT_LINK_UP)
+			ret = 0;
+		else
+			link->state = HCCLT_LINK_DOWN;
+		spin_unlock_bh(&link->lock);
+	}
+	if (ret) {
+		hcclt_link_unlist(link);
+		hcclt_link_free_qp(link);
+		goto err;
+	}
+	pr_info("hcclthread: link to %pI4:%u up\n", &to->addr, ntohs(to->port));
+	return link;
+err:
+	/* Waits for the handler: no event of @id reaches @link after this. */
+	rdma_destroy_id(id);
+	link->id = NULL;
+	hcclt_link_put(link);
+	return ERR_PTR(ret == -ERESTARTSYS ? -EINTR : ret);
+}
+
+/**
+ * hcclt_link_get - a link to the driver listening at @to.
+ * @to: the other host.
+ * @deadline: CLOCK_MONOTONIC time at which a connect gives up, or
+ *	KTIME_MAX.
+ *
+ * Returns a link already up, or connects. Process context; the connect is
+ * interruptible.
+ *
+ * Return: the link (a reference for the caller), or -EOPNOTSUPP (this host
+ * is in no cluster), -EINVAL (@to is this host), -EHOSTUNREACH,
+ * -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT, -EINTR, -ENOMEM.
+ */
+struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
+				  ktime_t deadline)
+{
+	struct hcclt_link *link;
+
+	if (!hcclt_listener)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!to->addr || (to->addr == hcclt_self.addr &&
+			  to->port == hcclt_self.port))
+		return ERR_PTR(-EINVAL);
+	mutex_lock(&hcclt_links_lock);
+	list_for_each_entry(link, &hcclt_links, node) {
+		if (link->peer.addr == to->addr &&
+		    link->peer.port == to->port &&
+		    READ_ONCE(link->state) == HCCLT_LINK_UP) {
+			hcclt_link_ref(link);
+			mutex_unlock(&hcclt_links_lock);
+			return link;
+		}
+	}
+	mutex_unlock(&hcclt_links_lock);
+	/* Two callers may both connect: the host then has two links. */
+	return hcclt_link_connect(to, deadline);
+}
+
+/*
+ * A connection request to the listener, on its new id: accept it as a
+ * link, or return non-zero, which makes rdma_cm reject and destroy it.
+ */
+static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	const struct hcclt_link_hello *hello = ev->param.conn.private_data;
+	struct sockaddr_in *from = (void *)&id->route.addr.dst_addr;
+	struct rdma_conn_param param = {};
+	struct hcclt_link *link;
+	int ret;
+
+	if (ev->param.conn.private_data_len < sizeof(*hello) ||
+	    le32_to_cpu(hello->magic) != HCCLT_LINK_MAGIC ||
+	    le16_to_cpu(hello->version) != HCCLT_LINK_VERSION ||
+	    from->sin_family != AF_INET)
+		return -EPROTO;
+	link = hcclt_link_alloc();
+	if (!link)
+		return -ENOMEM;
+	link->peer.addr = from->sin_addr.s_addr;
+	link->peer.port = hello->port;
+	link->id = id;
+	link->accepted = true;
+	INIT_WORK(&link->down_work, hcclt_link_down_work);
+	ret = hcclt_link_setup(link);
+	if (ret)
+		goto err;
+	id->context = link;
+	param.rnr_retry_count = 7;
+	ret = rdma_accept(id, &param);
+	if (ret) {
+		hcclt_link_free_qp(link);
+		goto err;
+	}
+	/* From now on its teardown destroys @id (hcclt_link_fail()). */
+	hcclt_link_list(link);
+	return 0;
+err:
+	id->context = NULL;
+	link->id = NULL;
+	hcclt_link_put(link);
+	return ret;
+}
+
+/*
+ * Events of the listener and of the links it accepted (whose context is
+ * their link; the listener's is NULL, which new ids inherit).
+ */
+static int hcclt_link_cm_server(struct rdma_cm_id *id,
+				struct rdma_cm_event *ev)
+{
+	struct hcclt_link *link = id->context;
+
+	if (!link) {
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+			return hcclt_link_accept(id, ev);
+		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL && id == hcclt_listener)
+			pr_warn("hcclthread: the RDMA device of cluster_addr is gone: no new links\n");
+		return 0;
+	}
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (!hcclt_link_up(link))
+			pr_info("hcclthread: link from %pI4:%u up\n",
+				&link->peer.addr, ntohs(link->peer.port));
+		return 0;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+		hcclt_link_fail(link);
+		return 0;
+	default:
+		return hcclt_link_event(link, ev);
+	}
+}
+
+static int hcclt_link_parse(const char *s, struct hcclt_host *h)
+{
+	const char *end;
+	u16 port = HCCLT_CLUSTER_PORT;
+
+	if (!in4_pton(s, -1, (u8 *)&h->addr, ':', &end))
+		return -EINVAL;
+	if (*end == ':' && kstrtou16(end + 1, 10, &port))
+		return -EINVAL;
+	if (!h->addr || !port)
+		return -EINVAL;
+	h->port = htons(port);
+	return 0;
+}
+
+/* Bind the listener at cluster_addr, if set. */
+int hcclt_link_init(void)
+{
+	struct sockaddr_in sin = {};
+	struct rdma_cm_id *id;
+	int ret;
+
+	if (!cluster_addr || !*cluster_addr)
+		return 0;
+	if (hcclt_link_parse(cluster_addr, &hcclt_self)) {
+		pr_err("hcclthread: cluster_addr=%s: not IPv4[:port]\n",
+		       cluster_addr);
+		return -EINVAL;
+	}
+	hcclt_link_wq = alloc_workqueue("hcclt_link", WQ_UNBOUND, 0);
+	if (!hcclt_link_wq)
+		return -ENOMEM;
+	id = rdma_create_id(&init_net, hcclt_link_cm_server, NULL,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		ret = PTR_ERR(id);
+		goto err_wq;
+	}
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = hcclt_self.addr;
+	sin.sin_port = hcclt_self.port;
+	ret = rdma_bind_addr(id, (struct sockaddr *)&sin);
+	if (!ret)
+		ret = rdma_listen(id, 64);
+	if (ret) {
+		pr_err("hcclthread: cluster_addr=%s: no RDMA device listens there (%d)\n",
+		       cluster_addr, ret);
+		rdma_destroy_id(id);
+		goto err_wq;
+	}
+	hcclt_listener = id;
+	pr_info("hcclthread: cluster: listening at %pI4:%u (%s)\n",
+		&hcclt_self.addr, ntohs(hcclt_self.port), id->device ?
+		dev_name(&id->device->dev) : "?");
+	return 0;
+err_wq:
+	destroy_workqueue(hcclt_link_wq);
+	hcclt_link_wq = NULL;
+	hcclt_self.addr = 0;
+	return ret;
+}
+
+/* Module exit: no file, communicator or group is left. */
+void hcclt_link_fini(void)
+{
+	struct hcclt_link *link;
+
+	if (!hcclt_listener)
+		return;
+	/* No new link after this (it waits for the listener's handlers). */
+	rdma_destroy_id(hcclt_listener);
+	hcclt_listener = NULL;
+	mutex_lock(&hcclt_links_lock);
+	list_for_each_entry(link, &hcclt_links, node)
+		hcclt_link_fail(link);
+	mutex_unlock(&hcclt_links_lock);
+	/* Every listed link now has its teardown queued: wait for them. */
+	destroy_workqueue(hcclt_link_wq);
+	hcclt_link_wq = NULL;
+	WARN_ON(!list_empty(&hcclt_links));
+}

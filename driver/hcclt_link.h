@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcclthread: links, the RC connections of the kernel's RDMA stack that
+ * join this driver to the hcclthread drivers of other hosts
+ * (Documentation/clusters.rst).
+ *
+ * A host takes part in a cluster when the module parameter cluster_addr
+ * names one of its IPv4 addresses on an RDMA device (a RoCE NIC, or
+ * soft-RoCE over an Ethernet one): the driver listens there with rdma_cm
+ * and connects to the drivers of other hosts on demand. A link carries
+ * control messages (SEND/RECV of HCCLT_MSG_BYTES each) in both
+ * directions; what rides on them is defined below, and each is handled
+ * by the object it names (groups: hcclt_group.c).
+ */
+#ifndef HCCLT_LINK_H
+#define HCCLT_LINK_H
+
+#include <linux/err.h>
+#include <linux/ktime.h>
+#include <linux/types.h>
+
+struct hcclt_link;
+
+/**
+ * struct hcclt_host - where a host's driver listens.
+ * @addr: IPv4 address, network order; 0 for none.
+ * @port: TCP-space port of rdma_cm, network order.
+ */
+struct hcclt_host {
+	__be32 addr;
+	__be16 port;
+};
+
+/* Wire format, version 1: little-endian, fixed size, explicit padding. */
+#define HCCLT_LINK_MAGIC	0x544c4348	/* "HCLT" */
+#define HCCLT_LINK_VERSION	1
+#define HCCLT_MSG_BYTES		512
+
+/**
+ * struct hcclt_link_hello - private data of a connection request.
+ * @magic: HCCLT_LINK_MAGIC.
+ * @version: HCCLT_LINK_VERSION.
+ * @pad: zero.
+ * @port: the port the requester listens on, network order (its address
+ *	is the connection's source address).
+ */
+struct hcclt_link_hello {
+	__le32 magic;
+	__le16 version;
+	__le16 pad;
+	__be16 port;
+	__be16 pad2;
+};
+
+/* Message types (struct hcclt_msg_hdr.type). */
+#define HCCLT_MSG_JOIN		1	/* struct hcclt_msg_join */
+#define HCCLT_MSG_REFUSE	2	/* struct hcclt_msg_refuse */
+#define HCCLT_MSG_TABLE		3	/* struct hcclt_msg_table */
+#define HCCLT_MSG_FAIL		4	/* struct hcclt_msg_group */
+#define HCCLT_MSG_LEAVE		5	/* struct hcclt_msg_join */
+
+/**
+ * struct hcclt_msg_hdr - head of every message.
+ * @magic: HCCLT_LINK_MAGIC.
+ * @type: HCCLT_MSG_*.
+ * @version: HCCLT_LINK_VERSION.
+ * @len: bytes of the body that follows.
+ */
+struct hcclt_msg_hdr {
+	__le32 magic;
+	__le16 type;
+	__le16 version;
+	__le32 len;
+	__le32 pad;
+};
+
+/**
+ * struct hcclt_msg_group - names a group; FAIL: the group failed.
+ * @key: the group's secret key, the only name a group has between hosts.
+ */
+struct hcclt_msg_group {
+	u8 key[16];
+};
+
+/**
+ * struct hcclt_msg_join - a rank of another host joins the group of the
+ * receiving host (JOIN), or gives up waiting for it (LEAVE).
+ * @key: the group's key.
+ * @rank: the rank.
+ * @nranks: the group's rank count, as the joiner was told.
+ * @device: the card of the rank, on its host.
+ * @flags: LEAVE: HCCLT_MSG_LEAVE_FAIL or zero; JOIN: zero.
+ */
+struct hcclt_msg_join {
+	u8 key[16];
+	__le32 rank;
+	__le32 nranks;
+	__le32 device;
+	__le32 flags;
+};
+
+/* The rank gave up (timeout, killed): the group fails. */
+#define HCCLT_MSG_LEAVE_FAIL	0x1
+
+/**
+ * struct hcclt_msg_refuse - a JOIN was refused.
+ * @key: the key the JOIN named.
+ * @rank: its rank.
+ * @err: why, a positive errno value (ENOENT: no group has that key).
+ */
+struct hcclt_msg_refuse {
+	u8 key[16];
+	__le32 rank;
+	__le32 err;
+};
+
+/**
+ * struct hcclt_msg_rank - where one rank of a complete group is.
+ * @addr: the cluster address of its host (network order).
+ * @port: the port of its host (network order).
+ * @pad: zero.
+ * @device: its card on that host.
+ */
+struct hcclt_msg_rank {
+	__be32 addr;
+	__be16 port;
+	__le16 pad;
+	__le32 device;
+};
+
+/* Entries of one TABLE message. */
+#define HCCLT_MSG_TABLE_RANKS	28
+
+/**
+ * struct hcclt_msg_table - the group is complete: where ranks @first to
+ * @first + @count - 1 are. A complete group's table takes
+ * DIV_ROUND_UP(@nranks, HCCLT_MSG_TABLE_RANKS) messages, in rank order.
+ * @key: the group's key.
+ * @nranks: its rank count.
+ * @first: rank of @ranks[0].
+ * @count: entries used.
+ * @pad: zero.
+ * @ranks: the entries.
+ */
+struct hcclt_msg_table {
+	u8 key[16];
+	__le32 nranks;
+	__le32 first;
+	__le32 count;
+	__le32 pad;
+	struct hcclt_msg_rank ranks[HCCLT_MSG_TABLE_RANKS];
+};
+
+#if IS_ENABLED(CONFIG_INFINIBAND) && IS_ENABLED(CONFIG_INFINIBAND_ADDR_TRANS)
+#define HCCLT_HAS_CLUSTER 1
+#endif
+
+#ifdef HCCLT_HAS_CLUSTER
+int hcclt_link_init(void);
+void hcclt_link_fini(void);
+const struct hcclt_host *hcclt_cluster_self(void);
+struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
+				  ktime_t deadline);
+struct hcclt_link *hcclt_link_ref(struct hcclt_link *link);
+void hcclt_link_put(struct hcclt_link *link);
+const struct hcclt_host *hcclt_link_peer(const struct hcclt_link *link);
+int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
+		    size_t len);
+#else
+/* A kernel without the RDMA stack: this host is never in a cluster. */
+static inline int hcclt_link_init(void)
+{
+	return 0;
+}
+
+static inline void hcclt_link_fini(void)
+{
+}
+
+static inline const struct hcclt_host *hcclt_cluster_self(void)
+{
+	return NULL;
+}
+
+static inline struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
+						ktime_t deadline)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline struct hcclt_link *hcclt_link_ref(struct hcclt_link *link)
+{
+	return link;
+}
+
+static inline void hcclt_link_put(struct hcclt_link *link)
+{
+}
+
+static inline const struct hcclt_host *
+hcclt_link_peer(const struct hcclt_link *link)
+{
+	return NULL;
+}
+
+static inline int hcclt_link_send(struct hcclt_link *link, u16 type,
+				  const void *body, size_t len)
+{
+	return -ENOTCONN;
+}
+#endif
+
+/* Called by the link layer (hcclt_group.c). */
+void hcclt_group_msg(struct hcclt_link *link, u16 type, const void *body,
+		     size_t len);
+void hcclt_group_link_down(struct hcclt_link *link);
+
+#endif /* HCCLT_LINK_H */

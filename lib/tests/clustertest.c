@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hcclt-clustertest: communicators across two hosts (two guests of
+ * tools/vm/run-pair), their ranks meeting through the drivers' RDMA links
+ * (Documentation/clusters.rst).
+ *
+ *   hcclt-clustertest root PORT	(on the root host, ranks 0 .. N-1)
+ *   hcclt-clustertest join ADDR:PORT	(on the other host, ranks N .. 2N-1)
+ *
+ * N is the number of cards of the host (aclrtGetDeviceCount), one rank per
+ * card, as threads. The root info travels as applications send theirs
+ * (over MPI or a TCP store): the root serves it on TCP PORT, the joiner
+ * reads it, once per case. Cases, each a TAP line on both hosts:
+ *   1. the joiner's driver is refused a key no group has (HCCL_E_PARA,
+ *      at once), and learns nothing else;
+ *   2. 2N ranks form one communicator: every rank gets HCCL_SUCCESS, its
+ *      rank and the size 2N;
+ *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
+ *      waiting for the others fail within 10 s, with the code of a rank
+ *      that left (HCCL_E_TCP_CONNECT).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <acl/acl.h>
+#include <hccl/hccl.h>
+
+#include "tap.h"
+
+#define MAX_CARDS	64
+
+struct rank_arg {
+	pthread_t tid;
+	int32_t dev;
+	uint32_t rank, nranks;
+	const HcclRootInfo *root;
+	HcclResult ret;
+	uint32_t got_rank, got_size;
+	double secs;
+	int keep;	/* keep the communicator (for the caller to destroy) */
+	HcclComm comm;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *rank_main(void *p)
+{
+	struct rank_arg *a = p;
+	HcclComm comm = NULL;
+	double t0 = now_s();
+
+	if (aclrtSetDevice(a->dev) != ACL_SUCCESS) {
+		a->ret = HCCL_E_RUNTIME;
+		return NULL;
+	}
+	a->ret = HcclCommInitRootInfo(a->nranks, a->root, a->rank, &comm);
+	a->secs = now_s() - t0;
+	if (a->ret == HCCL_SUCCESS) {
+		HcclGetRankId(comm, &a->got_rank);
+		HcclGetRankSize(comm, &a->got_size);
+		if (a->keep)
+			a->comm = comm;
+		else
+			HcclCommDestroy(comm);
+	}
+	aclrtResetDevice(a->dev);
+	return NULL;
+}
+
+/* Serve @root to one reader on the listening socket @ls. */
+static int serve(int ls, const HcclRootInfo *root)
+{
+	int fd = accept(ls, NULL, NULL);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, root, sizeof(*root));
+	close(fd);
+	return n == (ssize_t)sizeof(*root) ? 0 : -1;
+}
+
+/* Read a root info from ADDR:PORT, retrying for up to 120 s. */
+static int fetch(const struct sockaddr_in *sa, HcclRootInfo *root)
+{
+	double end = now_s() + 120;
+	size_t got;
+	ssize_t n;
+	int fd;
+
+	for (;;) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0)
+			return -1;
+		if (!connect(fd, (const struct sockaddr *)sa, sizeof(*sa)))
+			break;
+		close(fd);
+		if (now_s() > end)
+			return -1;
+		usleep(100000);
+	}
+	for (got = 0; got < sizeof(*root); got += (size_t)n) {
+		n = read(fd, (char *)root + got, sizeof(*root) - got);
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/* Run ranks @base .. @base + @n - 1 of @nranks, one per card; join them. */
+static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
+		      uint32_t nranks, const HcclRootInfo *root)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].dev = (int32_t)i;
+		a[i].rank = base + i;
+		a[i].nranks = nranks;
+		a[i].root = root;
+		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(a[i].tid, NULL);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct rank_arg a[MAX_CARDS];
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	HcclRootInfo root, bad;
+	uint32_t n, i, cards;
+	int is_root, ls = -1, ok, one = 1;
+	double worst;
+	char *colon;
+
+	if (argc != 3)
+		return usage();
+	is_root = !strcmp(argv[1], "root");
+	if (!is_root && strcmp(argv[1], "join"))
+		return usage();
+	colon = strrchr(argv[2], ':');
+	if (is_root) {
+		sa.sin_port = htons((uint16_t)atoi(argv[2]));
+	} else {
+		if (!colon)
+			return usage();
+		*colon = '\0';
+		if (inet_pton(AF_INET, argv[2], &sa.sin_addr) != 1)
+			return usage();
+		sa.sin_port = htons((uint16_t)atoi(colon + 1));
+	}
+	if (aclInit(NULL) != ACL_SUCCESS || aclrtGetDeviceCount(&cards) != ACL_SUCCESS ||
+	    !cards) {
+		printf("Bail out! no device\n");
+		return 1;
+	}
+	n = cards < MAX_CARDS ? cards : MAX_CARDS;
+	printf("1..3\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
+	fflush(stdout);
+
+	if (is_root) {
+		ls = socket(AF_INET, SOCK_STREAM, 0);
+		setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) ||
+		    listen(ls, 4)) {
+			printf("Bail out! cannot listen on port %s\n", argv[2]);
+			return 1;
+		}
+	}
+
+	/* 1: a key nobody made is refused by the root host's driver. */
+	if (is_root) {
+		aclrtSetDevice(0);
+		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		tap_ok(ok, "root: the joiner's wrong key was served (its refusal is checked there)");
+	} else {
+		HcclComm comm = NULL;
+		HcclResult r;
+		double t0;
+
+		ok = !fetch(&sa, &root);
+		bad = root;
+		/* The key follows the magic and version (lib/src/group.c). */
+		for (i = 8; i < 24; i++)
+			bad.internal[i] ^= 0x5a;
+		aclrtSetDevice(0);
+		t0 = now_s();
+		r = ok ? HcclCommInitRootInfo(2 * n, &bad, n, &comm) : HCCL_E_INTERNAL;
+		tap_ok(ok && r == HCCL_E_PARA && now_s() - t0 < 10,
+		       "a wrong key is refused by the root host (HcclCommInitRootInfo: %d, %.2f s)",
+		       (int)r, now_s() - t0);
+		aclrtResetDevice(0);
+	}
+
+	/* 2: one communicator of 2N ranks on two hosts. */
+	if (is_root) {
+		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		run_ranks(a, n, 0, 2 * n, &root);
+	} else {
+		ok = !fetch(&sa, &root);
+		run_ranks(a, n, n, 2 * n, &root);
+	}
+	for (i = 0; i < n; i++) {
+		if (a[i].ret != HCCL_SUCCESS || a[i].got_rank != a[i].rank ||
+		    a[i].got_size != 2 * n) {
+			printf("# rank %u: %d, rank %u, size %u\n", a[i].rank,
+			       (int)a[i].ret, a[i].got_rank, a[i].got_size);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "%u ranks on two hosts form one communicator", 2 * n);
+
+	/* 3: a rank of the joiner gives up: the root's ranks fail at once. */
+	if (is_root) {
+		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		run_ranks(a, n, 0, 2 * n, &root);
+		worst = 0;
+		for (i = 0; i < n; i++) {
+			if (a[i].ret != HCCL_E_TCP_CONNECT)
+				ok = 0;
+			if (a[i].secs > worst)
+				worst = a[i].secs;
+		}
+		tap_ok(ok && worst < 10,
+		       "a rank of the other host that gave up fails the root's ranks (%d, %.2f s)",
+		       (int)a[0].ret, worst);
+	} else {
+		ok = !fetch(&sa, &root);
+		setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+		run_ranks(a, 1, n, 2 * n, &root);
+		tap_ok(ok && a[0].ret == HCCL_E_TIMEOUT,
+		       "a rank that waits past its timeout gives up (%d)", (int)a[0].ret);
+	}
+	if (ls >= 0)
+		close(ls);
+	return tap_done();
+}
