@@ -43,6 +43,7 @@ struct hcclt_host {
  * @pad: zero.
  * @port: the port the requester listens on, network order (its address
  *	is the connection's source address).
+ * @pad2: zero.
  */
 struct hcclt_link_hello {
 	__le32 magic;
@@ -65,6 +66,7 @@ struct hcclt_link_hello {
  * @type: HCCLT_MSG_*.
  * @version: HCCLT_LINK_VERSION.
  * @len: bytes of the body that follows.
+ * @pad: zero.
  */
 struct hcclt_msg_hdr {
 	__le32 magic;

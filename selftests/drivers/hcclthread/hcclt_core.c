@@ -126,7 +126,11 @@ TEST_F(core, query_fields)
 	EXPECT_EQ(1, q.servers);
 	EXPECT_EQ(0, q.server);
 	EXPECT_EQ(0, q.pad3);
-	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_FENCE_OUT |
+	/* uAPI 1.15: no cluster_addr at the default load. */
+	EXPECT_EQ(0, q.cluster_addr);
+	EXPECT_EQ(0, q.cluster_port);
+	EXPECT_EQ(0, q.pad4);
+	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_CLUSTER |HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
 				    HCCLT_FEATURE_MEMORY |
@@ -177,6 +181,10 @@ TEST_F(core, query_pad_einval)
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
 	memset(&q, 0, sizeof(q));
 	q.pad3 = 1ULL << 63;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+	/* uAPI 1.15: @pad4. */
+	memset(&q, 0, sizeof(q));
+	q.pad4 = 1;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
 }
 

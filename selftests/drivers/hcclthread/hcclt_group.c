@@ -6,6 +6,7 @@
  * timeout, a rank killed while the others wait, signals, and nothing left
  * behind. Needs 2 devices; the 2..8-rank cases need that many.
  */
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -267,6 +268,35 @@ TEST_F(group, join_checks)
 	EXPECT_EQ(-ERANGE, group_join(self->fd, g.key, 2, 2, 0, NULL));
 	EXPECT_EQ(-ENOENT, group_join(self->fd, bad, 0, 2, 0, NULL));
 	/* Nothing was made by the failed joins. */
+	EXPECT_EQ(self->comms0, comms_of(self->fd));
+}
+
+/* uAPI 1.15: the root host of GROUP_JOIN (clusters). */
+TEST_F(group, join_root_checks)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_join j;
+	struct drm_hcclt_query q;
+
+	memset(&q, 0, sizeof(q));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_QUERY, &q));
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	memset(&j, 0, sizeof(j));
+	memcpy(j.key, g.key, sizeof(j.key));
+	j.nranks = 2;
+	j.pad = 1;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	/* An address without a port. */
+	j.pad = 0;
+	j.root_addr = htonl(0x0a000063);
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	/* Another host, and this one in no cluster (the default load). */
+	if (!q.cluster_addr) {
+		j.root_port = htons(60000);
+		j.timeout_ms = 0;
+		EXPECT_EQ(-EOPNOTSUPP,
+			  hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_JOIN, &j));
+	}
 	EXPECT_EQ(self->comms0, comms_of(self->fd));
 }
 
