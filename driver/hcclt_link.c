@@ -59,6 +59,25 @@
  * left at its default of 14 (67 ms).
  */
 #define HCCLT_LINK_ACK_TIMEOUT	16
+/*
+ * A link with nothing to say sends a BEAT this often, so that a host that
+ * is gone (no disconnect: its power, its network) fails the QP, and the
+ * link, within the retry bound above even when nothing else is sent.
+ */
+#define HCCLT_LINK_BEAT		HZ
+/*
+ * Send credits come back within the retry bound of the QP (each send
+ * completes or fails by then); a sender that waits longer than this for
+ * one finds the link dead and takes it down.
+ */
+#define HCCLT_LINK_STALL	(5 * HZ)
+/*
+ * Beats in a row with sends in flight and none completed after which the
+ * peer is taken for gone. The QP's own retries should fail the sends
+ * first, but a passive side's QP may have been given no ACK timeout
+ * (measured with rxe on 6.12: none failed in 120 s): this bounds it.
+ */
+#define HCCLT_LINK_SILENT	3
 
 static char *cluster_addr = "";
 module_param(cluster_addr, charp, 0444);
@@ -115,10 +134,15 @@ struct hcclt_tx {
  * @lock: @state and @sq_free; a leaf.
  * @state: HCCLT_LINK_*.
  * @sq_free: sends that may still be posted.
+ * @sq_done: sends completed, ever.
+ * @beat_done: @sq_done at the last beat (the beat's own).
+ * @beat_silent: beats in a row that found sends in flight and none done
+ *	since the last (the beat's own).
  * @sq_wq: senders waiting for @sq_free or for the link to go down.
  * @cm_done: a step of an outgoing connect has ended (@cm_err).
  * @cm_err: how it ended: 0, or a negative errno.
  * @down_work: tears the link down (hcclt_link_down_work()).
+ * @beat: sends BEAT every HCCLT_LINK_BEAT while the link is up.
  * @accepted: made by the listener; immutable.
  * @listed: on hcclt_links; hcclt_links_lock.
  */
@@ -134,10 +158,14 @@ struct hcclt_link {
 	spinlock_t lock;	/* @state, @sq_free */
 	u32 state;
 	u32 sq_free;
+	u64 sq_done;
+	u64 beat_done;
+	u32 beat_silent;
 	wait_queue_head_t sq_wq;
 	struct completion cm_done;
 	int cm_err;
 	struct work_struct down_work;
+	struct delayed_work beat;
 	bool accepted;
 	bool listed;
 };
@@ -179,6 +207,39 @@ void hcclt_link_put(struct hcclt_link *link)
 		kref_put(&link->ref, hcclt_link_release);
 }
 
+static void hcclt_link_fail(struct hcclt_link *link);
+static int hcclt_link_up(struct hcclt_link *link);
+
+static void hcclt_link_beat(struct work_struct *work)
+{
+	struct hcclt_link *link = container_of(to_delayed_work(work),
+					       struct hcclt_link, beat);
+	bool silent;
+
+	spin_lock_bh(&link->lock);
+	if (link->sq_free < HCCLT_LINK_SENDS && link->sq_done == link->beat_done)
+		link->beat_silent++;
+	else
+		link->beat_silent = 0;
+	link->beat_done = link->sq_done;
+	silent = link->beat_silent >= HCCLT_LINK_SILENT;
+	spin_unlock_bh(&link->lock);
+	if (silent) {
+		pr_warn("hcclthread: link to %pI4: no answer for %d s\n",
+			&link->peer.addr, HCCLT_LINK_SILENT * HCCLT_LINK_BEAT / HZ);
+		hcclt_link_fail(link);
+		return;
+	}
+	/*
+	 * Sends in flight already tell whether the peer is there: no beat
+	 * waits for a credit. A send that fails takes the link down; then
+	 * no more beats.
+	 */
+	if (!READ_ONCE(link->sq_free) ||
+	    !hcclt_link_send(link, HCCLT_MSG_BEAT, NULL, 0))
+		queue_delayed_work(hcclt_link_wq, &link->beat, HCCLT_LINK_BEAT);
+}
+
 static struct hcclt_link *hcclt_link_alloc(void)
 {
 	struct hcclt_link *link;
@@ -196,6 +257,7 @@ static struct hcclt_link *hcclt_link_alloc(void)
 	spin_lock_init(&link->lock);
 	init_waitqueue_head(&link->sq_wq);
 	init_completion(&link->cm_done);
+	INIT_DELAYED_WORK(&link->beat, hcclt_link_beat);
 	link->state = HCCLT_LINK_CONNECTING;
 	link->sq_free = HCCLT_LINK_SENDS;
 	return link;
@@ -254,6 +316,13 @@ static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(dev, rx->dma, HCCLT_MSG_BYTES,
 				   DMA_FROM_DEVICE);
+	/*
+	 * The requester sends only once it is established: a message may
+	 * reach an accepted link before its own ESTABLISHED event, and its
+	 * answer must not be dropped.
+	 */
+	if (link->accepted && READ_ONCE(link->state) == HCCLT_LINK_CONNECTING)
+		hcclt_link_up(link);
 	len = le32_to_cpu(hdr->len);
 	if (wc->byte_len < sizeof(*hdr) ||
 	    le32_to_cpu(hdr->magic) != HCCLT_LINK_MAGIC ||
@@ -261,7 +330,7 @@ static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	    len > wc->byte_len - sizeof(*hdr)) {
 		pr_warn_ratelimited("hcclthread: link to %pI4: malformed message dropped\n",
 				    &link->peer.addr);
-	} else {
+	} else if (le16_to_cpu(hdr->type) != HCCLT_MSG_BEAT) {
 		hcclt_group_msg(link, le16_to_cpu(hdr->type), hdr + 1, len);
 	}
 	ib_dma_sync_single_for_device(dev, rx->dma, HCCLT_MSG_BYTES,
@@ -286,6 +355,7 @@ static void hcclt_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	spin_lock_irqsave(&link->lock, flags);
 	link->sq_free++;
+	link->sq_done++;
 	spin_unlock_irqrestore(&link->lock, flags);
 	wake_up(&link->sq_wq);
 	kfree(tx);
@@ -309,8 +379,8 @@ static bool hcclt_link_can_send(struct hcclt_link *link)
  * @len: its bytes, at most HCCLT_MSG_BYTES less the head.
  *
  * Process context; may sleep (allocation, and while HCCLT_LINK_SENDS
- * sends are in flight). Messages of one link arrive in the order they
- * were sent.
+ * sends are in flight, HCCLT_LINK_STALL at most). Messages of one link
+ * arrive in the order they were sent.
  *
  * Return: 0, -ENOTCONN when the link is down, -ENOMEM.
  */
@@ -333,7 +403,8 @@ int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
 	hdr->type = cpu_to_le16(type);
 	hdr->version = cpu_to_le16(HCCLT_LINK_VERSION);
 	hdr->len = cpu_to_le32(len);
-	memcpy(hdr + 1, body, len);
+	if (len)
+		memcpy(hdr + 1, body, len);
 	tx->link = link;
 	tx->len = sizeof(*hdr) + len;
 	tx->cqe.done = hcclt_tx_done;
@@ -370,7 +441,13 @@ int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
 			return 0;
 		}
 		spin_unlock_bh(&link->lock);
-		wait_event(link->sq_wq, hcclt_link_can_send(link));
+		if (!wait_event_timeout(link->sq_wq, hcclt_link_can_send(link),
+					HCCLT_LINK_STALL)) {
+			pr_warn_ratelimited("hcclthread: link to %pI4: sends stuck for %d s\n",
+					    &link->peer.addr,
+					    HCCLT_LINK_STALL / HZ);
+			hcclt_link_fail(link);
+		}
 	}
 	spin_unlock_bh(&link->lock);
 	kfree(tx);
@@ -485,6 +562,7 @@ static void hcclt_link_down_work(struct work_struct *work)
 	mutex_unlock(&hcclt_links_lock);
 	pr_info("hcclthread: link to %pI4:%u down\n", &link->peer.addr,
 		ntohs(link->peer.port));
+	cancel_delayed_work_sync(&link->beat);
 	hcclt_group_link_down(link);
 	rdma_disconnect(link->id);
 	hcclt_link_free_qp(link);
@@ -534,6 +612,8 @@ static int hcclt_link_up(struct hcclt_link *link)
 	else
 		ret = -ECONNRESET;
 	spin_unlock_irqrestore(&link->lock, flags);
+	if (!ret)
+		queue_delayed_work(hcclt_link_wq, &link->beat, HCCLT_LINK_BEAT);
 	return ret;
 }
 
@@ -751,10 +831,14 @@ static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	link->id = id;
 	link->accepted = true;
 	INIT_WORK(&link->down_work, hcclt_link_down_work);
-	ret = hcclt_link_setup(link);
+	/* Both sides' QPs give up on a silent peer within the same bound. */
+	ret = rdma_set_ack_timeout(id, HCCLT_LINK_ACK_TIMEOUT);
+	if (!ret)
+		ret = hcclt_link_setup(link);
 	if (ret)
 		goto err;
 	id->context = link;
+	param.retry_count = 7;
 	param.rnr_retry_count = 7;
 	ret = rdma_accept(id, &param);
 	if (ret) {

@@ -59,6 +59,7 @@ struct hcclt_link_hello {
 #define HCCLT_MSG_TABLE		3	/* struct hcclt_msg_table */
 #define HCCLT_MSG_FAIL		4	/* struct hcclt_msg_group */
 #define HCCLT_MSG_LEAVE		5	/* struct hcclt_msg_join */
+#define HCCLT_MSG_BEAT		6	/* no body: the link is alive */
 
 /**
  * struct hcclt_msg_hdr - head of every message.

@@ -307,6 +307,8 @@ int32_t hcclt_map_errno(enum hcclt_op op, int err)
 	for (i = 0; i < sizeof(errmap) / sizeof(errmap[0]); i++)
 		if (errmap[i].op == op && errmap[i].err == err)
 			return errmap[i].code;
+	hcclt_debug("driver call %d failed with errno %d, which it does not document",
+		    (int)op, err);
 	return op_is_acl(op) ? ACL_ERROR_RT_INTERNAL_ERROR : HCCL_E_INTERNAL;
 }
 

@@ -17,7 +17,11 @@
  *      rank and the size 2N;
  *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
- *      that left (HCCL_E_TCP_CONNECT).
+ *      that left (HCCL_E_TCP_CONNECT);
+ *   4. the joiner's host goes away (its eth0 down, 2 s after its rank
+ *      joined: nothing says goodbye): the ranks of both hosts fail
+ *      (HCCL_E_TCP_CONNECT) when their link's QP gives up, within 15 s.
+ *      This case is last: the joiner's network stays down.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -179,7 +183,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	n = cards < MAX_CARDS ? cards : MAX_CARDS;
-	printf("1..3\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
+	printf("1..4\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
 	if (is_root) {
@@ -254,6 +258,39 @@ int main(int argc, char **argv)
 		run_ranks(a, 1, n, 2 * n, &root);
 		tap_ok(ok && a[0].ret == HCCL_E_TIMEOUT,
 		       "a rank that waits past its timeout gives up (%d)", (int)a[0].ret);
+	}
+	/* 4: the other host goes away while the ranks wait. */
+	if (is_root) {
+		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		run_ranks(a, n, 0, 2 * n, &root);
+		worst = 0;
+		for (i = 0; i < n; i++) {
+			if (a[i].ret != HCCL_E_TCP_CONNECT)
+				ok = 0;
+			if (a[i].secs > worst)
+				worst = a[i].secs;
+		}
+		tap_ok(ok && worst < 20,
+		       "the other host gone: the root's waiting ranks fail (%d, %.2f s after they joined)",
+		       (int)a[0].ret, worst);
+	} else {
+		double t0;
+
+		ok = !fetch(&sa, &root);
+		unsetenv("HCCL_CONNECT_TIMEOUT");
+		memset(&a[0], 0, sizeof(a[0]));
+		a[0].rank = n;
+		a[0].nranks = 2 * n;
+		a[0].root = &root;
+		pthread_create(&a[0].tid, NULL, rank_main, &a[0]);
+		sleep(2);
+		t0 = now_s();
+		if (system("ip link set eth0 down"))
+			ok = 0;
+		pthread_join(a[0].tid, NULL);
+		tap_ok(ok && a[0].ret == HCCL_E_TCP_CONNECT && now_s() - t0 < 15,
+		       "this host's network gone: its waiting rank fails (%d, %.2f s after, %.2f s in all)",
+		       (int)a[0].ret, now_s() - t0, a[0].secs);
 	}
 	if (ls >= 0)
 		close(ls);
