@@ -36,7 +36,10 @@ for k in $kernels; do
 	if [[ $parts == *" pair "* ]]; then
 		pdir=$BUILD/bench-$k/pair
 		prc=0
-		VM_OUT=$pdir tools/vm/run-pair --kernel "$k" --timeout 900 -- \
+		# The host's load goes in the table: the guests' figures follow it.
+		cut -d' ' -f1-3 /proc/loadavg > "$BUILD/bench-$k/host-load"
+		VM_OUT=$pdir tools/vm/run-pair --kernel "$k" --timeout 900 \
+			--add "$BUILD/bench-$k/host-load:/run/host-load" -- \
 			sh /opt/hcclt/bin/hcclt-pair-bench || prc=$?
 		if [ -f "$pdir/b/pair.md" ]; then
 			cat "$pdir/b/pair.md" >> "$BUILD/bench.md"
