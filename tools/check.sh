@@ -28,6 +28,10 @@
 #                        kselftests through a kernel tree's make run_tests
 #   6.1, 6.1 PREEMPT_RT, every kselftest, and the representative subset of
 #   debug 6.1            the library's device tests ("subset" below)
+#   pair 6.12, 6.1       two guests linked by soft-RoCE (tools/vm/run-pair,
+#                        one pair at a time: two 1-vCPU guests each):
+#                        rxe0 up, then ibv_rc_pingpong and rping between
+#                        them (tools/vm/guest/hcclt-pair-smoke); 15-20 s
 #
 # Two workers run the jobs (the list below) side by side, at most one
 # guest or build each: the debug kernels build while the static checks
@@ -39,7 +43,9 @@
 #
 # CHECK_KERNELS overrides the Debian kernel list (space separated releases;
 # no debug kernels then); CHECK_NO_DEBUG=1 leaves the debug kernels out;
-# CHECK_WORKERS=N runs N jobs at a time (default 2).
+# CHECK_WORKERS=N runs N jobs at a time (default 2); CHECK_JOBS="NAME ..."
+# runs only the jobs named (from the list below), their needs taken as met
+# (e.g. CHECK_JOBS="pair-6.12 pair-6.1" once the module and tools are built).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -288,6 +294,24 @@ vm_kernel() {
 	vm_result "$k: library VM run clean ($scope)" "$rc" "$log"
 }
 
+# pair_kernel RELEASE: two guests of the kernel linked by a UNIX-socket
+# netdev, soft-RoCE on each (tools/vm/run-pair), the smoke test on both:
+# each guest's TAP results, then the pair's own (both runs clean).
+pair_kernel() {
+	local k=$1 dir=$logs/pair-$1 rc
+	if [ -z "$k" ]; then
+		result skip "two guests over soft-RoCE: kernel not installed (make deps)"
+		return 0
+	fi
+	rm -rf "$dir"
+	tools/vm/run-pair --kernel "$k" --timeout 300 --logs "$dir" -- \
+		sh /opt/hcclt/bin/hcclt-pair-smoke > "$dir.log" 2>&1
+	rc=$?
+	tap_tally "$k" "$dir/a.log"
+	tap_tally "$k" "$dir/b.log"
+	vm_result "$k: two guests over soft-RoCE (run-pair): both VM runs clean" "$rc" "$dir.log"
+}
+
 # debug_kernel SERIES: build (or find in the cache) a debug kernel and the
 # module for it; prints its release on success.
 debug_kernel() {
@@ -333,6 +357,8 @@ jobs=(
 	"vm-6.1:static:vm_kernel $k61 subset"
 	"vm-6.1-rt:static:vm_kernel $krt subset"
 	"fresh:static:fresh_clone"
+	"pair-6.12:static:pair_kernel $k612"
+	"pair-6.1:static,pair-6.12:pair_kernel $k61"
 )
 if [ -n "${CHECK_KERNELS:-}" ]; then
 	jobs=("static:-:static_checks" "host:static:host_tests")
@@ -344,6 +370,18 @@ if [ -n "${CHECK_KERNELS:-}" ]; then
 	jobs+=("fresh:static:fresh_clone")
 elif [ "$debug" = 0 ]; then
 	jobs=("${jobs[0]}" "${jobs[@]:3:2}" "${jobs[@]:7}")
+fi
+
+if [ -n "${CHECK_JOBS:-}" ]; then
+	sel=()
+	for j in "${jobs[@]}"; do
+		name=${j%%:*}
+		fn=${j#*:}
+		fn=${fn#*:}
+		case " $CHECK_JOBS " in *" $name "*) sel+=("$name:-:$fn") ;; esac
+	done
+	[ ${#sel[@]} -gt 0 ] || { echo "check: CHECK_JOBS matches no job" >&2; exit 1; }
+	jobs=("${sel[@]}")
 fi
 
 # vm_debug SERIES SCOPE: vm_kernel on the debug kernel its job built.

@@ -6,7 +6,11 @@
 # an image and headers, resolved at run time. Open MPI (openmpi-bin,
 # libopenmpi-dev) is make bench's baseline for the collectives and runs in
 # the guest (tools/vm/run --with-mpi); gnuplot-nox draws the plot of
-# Documentation/performance.rst.
+# Documentation/performance.rst. The two-guest runs (tools/vm/run-pair,
+# soft-RoCE) pack iproute2's ip and rdma, libibverbs with its rxe provider
+# (ibverbs-providers), librdmacm, and the test programs of ibverbs-utils
+# (ibv_devinfo, ibv_rc_pingpong), rdmacm-utils (rping) and perftest
+# (ib_write_lat, ib_write_bw).
 set -euo pipefail
 
 if [ "$(id -u)" != 0 ]; then
@@ -56,7 +60,9 @@ pkgs=(build-essential clang pkg-config libdrm-dev qemu-system-x86
 	libssl-dev linux-source-6.1 linux-source-6.12
 	"$img61" "$h61" "$img612" "$h612" "$imgrt" "$hrt"
 	libtracefs-dev libtraceevent-dev libjson-c-dev
-	openmpi-bin libopenmpi-dev gnuplot-nox)
+	openmpi-bin libopenmpi-dev gnuplot-nox
+	iproute2 libibverbs1 ibverbs-providers librdmacm1 ibverbs-utils
+	rdmacm-utils perftest)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
