@@ -304,7 +304,8 @@ pair_kernel() {
 		return 0
 	fi
 	rm -rf "$dir"
-	tools/vm/run-pair --kernel "$k" --timeout 300 --logs "$dir" -- \
+	HCCLT_MODPARAMS_A=cluster_addr=10.0.0.1 HCCLT_MODPARAMS_B=cluster_addr=10.0.0.2 \
+		tools/vm/run-pair --kernel "$k" --timeout 300 --logs "$dir" -- \
 		sh /opt/hcclt/bin/hcclt-pair-smoke > "$dir.log" 2>&1
 	rc=$?
 	tap_tally "$k" "$dir/a.log"

@@ -1369,8 +1369,8 @@ struct drm_hcclt_group_create {
  * - -EOPNOTSUPP: @root_addr names another host and this one is in no
  *   cluster (module parameter cluster_addr unset, or a kernel without the
  *   RDMA stack).
- * - -EHOSTUNREACH, -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT: the root host's
- *   driver could not be reached, or the link to it failed.
+ * - -EHOSTUNREACH, -ENETUNREACH, -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT:
+ *   the root host's driver could not be reached, or the link to it failed.
  * - -EXDEV: @key is of a group this host waits for from another root.
  */
 struct drm_hcclt_group_join {
