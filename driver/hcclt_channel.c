@@ -36,6 +36,19 @@
  * @chan_seq and @chan_gone, and is held while channels enter a table.
  * Nothing under it grows with the number of offers or channels of other
  * communicators.
+ * Channels to a rank of another host (Documentation/clusters.rst) have no
+ * peer object here: each side offers over the link to the other host
+ * (OFFER, with its channel's token, an id of hcclt_chan_tokens), and a
+ * side whose pending offer meets the other's OFFER establishes and
+ * answers ACCEPT, which establishes the other side (both OFFERs may
+ * cross: each side then establishes on the other's). The peer's notifies
+ * are proxies (hcclt_notify_proxy_new()) whose records go over the link
+ * (hcclt_link_record()) as RECORD, which the receiver hands to its
+ * notify's device as a record of another device. A side that goes (its
+ * rank, its call giving up) sends BREAK; a link that goes down breaks
+ * every channel over it. Data tasks on such channels are not carried yet
+ * (-EOPNOTSUPP).
+ *
  * Lock order: file->lock -> hcclt_chan_lock -> hcclt_groups_lock, and
  * hcclt_chan_lock -> hdev->sched_lock (of one device at a time) ->
  * hdev->xrec_lock. Notifies are made and given back (hdev->pool_lock)
@@ -108,6 +121,13 @@ struct hcclt_offer_key {
  * @rnotifies: the peer's @notify_num notifies (references held), set once
  *	established, immutable then.
  * @notifies: this side's @notify_num notifies; immutable.
+ * @rlink: of a channel to another host, the link to it (reference held);
+ *	NULL otherwise; immutable.
+ * @token: of such a channel, its id in hcclt_chan_tokens, which the
+ *	other host names it by; immutable.
+ * @rtoken: the other side's token, once established; hcclt_chan_lock.
+ * @live: such a channel is established and in its communicator's table
+ *	(its notifies valid); hcclt_chan_lock.
  */
 struct hcclt_channel {
 	struct kref ref;
@@ -127,12 +147,22 @@ struct hcclt_channel {
 	wait_queue_head_t *wq;
 	struct list_head onode;
 	struct hcclt_notify **rnotifies;
+	struct hcclt_link *rlink;
+	u32 token;
+	u32 rtoken;
+	bool live;
 	struct hcclt_notify *notifies[] __counted_by(notify_num);
 };
 
 /* protects the offer table and channel link state, see above */
 static DEFINE_MUTEX(hcclt_chan_lock);
 static struct rhashtable hcclt_chan_offers;
+/*
+ * Channels to other hosts by token (no reference: a channel leaves it in
+ * its release; lookups take one with kref_get_unless_zero() under the
+ * xarray's lock).
+ */
+static DEFINE_XARRAY_ALLOC1(hcclt_chan_tokens);
 
 static const struct rhashtable_params hcclt_offer_params = {
 	.key_len = sizeof(struct hcclt_offer_key),
@@ -196,6 +226,9 @@ static void hcclt_channel_release(struct kref *ref)
 	struct hcclt_channel *c = container_of(ref, struct hcclt_channel, ref);
 	u32 i;
 
+	if (c->token)
+		xa_erase(&hcclt_chan_tokens, c->token);
+	hcclt_link_put(c->rlink);
 	for (i = 0; i < c->notify_num; i++)
 		if (c->rnotifies[i])
 			hcclt_notify_put(c->rnotifies[i]);
@@ -231,10 +264,34 @@ static void hcclt_channel_drop_notifies(struct hcclt_channel *c, int err)
  * A new channel for @d with its notifies, taking them from @resv; NULL on
  * no memory (or an ERR_PTR() of the backend).
  */
+/*
+ * The link and the peer's proxy notifies of @c, a new channel to a rank
+ * of another host. Connects to that host if need be, until @deadline.
+ */
+static int hcclt_channel_new_remote(struct hcclt_channel *c, ktime_t deadline)
+{
+	struct hcclt_link *link;
+	u32 i;
+	int ret;
+
+	link = hcclt_group_rank_link(c->comm->group, c->remote, deadline);
+	if (IS_ERR(link))
+		return PTR_ERR(link);
+	c->rlink = link;
+	for (i = 0; i < c->notify_num; i++) {
+		c->rnotifies[i] = hcclt_notify_proxy_new(c->hdev, link, i);
+		if (!c->rnotifies[i])
+			return -ENOMEM;
+	}
+	ret = xa_alloc(&hcclt_chan_tokens, &c->token, c, xa_limit_32b,
+		       GFP_KERNEL_ACCOUNT);
+	return ret == -EBUSY ? -ENOSPC : ret;
+}
+
 static struct hcclt_channel *
 hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 		  const struct drm_hcclt_channel_desc *d,
-		  struct hcclt_resv *resv)
+		  struct hcclt_resv *resv, ktime_t deadline)
 {
 	struct hcclt_device *hdev = comm->file->hdev;
 	struct hcclt_channel *c;
@@ -287,6 +344,14 @@ hcclt_channel_new(struct hcclt_comm *comm, u32 family,
 	}
 	/* The file's fdinfo counts them until hcclt_channel_drop_notifies(). */
 	hcclt_usage_count(comm->file->usage, 0, 0, d->notify_num);
+	if (hcclt_group_rank_remote(comm->group, c->remote)) {
+		err = hcclt_channel_new_remote(c, deadline);
+		if (err) {
+			hcclt_channel_drop_notifies(c, 0);
+			hcclt_channel_put(c);
+			return ERR_PTR(err);
+		}
+	}
 	return c;
 
 unwind:
@@ -328,9 +393,19 @@ static void hcclt_channel_settle(struct hcclt_channel *c, u32 state)
 		wake_up(c->wq);
 }
 
-/* Settle @c (pending or new) as failed; hcclt_chan_lock held. */
+/*
+ * Settle @c (pending or new) as failed; hcclt_chan_lock held. A channel
+ * to another host that was offered tells it (the other side may have
+ * established on its offer).
+ */
 static void hcclt_channel_fail(struct hcclt_channel *c, int err)
 {
+	struct hcclt_msg_chan m = {};
+
+	if (c->rlink && c->state == HCCLT_CHAN_PENDING && err != -EPROTO) {
+		m.src = cpu_to_le32(c->token);
+		hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_BREAK, &m, sizeof(m));
+	}
 	c->err = err;
 	hcclt_channel_settle(c, HCCLT_CHAN_FAILED);
 }
@@ -406,6 +481,60 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 }
 
 /*
+ * Establish @c, a pending channel to another host, with the other side's
+ * channel @rtoken; hcclt_chan_lock held.
+ */
+static int hcclt_channel_establish_remote(struct hcclt_channel *c, u32 rtoken)
+{
+	u32 i;
+	int ret;
+
+	ret = hcclt_channel_reserve(c);
+	if (ret)
+		return ret;
+	c->rtoken = rtoken;
+	for (i = 0; i < c->notify_num; i++) {
+		c->rnotifies[i]->rtoken = rtoken;
+		c->rnotifies[i]->rank = c->remote;
+		c->notifies[i]->peer_dev = U32_MAX;
+	}
+	hcclt_channel_settle(c, HCCLT_CHAN_ESTABLISHED);
+	c->live = true;
+	hcclt_channel_publish(c);
+	return 0;
+}
+
+/* Offer @c, to a rank of another host, over its link; hcclt_chan_lock held. */
+static void hcclt_channel_offer_remote(struct hcclt_comm *comm,
+				       struct hcclt_channel *c)
+{
+	struct hcclt_msg_offer m = {};
+	int ret;
+
+	if (hcclt_offer_find(comm->group, c->family, c->protocol, comm->rank,
+			     c->remote)) {
+		hcclt_channel_fail(c, -EBUSY);
+		return;
+	}
+	ret = rhashtable_insert_fast(&hcclt_chan_offers, &c->ohash,
+				     hcclt_offer_params);
+	if (ret) {
+		hcclt_channel_fail(c, -ENOMEM);
+		return;
+	}
+	WRITE_ONCE(c->state, HCCLT_CHAN_PENDING);
+	memcpy(m.key, hcclt_group_key(comm->group), sizeof(m.key));
+	m.family = cpu_to_le32(c->family);
+	m.protocol = cpu_to_le32(c->protocol);
+	m.from = cpu_to_le32(comm->rank);
+	m.to = cpu_to_le32(c->remote);
+	m.notify_num = cpu_to_le32(c->notify_num);
+	m.token = cpu_to_le32(c->token);
+	if (hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_OFFER, &m, sizeof(m)))
+		hcclt_channel_fail(c, -ECONNRESET);
+}
+
+/*
  * Offer @c of @comm: establish it with the peer's matching offer, fail it,
  * or enter it in the offer table. hcclt_chan_lock held.
  */
@@ -414,6 +543,11 @@ static void hcclt_channel_offer(struct hcclt_comm *comm,
 {
 	struct hcclt_channel *match;
 	int ret;
+
+	if (c->rlink) {
+		hcclt_channel_offer_remote(comm, c);
+		return;
+	}
 
 	if (hcclt_offer_find(comm->group, c->family, c->protocol, comm->rank,
 			     c->remote)) {
@@ -483,10 +617,10 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 			return -EINVAL;
 		if (d[i].remote_rank >= nranks)
 			return -ERANGE;
-		/* Channels between hosts are not carried yet (clusters.rst). */
-		if (comm->group &&
+		/* Between hosts, as between servers: the cluster layer's. */
+		if (comm->group && d[i].protocol != hcclt_cluster_protocol() &&
 		    hcclt_group_rank_remote(comm->group, d[i].remote_rank))
-			return -EOPNOTSUPP;
+			return -EXDEV;
 		/* Between servers only the cluster layer's protocol. */
 		if (comm->group && d[i].protocol != hcclt_cluster_protocol() &&
 		    hcclt_device_server(hcclt_group_rank_device(comm->group,
@@ -564,7 +698,8 @@ static int hcclt_channel_acquire(struct drm_device *drm, struct hcclt_comm *comm
 	for (i = 0; i < n; i++) {
 		if (d[i].channel_id)
 			continue;
-		c = hcclt_channel_new(comm, family, &d[i], &resv);
+		c = hcclt_channel_new(comm, family, &d[i], &resv,
+				      ns_to_ktime(deadline_ns));
 		if (IS_ERR(c)) {
 			ret = PTR_ERR(c);
 			goto out_exit;
@@ -765,6 +900,9 @@ int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine)
 {
 	if (hcclt_engine_family(engine) != (int)chan->family)
 		return -EINVAL;
+	/* Data between hosts is not carried yet (clusters.rst). */
+	if (chan->rlink)
+		return -EOPNOTSUPP;
 	return READ_ONCE(chan->broken) ? -ECONNRESET : 0;
 }
 
@@ -784,6 +922,8 @@ struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
 	struct drm_gem_object *obj;
 	struct hcclt_comm *pc = NULL;
 
+	if (chan->rlink)
+		return ERR_PTR(-EOPNOTSUPP);
 	mutex_lock(&hcclt_chan_lock);
 	if (chan->peer) {
 		pc = chan->peer->comm;
@@ -913,6 +1053,16 @@ void hcclt_channel_comm_gone(struct hcclt_comm *comm)
 	xa_for_each(&comm->channels, idx, c) {
 		xa_erase(&comm->channels, idx);
 		list_add_tail(&c->onode, &gone);
+		if (c->rlink) {
+			struct hcclt_msg_chan m = {};
+
+			/* The other host's side breaks. */
+			c->live = false;
+			m.src = cpu_to_le32(c->token);
+			hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_BREAK, &m,
+					sizeof(m));
+			continue;
+		}
 		peer = c->peer;
 		if (!peer)
 			continue;
@@ -930,4 +1080,249 @@ void hcclt_channel_comm_gone(struct hcclt_comm *comm)
 		hcclt_channel_put(c);
 	}
 	xa_destroy(&comm->channels);
+}
+
+/* ---- channels between hosts: messages of hcclt_link.c ---- */
+
+/*
+ * The next channel to another host at or after token *@idx for which
+ * @match holds, with a reference; NULL when none is left.
+ */
+static struct hcclt_channel *
+hcclt_chan_token_next(unsigned long *idx,
+		      bool (*match)(const struct hcclt_channel *c,
+				    const void *arg),
+		      const void *arg)
+{
+	struct hcclt_channel *c;
+
+	xa_lock(&hcclt_chan_tokens);
+	xa_for_each_start(&hcclt_chan_tokens, *idx, c, *idx) {
+		if (match(c, arg) && kref_get_unless_zero(&c->ref))
+			break;
+	}
+	xa_unlock(&hcclt_chan_tokens);
+	return c;
+}
+
+/* The channel of token @token over a link to @from, with a reference. */
+static struct hcclt_channel *hcclt_chan_token_get(u32 token,
+						  const struct hcclt_host *from)
+{
+	const struct hcclt_host *h;
+	struct hcclt_channel *c;
+
+	xa_lock(&hcclt_chan_tokens);
+	c = xa_load(&hcclt_chan_tokens, token);
+	if (c) {
+		h = hcclt_link_peer(c->rlink);
+		if (h->addr != from->addr || h->port != from->port ||
+		    !kref_get_unless_zero(&c->ref))
+			c = NULL;
+	}
+	xa_unlock(&hcclt_chan_tokens);
+	return c;
+}
+
+/* A live channel loses its peer: its waits fail; hcclt_chan_lock held. */
+static void hcclt_channel_break(struct hcclt_channel *c)
+{
+	u32 i;
+
+	if (c->state == HCCLT_CHAN_PENDING) {
+		hcclt_channel_fail(c, -ECONNRESET);
+		return;
+	}
+	if (!c->live || c->broken)
+		return;
+	WRITE_ONCE(c->broken, true);
+	for (i = 0; i < c->notify_num; i++)
+		hcclt_sched_notify_kill(c->notifies[i], -ECONNRESET);
+}
+
+/* OFFER: meet this host's pending offer, if it has one yet. */
+static void hcclt_channel_msg_offer(struct hcclt_link *link,
+				    const struct hcclt_msg_offer *m)
+{
+	const struct hcclt_host *from = hcclt_link_peer(link);
+	u32 rank = le32_to_cpu(m->from), local = le32_to_cpu(m->to);
+	struct hcclt_msg_chan r = {};
+	const struct hcclt_group *group;
+	struct hcclt_channel *c;
+	int err;
+
+	mutex_lock(&hcclt_chan_lock);
+	group = hcclt_group_find_remote(m->key, from, rank, local);
+	c = group ? hcclt_offer_find(group, le32_to_cpu(m->family),
+				     le32_to_cpu(m->protocol), local, rank) :
+		    NULL;
+	/* None yet: this side's own OFFER will find the other's pending. */
+	if (!c || !c->rlink) {
+		mutex_unlock(&hcclt_chan_lock);
+		return;
+	}
+	r.dst = m->token;
+	r.src = cpu_to_le32(c->token);
+	if (le32_to_cpu(m->notify_num) != c->notify_num) {
+		err = -EPROTO;
+		hcclt_channel_fail(c, err);
+	} else {
+		err = hcclt_channel_establish_remote(c, le32_to_cpu(m->token));
+		if (err)
+			hcclt_channel_fail(c, err);
+	}
+	r.err = cpu_to_le32(-err);
+	hcclt_link_send(link, err ? HCCLT_MSG_CHAN_REJECT :
+			HCCLT_MSG_CHAN_ACCEPT, &r, sizeof(r));
+	mutex_unlock(&hcclt_chan_lock);
+}
+
+/* ACCEPT or REJECT of this side's offer. */
+static void hcclt_channel_msg_answer(struct hcclt_link *link, u16 type,
+				     const struct hcclt_msg_chan *m)
+{
+	struct hcclt_channel *c;
+	struct hcclt_msg_chan b = {};
+	u32 err = le32_to_cpu(m->err);
+	int ret;
+
+	c = hcclt_chan_token_get(le32_to_cpu(m->dst), hcclt_link_peer(link));
+	if (!c)
+		return;
+	mutex_lock(&hcclt_chan_lock);
+	if (c->state == HCCLT_CHAN_PENDING) {
+		if (type == HCCLT_MSG_CHAN_REJECT) {
+			hcclt_channel_fail(c, err && err < MAX_ERRNO ?
+					   -(int)err : -ECONNRESET);
+		} else {
+			ret = hcclt_channel_establish_remote(c,
+							     le32_to_cpu(m->src));
+			if (ret) {
+				/* The other side established: it breaks. */
+				b.src = cpu_to_le32(c->token);
+				hcclt_link_send(link, HCCLT_MSG_CHAN_BREAK, &b,
+						sizeof(b));
+				hcclt_channel_fail(c, ret);
+			}
+		}
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	hcclt_channel_put(c);
+}
+
+struct hcclt_chan_from {
+	const struct hcclt_host *host;
+	u32 rtoken;
+	const struct hcclt_link *link;
+};
+
+static bool hcclt_chan_is_peer(const struct hcclt_channel *c, const void *arg)
+{
+	const struct hcclt_chan_from *f = arg;
+	const struct hcclt_host *h = hcclt_link_peer(c->rlink);
+
+	if (f->link)
+		return c->rlink == f->link;
+	return h->addr == f->host->addr && h->port == f->host->port &&
+	       c->rtoken == f->rtoken;
+}
+
+/*
+ * Break this host's channels that match @f: those whose other side is
+ * channel @f->rtoken of @f->host (BREAK), or every channel over
+ * @f->link.
+ */
+static void hcclt_channel_break_all(const struct hcclt_chan_from *f)
+{
+	unsigned long idx = 0;
+	struct hcclt_channel *c;
+
+	while ((c = hcclt_chan_token_next(&idx, hcclt_chan_is_peer, f))) {
+		mutex_lock(&hcclt_chan_lock);
+		/* An offer that never met the other side is not broken by it. */
+		if (f->link || c->state != HCCLT_CHAN_PENDING)
+			hcclt_channel_break(c);
+		mutex_unlock(&hcclt_chan_lock);
+		hcclt_channel_put(c);
+		idx++;
+	}
+}
+
+/* RECORD: the other side recorded into this side's notify. */
+static void hcclt_channel_msg_record(struct hcclt_link *link,
+				     const struct hcclt_msg_record *m)
+{
+	u32 idx = le32_to_cpu(m->idx), count = le32_to_cpu(m->count);
+	struct hcclt_channel *c;
+
+	c = hcclt_chan_token_get(le32_to_cpu(m->dst), hcclt_link_peer(link));
+	if (!c)
+		return;
+	/* Live: in its communicator's table, its notifies valid. */
+	mutex_lock(&hcclt_chan_lock);
+	if (c->live && idx < c->notify_num)
+		hcclt_xrec_remote(c->notifies[array_index_nospec(idx,
+								 c->notify_num)],
+				  min(count, 2U));
+	mutex_unlock(&hcclt_chan_lock);
+	hcclt_channel_put(c);
+}
+
+/**
+ * hcclt_channel_msg - a message about a channel came on @link.
+ * @link: the link, up.
+ * @type: HCCLT_MSG_CHAN_* or HCCLT_MSG_RECORD.
+ * @body: the message's body.
+ * @len: its bytes.
+ *
+ * Called by the link's receive work, with no lock held. A message about
+ * a channel or group this host does not share with the sender is
+ * dropped.
+ */
+void hcclt_channel_msg(struct hcclt_link *link, u16 type, const void *body,
+		       size_t len)
+{
+	struct hcclt_chan_from f = { .host = hcclt_link_peer(link) };
+
+	switch (type) {
+	case HCCLT_MSG_CHAN_OFFER:
+		if (len >= sizeof(struct hcclt_msg_offer))
+			hcclt_channel_msg_offer(link, body);
+		break;
+	case HCCLT_MSG_CHAN_ACCEPT:
+	case HCCLT_MSG_CHAN_REJECT:
+		if (len >= sizeof(struct hcclt_msg_chan))
+			hcclt_channel_msg_answer(link, type, body);
+		break;
+	case HCCLT_MSG_CHAN_BREAK:
+		if (len >= sizeof(struct hcclt_msg_chan)) {
+			f.rtoken = le32_to_cpu(((const struct hcclt_msg_chan *)
+						body)->src);
+			hcclt_channel_break_all(&f);
+		}
+		break;
+	case HCCLT_MSG_RECORD:
+		if (len >= sizeof(struct hcclt_msg_record))
+			hcclt_channel_msg_record(link, body);
+		break;
+	default:
+		pr_warn_ratelimited("hcclthread: link to %pI4: unknown message %u dropped\n",
+				    &f.host->addr, type);
+		break;
+	}
+}
+
+/**
+ * hcclt_channel_link_down - @link went down: break every channel over it.
+ * @link: the link, off the list of links.
+ *
+ * Pending offers over it fail with -ECONNRESET, established channels
+ * break (their waits fail with -ECONNRESET), as when a peer on this host
+ * goes. Called from the link's teardown work with no lock held.
+ */
+void hcclt_channel_link_down(struct hcclt_link *link)
+{
+	struct hcclt_chan_from f = { .link = link };
+
+	hcclt_channel_break_all(&f);
 }

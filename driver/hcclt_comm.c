@@ -30,8 +30,31 @@ void hcclt_notify_release(struct kref *ref)
 	struct hcclt_notify *n = container_of(ref, struct hcclt_notify, ref);
 
 	put_pid(n->peer_pid);
+	hcclt_link_put(n->rlink);
 	kfree(n->group);
 	kfree(n);
+}
+
+/*
+ * A proxy of notify @idx of a channel's peer on another host, whose
+ * records go over @link (a reference is taken): no slot, no pool unit.
+ */
+struct hcclt_notify *hcclt_notify_proxy_new(struct hcclt_device *hdev,
+					    struct hcclt_link *link, u32 idx)
+{
+	struct hcclt_notify *notify;
+
+	notify = kzalloc(sizeof(*notify), GFP_KERNEL_ACCOUNT);
+	if (!notify)
+		return NULL;
+	kref_init(&notify->ref);
+	INIT_LIST_HEAD(&notify->xnode);
+	INIT_LIST_HEAD(&notify->waiters);
+	notify->hdev = hdev;
+	notify->idx = idx;
+	notify->chan = true;
+	notify->rlink = hcclt_link_ref(link);
+	return notify;
 }
 
 /* A new notify taking one notify unit of @resv. */

@@ -88,7 +88,13 @@
  *   file->lock -> hcclt_groups_lock (hcclt_group_comm_gone())
  *   hcclt_groups_lock -> link->lock (messages to other hosts sent under
  *	it, hcclt_group.c); a link's receive work and teardown take
- *	hcclt_groups_lock with nothing held
+ *	hcclt_groups_lock and hcclt_chan_lock with nothing held
+ *   hcclt_chan_lock -> link->lock (channel messages to other hosts,
+ *	hcclt_channel.c)
+ *   sched_lock -> link->lock (a record into a channel of another host
+ *	queued by the executor, hcclt_link_record())
+ *   hcclt_chan_lock -> xrec_lock of a device (a record from another host
+ *	handed to its notify's device, hcclt_xrec_remote())
  *   file->lock -> sched_lock (hcclt_file_destroy_streams())
  *   comm->lock -> pool_lock, comm->lock -> sim slot lock (THREAD_ACQUIRE
  *	and its undo, the HCCL buffer)

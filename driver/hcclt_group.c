@@ -752,6 +752,75 @@ bool hcclt_group_rank_remote(struct hcclt_group *group, u32 rank)
 }
 
 /**
+ * hcclt_group_rank_link - the link to the host of a remote rank.
+ * @group: the group of a live communicator of the caller (complete).
+ * @rank: a remote rank of it (hcclt_group_rank_remote()).
+ * @deadline: when a connect gives up (KTIME_MAX: never).
+ *
+ * The link the rank joined through (at the root), the link to the root
+ * (a mirror, for the root's ranks), or one made to the rank's host (the
+ * ranks of a third host). Process context, no lock held.
+ *
+ * Return: the link (a reference for the caller), or an ERR_PTR() of
+ * hcclt_link_get().
+ */
+struct hcclt_link *hcclt_group_rank_link(struct hcclt_group *group, u32 rank,
+					 ktime_t deadline)
+{
+	struct hcclt_link *link = NULL;
+	struct hcclt_host host;
+
+	mutex_lock(&hcclt_groups_lock);
+	host = group->ranks[rank].host;
+	if (group->ranks[rank].link)
+		link = hcclt_link_ref(group->ranks[rank].link);
+	else if (group->root &&
+		 hcclt_host_eq(hcclt_link_peer(group->root), &host))
+		link = hcclt_link_ref(group->root);
+	mutex_unlock(&hcclt_groups_lock);
+	return link ?: hcclt_link_get(&host, deadline);
+}
+
+/**
+ * hcclt_group_find_remote - the group a channel message of another host
+ * names.
+ * @key: the group's key, from the message.
+ * @from: where the message came from.
+ * @rank: the sender's rank: a remote rank of the group on host @from.
+ * @local: the receiver's rank: a rank of this host.
+ *
+ * For the channel rendezvous (hcclt_channel.c), which holds
+ * hcclt_chan_lock: the group is only compared with its offers' groups,
+ * never dereferenced by the caller.
+ *
+ * Return: the group, or NULL if no group of this host has @key with
+ * those ranks.
+ */
+const struct hcclt_group *hcclt_group_find_remote(const u8 *key,
+						  const struct hcclt_host *from,
+						  u32 rank, u32 local)
+{
+	struct hcclt_group *group;
+
+	mutex_lock(&hcclt_groups_lock);
+	group = hcclt_group_find(key);
+	if (group && (!group->ranks || rank >= group->nranks ||
+		      local >= group->nranks ||
+		      !group->ranks[rank].remote ||
+		      !hcclt_host_eq(&group->ranks[rank].host, from) ||
+		      !group->ranks[local].comm))
+		group = NULL;
+	mutex_unlock(&hcclt_groups_lock);
+	return group;
+}
+
+/* The key of a live communicator's group (immutable). */
+const u8 *hcclt_group_key(const struct hcclt_group *group)
+{
+	return group->key;
+}
+
+/**
  * hcclt_group_rank_device - the card of a rank of a complete group.
  * @group: the group of a live communicator of the caller (complete: every
  *	rank has joined, and a rank's @device stays once set).

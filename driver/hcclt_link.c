@@ -143,6 +143,9 @@ struct hcclt_tx {
  * @cm_err: how it ended: 0, or a negative errno.
  * @down_work: tears the link down (hcclt_link_down_work()).
  * @beat: sends BEAT every HCCLT_LINK_BEAT while the link is up.
+ * @recs: proxy notifies of channels to the peer with records to send
+ *	(their xnode, counted in their xcount); @lock.
+ * @rec_work: sends them (hcclt_link_rec_work()).
  * @accepted: made by the listener; immutable.
  * @listed: on hcclt_links; hcclt_links_lock.
  */
@@ -166,6 +169,8 @@ struct hcclt_link {
 	int cm_err;
 	struct work_struct down_work;
 	struct delayed_work beat;
+	struct list_head recs;
+	struct work_struct rec_work;
 	bool accepted;
 	bool listed;
 };
@@ -209,6 +214,7 @@ void hcclt_link_put(struct hcclt_link *link)
 
 static void hcclt_link_fail(struct hcclt_link *link);
 static int hcclt_link_up(struct hcclt_link *link);
+static void hcclt_link_rec_work(struct work_struct *work);
 
 static void hcclt_link_beat(struct work_struct *work)
 {
@@ -240,6 +246,65 @@ static void hcclt_link_beat(struct work_struct *work)
 		queue_delayed_work(hcclt_link_wq, &link->beat, HCCLT_LINK_BEAT);
 }
 
+/**
+ * hcclt_link_record - a record task into a channel notify of another host
+ * ran: hand it to the link.
+ * @n: the channel's proxy of the peer's notify (@n->rlink, @n->rtoken).
+ *
+ * Called by the executor under a device's sched_lock: the record joins
+ * the link's queue, counted as records handed to another device are
+ * (two back to back are all that count), and the link's work sends it.
+ * Records of one link are sent in the order their notifies were first
+ * queued. A link that is down drops it: its channels are broken.
+ */
+void hcclt_link_record(struct hcclt_notify *n)
+{
+	struct hcclt_link *link = n->rlink;
+	unsigned long flags;
+
+	spin_lock_irqsave(&link->lock, flags);
+	if (link->state == HCCLT_LINK_UP && !n->xcount++) {
+		kref_get(&n->ref);
+		list_add_tail(&n->xnode, &link->recs);
+		queue_work(hcclt_link_wq, &link->rec_work);
+	}
+	spin_unlock_irqrestore(&link->lock, flags);
+}
+
+/* Take the next queued record of @link; NULL when none. */
+static struct hcclt_notify *hcclt_link_rec_next(struct hcclt_link *link,
+						u32 *count)
+{
+	struct hcclt_notify *n;
+
+	spin_lock_bh(&link->lock);
+	n = list_first_entry_or_null(&link->recs, struct hcclt_notify, xnode);
+	if (n) {
+		list_del_init(&n->xnode);
+		*count = n->xcount;
+		n->xcount = 0;
+	}
+	spin_unlock_bh(&link->lock);
+	return n;
+}
+
+static void hcclt_link_rec_work(struct work_struct *work)
+{
+	struct hcclt_link *link = container_of(work, struct hcclt_link,
+					       rec_work);
+	struct hcclt_msg_record m = {};
+	struct hcclt_notify *n;
+	u32 count;
+
+	while ((n = hcclt_link_rec_next(link, &count))) {
+		m.dst = cpu_to_le32(n->rtoken);
+		m.idx = cpu_to_le32(n->idx);
+		m.count = cpu_to_le32(min(count, 2U));
+		hcclt_link_send(link, HCCLT_MSG_RECORD, &m, sizeof(m));
+		hcclt_notify_put(n);
+	}
+}
+
 static struct hcclt_link *hcclt_link_alloc(void)
 {
 	struct hcclt_link *link;
@@ -258,6 +323,8 @@ static struct hcclt_link *hcclt_link_alloc(void)
 	init_waitqueue_head(&link->sq_wq);
 	init_completion(&link->cm_done);
 	INIT_DELAYED_WORK(&link->beat, hcclt_link_beat);
+	INIT_LIST_HEAD(&link->recs);
+	INIT_WORK(&link->rec_work, hcclt_link_rec_work);
 	link->state = HCCLT_LINK_CONNECTING;
 	link->sq_free = HCCLT_LINK_SENDS;
 	return link;
@@ -330,6 +397,8 @@ static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	    len > wc->byte_len - sizeof(*hdr)) {
 		pr_warn_ratelimited("hcclthread: link to %pI4: malformed message dropped\n",
 				    &link->peer.addr);
+	} else if (le16_to_cpu(hdr->type) >= HCCLT_MSG_CHAN_OFFER) {
+		hcclt_channel_msg(link, le16_to_cpu(hdr->type), hdr + 1, len);
 	} else if (le16_to_cpu(hdr->type) != HCCLT_MSG_BEAT) {
 		hcclt_group_msg(link, le16_to_cpu(hdr->type), hdr + 1, len);
 	}
@@ -563,7 +632,11 @@ static void hcclt_link_down_work(struct work_struct *work)
 	pr_info("hcclthread: link to %pI4:%u down\n", &link->peer.addr,
 		ntohs(link->peer.port));
 	cancel_delayed_work_sync(&link->beat);
+	/* Down: no record is queued any more; drop those that were. */
+	cancel_work_sync(&link->rec_work);
+	hcclt_link_rec_work(&link->rec_work);
 	hcclt_group_link_down(link);
+	hcclt_channel_link_down(link);
 	rdma_disconnect(link->id);
 	hcclt_link_free_qp(link);
 	rdma_destroy_id(link->id);

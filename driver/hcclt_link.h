@@ -60,6 +60,12 @@ struct hcclt_link_hello {
 #define HCCLT_MSG_FAIL		4	/* struct hcclt_msg_group */
 #define HCCLT_MSG_LEAVE		5	/* struct hcclt_msg_join */
 #define HCCLT_MSG_BEAT		6	/* no body: the link is alive */
+/* Channels between hosts (hcclt_channel.c). */
+#define HCCLT_MSG_CHAN_OFFER	10	/* struct hcclt_msg_offer */
+#define HCCLT_MSG_CHAN_ACCEPT	11	/* struct hcclt_msg_chan */
+#define HCCLT_MSG_CHAN_REJECT	12	/* struct hcclt_msg_chan */
+#define HCCLT_MSG_CHAN_BREAK	13	/* struct hcclt_msg_chan */
+#define HCCLT_MSG_RECORD	14	/* struct hcclt_msg_record */
 
 /**
  * struct hcclt_msg_hdr - head of every message.
@@ -154,6 +160,61 @@ struct hcclt_msg_table {
 	struct hcclt_msg_rank ranks[HCCLT_MSG_TABLE_RANKS];
 };
 
+/**
+ * struct hcclt_msg_offer - a rank offers a channel to a rank of the
+ * receiving host (HcclChannelAcquire on both sides).
+ * @key: the group's key.
+ * @family: engine family (CPU 0, AICPU 1).
+ * @protocol: HCCLT_PROTOCOL_*.
+ * @from: the offering rank.
+ * @to: the rank it is offered to.
+ * @notify_num: notifies per side.
+ * @token: the offering side's channel, as the sender names it.
+ */
+struct hcclt_msg_offer {
+	u8 key[16];
+	__le32 family;
+	__le32 protocol;
+	__le32 from;
+	__le32 to;
+	__le32 notify_num;
+	__le32 token;
+};
+
+/**
+ * struct hcclt_msg_chan - ACCEPT: the receiver's pending offer @dst met the
+ * sender's channel @src; REJECT: it cannot (@err); BREAK: the sender's
+ * channel @src is gone (its rank left, or its call gave up), @dst unused.
+ * @dst: the receiver's channel token (ACCEPT, REJECT).
+ * @src: the sender's channel token.
+ * @err: REJECT: why, a positive errno value; zero otherwise.
+ * @pad: zero.
+ */
+struct hcclt_msg_chan {
+	__le32 dst;
+	__le32 src;
+	__le32 err;
+	__le32 pad;
+};
+
+/**
+ * struct hcclt_msg_record - records into notify @idx of the receiver's
+ * channel @dst (a record task of the sender's side ran).
+ * @dst: the receiver's channel token.
+ * @idx: the notify index.
+ * @count: records, 1 or 2 (two back to back: one may be consumed by a
+ *	parked wait, the second sets the flag; more are no more).
+ * @pad: zero.
+ */
+struct hcclt_msg_record {
+	__le32 dst;
+	__le32 idx;
+	__le32 count;
+	__le32 pad;
+};
+
+struct hcclt_notify;
+
 #if IS_ENABLED(CONFIG_INFINIBAND) && IS_ENABLED(CONFIG_INFINIBAND_ADDR_TRANS)
 #define HCCLT_HAS_CLUSTER 1
 #endif
@@ -169,6 +230,7 @@ void hcclt_link_put(struct hcclt_link *link);
 const struct hcclt_host *hcclt_link_peer(const struct hcclt_link *link);
 int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
 		    size_t len);
+void hcclt_link_record(struct hcclt_notify *n);
 #else
 /* A kernel without the RDMA stack: this host is never in a cluster. */
 static inline int hcclt_link_init(void)
@@ -211,11 +273,18 @@ static inline int hcclt_link_send(struct hcclt_link *link, u16 type,
 {
 	return -ENOTCONN;
 }
+
+static inline void hcclt_link_record(struct hcclt_notify *n)
+{
+}
 #endif
 
 /* Called by the link layer (hcclt_group.c). */
 void hcclt_group_msg(struct hcclt_link *link, u16 type, const void *body,
 		     size_t len);
 void hcclt_group_link_down(struct hcclt_link *link);
+void hcclt_channel_msg(struct hcclt_link *link, u16 type, const void *body,
+		       size_t len);
+void hcclt_channel_link_down(struct hcclt_link *link);
 
 #endif /* HCCLT_LINK_H */

@@ -55,6 +55,12 @@ struct pid;
  * @acl: an ACL notify (hcclt_event.c; @idx is its id); immutable.
  * @acct: the account its pool unit is charged to (reference held) until
  *	hcclt_notify_drop_slot().
+ * @rlink: of a proxy, the peer's notify of a channel to another host,
+ *	the link its records go over (reference held); a proxy has no slot
+ *	and no pool unit, and is never waited on; immutable. Its @xnode and
+ *	@xcount are on the link's queue (hcclt_link_record()).
+ * @rtoken: of a proxy, the peer's channel token; set before the channel
+ *	is published, immutable then.
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -80,6 +86,8 @@ struct hcclt_notify {
 	bool chan;
 	bool acl;
 	struct hcclt_acct *acct;
+	struct hcclt_link *rlink;
+	u32 rtoken;
 };
 
 /* hcclt_comm.c */
@@ -95,9 +103,12 @@ struct hcclt_notify *hcclt_notify_new(struct hcclt_device *hdev,
 				      u64 owner_id, u32 idx,
 				      struct hcclt_resv *resv);
 void hcclt_notify_drop_slot(struct hcclt_notify *notify);
+struct hcclt_notify *hcclt_notify_proxy_new(struct hcclt_device *hdev,
+					    struct hcclt_link *link, u32 idx);
 
 /* hcclt_sched.c */
 void hcclt_sched_notify_kill(struct hcclt_notify *n, int err);
 bool hcclt_sched_notify_pending(struct hcclt_notify *n);
+void hcclt_xrec_remote(struct hcclt_notify *n, u32 count);
 
 #endif /* _HCCLT_NOTIFY_H_ */

@@ -768,7 +768,9 @@ static int hcclt_stream_run(struct hcclt_device *hdev, struct hcclt_stream *s,
 		} else if (task->op == HCCLT_TASK_NOTIFY_RECORD ||
 			   task->op == HCCLT_TASK_CHANNEL_RECORD ||
 			   task->op == HCCLT_TASK_ACL_NOTIFY_RECORD) {
-			if (likely(n->hdev == hdev))
+			if (unlikely(n->rlink))
+				hcclt_link_record(n);
+			else if (likely(n->hdev == hdev))
 				hcclt_notify_record(hdev, n);
 			else
 				hcclt_xrecord(hdev, n);

@@ -59,6 +59,31 @@ static void hcclt_xrec_apply(struct hcclt_device *hdev, int budget,
 	spin_unlock_bh(&hdev->sched_lock);
 }
 
+/**
+ * hcclt_xrec_remote - records into @n came from another host.
+ * @n: a channel notify of this host.
+ * @count: records (two back to back are all that count).
+ *
+ * Handed over as a record of another device is (hcclt_xrecord()), to
+ * @n's device's xrec_work. Process context, no sched_lock held; the
+ * caller holds a reference on @n.
+ */
+void hcclt_xrec_remote(struct hcclt_notify *n, u32 count)
+{
+	struct hcclt_device *b = n->hdev;
+
+	spin_lock_bh(&b->xrec_lock);
+	if (!b->xrec_stopped && count) {
+		if (!n->xcount) {
+			kref_get(&n->ref);
+			list_add_tail(&n->xnode, &b->xrecs);
+			queue_work(b->wq, &b->xrec_work);
+		}
+		n->xcount += count;
+	}
+	spin_unlock_bh(&b->xrec_lock);
+}
+
 void hcclt_xrec_work(struct work_struct *work)
 {
 	hcclt_xrec_apply(container_of(work, struct hcclt_device, xrec_work),

@@ -14,7 +14,11 @@
  *   1. the joiner's driver is refused a key no group has (HCCL_E_PARA,
  *      at once), and learns nothing else;
  *   2. 2N ranks form one communicator: every rank gets HCCL_SUCCESS, its
- *      rank and the size 2N;
+ *      rank and the size 2N; then each rank acquires a channel (RoCE, 2
+ *      notifies) to its counterpart on the other host (rank r and r + N),
+ *      the pairs ping-pong ROUNDS times over channel notifies, and the
+ *      joiner's ranks destroy their communicators while the root's wait
+ *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s;
  *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
  *      that left (HCCL_E_TCP_CONNECT);
@@ -35,10 +39,14 @@
 
 #include <acl/acl.h>
 #include <hccl/hccl.h>
+#include <hccl/hccl_res.h>
+#include <hccl/hcomm_primitives.h>
+#include <hcclthread.h>
 
 #include "tap.h"
 
 #define MAX_CARDS	64
+#define ROUNDS		20
 
 struct rank_arg {
 	pthread_t tid;
@@ -48,8 +56,10 @@ struct rank_arg {
 	HcclResult ret;
 	uint32_t got_rank, got_size;
 	double secs;
-	int keep;	/* keep the communicator (for the caller to destroy) */
-	HcclComm comm;
+	int chan;	/* the channel case (2) after the join */
+	int is_root;	/* a rank of the root host */
+	int chan_ret;	/* 0, or the step of the channel case that failed */
+	double pp_secs, break_secs;
 };
 
 static double now_s(void)
@@ -58,6 +68,52 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Case 2's channel part, on rank @a's communicator; 0 or the failed step. */
+static int chan_case(struct rank_arg *a, HcclComm comm)
+{
+	uint32_t n = a->nranks / 2, k;
+	HcclChannelDesc d;
+	ChannelHandle ch;
+	ThreadHandle th;
+	aclError e;
+	double t0;
+
+	if (HcclThreadAcquire(comm, COMM_ENGINE_CPU, 1, 0, &th) != HCCL_SUCCESS)
+		return 1;
+	HcclChannelDescInit(&d, 1);
+	d.remoteRank = a->rank < n ? a->rank + n : a->rank - n;
+	d.channelProtocol = COMM_PROTOCOL_ROCE;
+	d.notifyNum = 2;
+	if (HcclChannelAcquire(comm, COMM_ENGINE_CPU, &d, 1, &ch) != HCCL_SUCCESS)
+		return 2;
+	t0 = now_s();
+	for (k = 0; k < ROUNDS; k++) {
+		if (a->is_root) {
+			if (HcommChannelNotifyRecordOnThread(th, ch, 0) != HCCL_SUCCESS ||
+			    HcommChannelNotifyWaitOnThread(th, ch, 1, 30) != HCCL_SUCCESS)
+				return 3;
+		} else {
+			if (HcommChannelNotifyWaitOnThread(th, ch, 0, 30) != HCCL_SUCCESS ||
+			    HcommChannelNotifyRecordOnThread(th, ch, 1) != HCCL_SUCCESS)
+				return 3;
+		}
+	}
+	if (hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+		return 4;
+	a->pp_secs = now_s() - t0;
+	if (!a->is_root) {
+		/* The root's ranks park on notify 0, which nobody records. */
+		sleep(2);
+		return 0;
+	}
+	if (HcommChannelNotifyWaitOnThread(th, ch, 0, 0) != HCCL_SUCCESS)
+		return 5;
+	t0 = now_s();
+	e = hccltThreadSynchronize(th, 30000);
+	a->break_secs = now_s() - t0;
+	return e == ACL_ERROR_RT_STREAM_ABORT ? 0 : 6;
 }
 
 static void *rank_main(void *p)
@@ -75,10 +131,9 @@ static void *rank_main(void *p)
 	if (a->ret == HCCL_SUCCESS) {
 		HcclGetRankId(comm, &a->got_rank);
 		HcclGetRankSize(comm, &a->got_size);
-		if (a->keep)
-			a->comm = comm;
-		else
-			HcclCommDestroy(comm);
+		if (a->chan)
+			a->chan_ret = chan_case(a, comm);
+		HcclCommDestroy(comm);
 	}
 	aclrtResetDevice(a->dev);
 	return NULL;
@@ -129,7 +184,7 @@ static int fetch(const struct sockaddr_in *sa, HcclRootInfo *root)
 
 /* Run ranks @base .. @base + @n - 1 of @nranks, one per card; join them. */
 static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
-		      uint32_t nranks, const HcclRootInfo *root)
+		      uint32_t nranks, const HcclRootInfo *root, int chan)
 {
 	uint32_t i;
 
@@ -139,6 +194,8 @@ static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
 		a[i].rank = base + i;
 		a[i].nranks = nranks;
 		a[i].root = root;
+		a[i].chan = chan;
+		a[i].is_root = !base;
 		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
 	}
 	for (i = 0; i < n; i++)
@@ -223,25 +280,33 @@ int main(int argc, char **argv)
 	/* 2: one communicator of 2N ranks on two hosts. */
 	if (is_root) {
 		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
-		run_ranks(a, n, 0, 2 * n, &root);
+		run_ranks(a, n, 0, 2 * n, &root, 1);
 	} else {
 		ok = !fetch(&sa, &root);
-		run_ranks(a, n, n, 2 * n, &root);
+		run_ranks(a, n, n, 2 * n, &root, 1);
 	}
+	worst = 0;
 	for (i = 0; i < n; i++) {
 		if (a[i].ret != HCCL_SUCCESS || a[i].got_rank != a[i].rank ||
-		    a[i].got_size != 2 * n) {
-			printf("# rank %u: %d, rank %u, size %u\n", a[i].rank,
-			       (int)a[i].ret, a[i].got_rank, a[i].got_size);
+		    a[i].got_size != 2 * n || a[i].chan_ret) {
+			printf("# rank %u: %d, rank %u, size %u, channel step %d\n",
+			       a[i].rank, (int)a[i].ret, a[i].got_rank, a[i].got_size,
+			       a[i].chan_ret);
 			ok = 0;
 		}
+		if (a[i].break_secs > worst)
+			worst = a[i].break_secs;
 	}
-	tap_ok(ok, "%u ranks on two hosts form one communicator", 2 * n);
+	printf("# channel ping-pong: %d round trips of 8 pairs at once in %.3f s (rank %u)\n",
+	       ROUNDS, a[0].pp_secs, a[0].rank);
+	tap_ok(ok && worst < 5,
+	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong; a peer that goes breaks them (%.2f s)",
+	       2 * n, worst);
 
 	/* 3: a rank of the joiner gives up: the root's ranks fail at once. */
 	if (is_root) {
 		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
-		run_ranks(a, n, 0, 2 * n, &root);
+		run_ranks(a, n, 0, 2 * n, &root, 0);
 		worst = 0;
 		for (i = 0; i < n; i++) {
 			if (a[i].ret != HCCL_E_TCP_CONNECT)
@@ -255,14 +320,14 @@ int main(int argc, char **argv)
 	} else {
 		ok = !fetch(&sa, &root);
 		setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
-		run_ranks(a, 1, n, 2 * n, &root);
+		run_ranks(a, 1, n, 2 * n, &root, 0);
 		tap_ok(ok && a[0].ret == HCCL_E_TIMEOUT,
 		       "a rank that waits past its timeout gives up (%d)", (int)a[0].ret);
 	}
 	/* 4: the other host goes away while the ranks wait. */
 	if (is_root) {
 		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
-		run_ranks(a, n, 0, 2 * n, &root);
+		run_ranks(a, n, 0, 2 * n, &root, 0);
 		worst = 0;
 		for (i = 0; i < n; i++) {
 			if (a[i].ret != HCCL_E_TCP_CONNECT)
