@@ -38,7 +38,9 @@ for k in $kernels; do
 		prc=0
 		# The host's load goes in the table: the guests' figures follow it.
 		cut -d' ' -f1-3 /proc/loadavg > "$BUILD/bench-$k/host-load"
-		VM_OUT=$pdir tools/vm/run-pair --kernel "$k" --timeout 900 \
+		VM_OUT=$pdir HCCLT_MODPARAMS_A=cluster_addr=10.0.0.1 \
+			HCCLT_MODPARAMS_B=cluster_addr=10.0.0.2 \
+			tools/vm/run-pair --kernel "$k" --timeout 900 \
 			--add "$BUILD/bench-$k/host-load:/run/host-load" -- \
 			sh /opt/hcclt/bin/hcclt-pair-bench || prc=$?
 		if [ -f "$pdir/b/pair.md" ]; then

@@ -6,6 +6,11 @@
  *
  *   hcclt-clustertest root PORT	(on the root host, ranks 0 .. N-1)
  *   hcclt-clustertest join ADDR:PORT	(on the other host, ranks N .. 2N-1)
+ *   hcclt-clustertest root PORT -b ROUNDS, join ADDR:PORT -b ROUNDS
+ *
+ * With -b (make bench): one rank per host on card 0, one channel, ROUNDS
+ * ping-pongs of channel notifies queued at once; prints the round trip
+ * ("channel notify round trip: U us") and runs none of the cases.
  *
  * N is the number of cards of the host (aclrtGetDeviceCount), one rank per
  * card, as threads. The root info travels as applications send theirs
@@ -204,8 +209,65 @@ static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT\n");
+	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS]\n");
 	return 2;
+}
+
+/* -b: the channel notify round trip between the two hosts' card 0. */
+static int bench(int is_root, int ls, const struct sockaddr_in *sa, int rounds)
+{
+	uint32_t k, rank = is_root ? 0 : 1;
+	HcclComm comm = NULL;
+	HcclChannelDesc d;
+	HcclRootInfo root;
+	ChannelHandle ch;
+	ThreadHandle th;
+	double t0 = 0, t1;
+
+	aclrtSetDevice(0);
+	if (is_root ? HcclGetRootInfo(&root) != HCCL_SUCCESS || serve(ls, &root) :
+		      fetch(sa, &root)) {
+		fprintf(stderr, "bench: no root info\n");
+		return 1;
+	}
+	if (HcclCommInitRootInfo(2, &root, rank, &comm) != HCCL_SUCCESS ||
+	    HcclThreadAcquire(comm, COMM_ENGINE_CPU, 1, 0, &th) != HCCL_SUCCESS) {
+		fprintf(stderr, "bench: no communicator or thread\n");
+		return 1;
+	}
+	HcclChannelDescInit(&d, 1);
+	d.remoteRank = 1 - rank;
+	d.channelProtocol = COMM_PROTOCOL_ROCE;
+	d.notifyNum = 2;
+	if (HcclChannelAcquire(comm, COMM_ENGINE_CPU, &d, 1, &ch) != HCCL_SUCCESS) {
+		fprintf(stderr, "bench: no channel\n");
+		return 1;
+	}
+	/* One round first: both sides are there before the clock starts. */
+	for (k = 0; k < (uint32_t)rounds + 1; k++) {
+		if (k == 1) {
+			if (hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+				return 1;
+			t0 = now_s();
+		}
+		if (is_root) {
+			HcommChannelNotifyRecordOnThread(th, ch, 0);
+			HcommChannelNotifyWaitOnThread(th, ch, 1, 60);
+		} else {
+			HcommChannelNotifyWaitOnThread(th, ch, 0, 60);
+			HcommChannelNotifyRecordOnThread(th, ch, 1);
+		}
+	}
+	if (hccltThreadSynchronize(th, 600000) != ACL_SUCCESS) {
+		fprintf(stderr, "bench: the ping-pong failed\n");
+		return 1;
+	}
+	t1 = now_s();
+	printf("channel notify round trip: %.1f us (%d rounds in %.3f s)\n",
+	       (t1 - t0) * 1e6 / rounds, rounds, t1 - t0);
+	HcclCommDestroy(comm);
+	aclrtResetDevice(0);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -218,7 +280,13 @@ int main(int argc, char **argv)
 	double worst;
 	char *colon;
 
-	if (argc != 3)
+	int rounds = 0;
+
+	if (argc == 5 && !strcmp(argv[3], "-b"))
+		rounds = atoi(argv[4]);
+	else if (argc != 3)
+		return usage();
+	if (argc == 5 && rounds < 1)
 		return usage();
 	is_root = !strcmp(argv[1], "root");
 	if (!is_root && strcmp(argv[1], "join"))
@@ -240,6 +308,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	n = cards < MAX_CARDS ? cards : MAX_CARDS;
+	if (rounds) {
+		if (is_root) {
+			ls = socket(AF_INET, SOCK_STREAM, 0);
+			setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+			if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) ||
+			    listen(ls, 4))
+				return 1;
+		}
+		return bench(is_root, ls, &sa, rounds);
+	}
 	printf("1..4\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
