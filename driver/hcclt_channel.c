@@ -496,7 +496,9 @@ static int hcclt_channel_establish_remote(struct hcclt_channel *c, u32 rtoken)
 	for (i = 0; i < c->notify_num; i++) {
 		c->rnotifies[i]->rtoken = rtoken;
 		c->rnotifies[i]->rank = c->remote;
-		c->notifies[i]->peer_dev = U32_MAX;
+		/* The peer's card, on its host (hcclthread-smi names it). */
+		c->notifies[i]->peer_dev =
+			hcclt_group_rank_device(c->comm->group, c->remote);
 	}
 	hcclt_channel_settle(c, HCCLT_CHAN_ESTABLISHED);
 	c->live = true;

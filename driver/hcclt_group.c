@@ -1137,18 +1137,50 @@ static bool hcclt_group_visible(struct hcclt_group *group, kuid_t euid,
 	return false;
 }
 
+/* Has @group a rank on another host? Caller holds the lock. */
+static bool hcclt_group_is_cluster(const struct hcclt_group *group)
+{
+	u32 i;
+
+	if (group->root)
+		return true;
+	for (i = 0; group->ranks && i < group->nranks; i++)
+		if (group->ranks[i].remote)
+			return true;
+	return false;
+}
+
+/* Copy @n entries out, with their hosts or (older callers) without. */
+static int hcclt_group_info_copy(u64 uptr,
+				 const struct drm_hcclt_group_rank_host *buf,
+				 u32 n, bool hosts)
+{
+	void __user *p = u64_to_user_ptr(uptr);
+	u32 i;
+
+	if (hosts)
+		return copy_to_user(p, buf, n * sizeof(*buf)) ? -EFAULT : 0;
+	for (i = 0; i < n; i++)
+		if (copy_to_user(p + i * sizeof(buf->info), &buf[i].info,
+				 sizeof(buf->info)))
+			return -EFAULT;
+	return 0;
+}
+
 int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *df)
 {
 	struct drm_hcclt_group_info *args = data;
-	struct drm_hcclt_group_rank_info *buf = NULL, *e;
+	bool hosts = args->flags & HCCLT_GROUP_INFO_HOSTS;
+	const struct hcclt_host *self = hcclt_cluster_self();
+	struct drm_hcclt_group_rank_host *buf = NULL, *e;
 	kuid_t euid = current_euid();
 	struct hcclt_group *group, *next;
 	u32 cap, n = 0, i, batch = 0;
 	int idx, ret = 0;
 	bool admin, held;
 
-	if (args->flags)
+	if (args->flags & ~HCCLT_GROUP_INFO_HOSTS)
 		return -EINVAL;
 	admin = capable(CAP_SYS_ADMIN);
 	cap = min_t(u32, args->rank_count, HCCLT_GROUP_INFO_MAX_ENTRIES);
@@ -1194,15 +1226,24 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 				continue;
 			if (n < cap) {
 				e = &buf[n];
-				memcpy(e->name, group->name, sizeof(e->name));
-				e->rank = i;
-				e->nranks = group->nranks;
-				e->device = r->device;
+				memcpy(e->info.name, group->name,
+				       sizeof(e->info.name));
+				e->info.rank = i;
+				e->info.nranks = group->nranks;
+				e->info.device = r->device;
 				/* A remote rank: no process or id of this host. */
-				e->pid = r->comm ? pid_vnr(r->pid) : 0;
-				e->comm_id = r->comm ? r->comm_id : 0;
-				e->state = group->state;
-				e->joined = group->joined;
+				e->info.pid = r->comm ? pid_vnr(r->pid) : 0;
+				e->info.comm_id = r->comm ? r->comm_id : 0;
+				e->info.state = group->state;
+				e->info.joined = group->joined;
+				e->remote = r->remote;
+				if (r->remote) {
+					e->host_addr = (__force u32)r->host.addr;
+					e->host_port = (__force u16)r->host.port;
+				} else if (self && hcclt_group_is_cluster(group)) {
+					e->host_addr = (__force u32)self->addr;
+					e->host_port = (__force u16)self->port;
+				}
 			}
 			n++;
 		}
@@ -1210,8 +1251,8 @@ int hcclt_group_info_ioctl(struct drm_device *drm, void *data,
 	mutex_unlock(&hcclt_groups_lock);
 	drm_dev_exit(idx);
 
-	if (cap && copy_to_user(u64_to_user_ptr(args->ranks_ptr), buf,
-				min(n, cap) * sizeof(*buf)))
+	if (cap && hcclt_group_info_copy(args->ranks_ptr, buf, min(n, cap),
+					 hosts))
 		ret = -EFAULT;
 	else
 		args->rank_count = n;

@@ -418,46 +418,116 @@ static void flags_str(uint32_t flags, char *buf, size_t len)
 }
 
 /*
- * Groups (multi-rank communicators), host-wide: one line per joined rank.
- * A driver without DRM_IOCTL_HCCLT_GROUP_INFO prints nothing.
+ * The ranks of the groups the caller sees (GROUP_INFO), with their hosts
+ * on a driver of uAPI 1.15 (zero hosts before): a calloc()ed array and its
+ * count, or NULL. A driver without GROUP_INFO has none.
  */
-static void print_groups(int fd)
+static struct drm_hcclt_group_rank_host *group_ranks(int fd, uint32_t *count)
 {
-	struct drm_hcclt_group_rank_info *e = NULL;
+	struct drm_hcclt_group_rank_host *e = NULL;
+	struct drm_hcclt_group_rank_info *old;
 	struct drm_hcclt_group_info gi;
-	static const char *const state[] = { "pending", "complete", "failed" };
 	uint32_t i, n;
 
 	memset(&gi, 0, sizeof(gi));
-	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
-		return;
+	gi.flags = HCCLT_GROUP_INFO_HOSTS;
+	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi)) {
+		/* Before 1.15: the entries without their hosts. */
+		gi.flags = 0;
+		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
+			return NULL;
+	}
 	n = gi.rank_count + 16;	/* room for ranks joining meanwhile */
 	e = calloc(n, sizeof(*e));
+	old = gi.flags ? NULL : calloc(n, sizeof(*old));
+	if (!e || (!gi.flags && !old))
+		goto fail;
+	gi.rank_count = n;
+	gi.ranks_ptr = gi.flags ? (uintptr_t)e : (uintptr_t)old;
+	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
+		goto fail;
+	n = gi.rank_count < n ? gi.rank_count : n;
+	for (i = 0; old && i < n; i++)
+		e[i].info = old[i];
+	for (i = 0; i < n; i++)
+		e[i].info.name[sizeof(e[i].info.name) - 1] = '\0';
+	free(old);
+	*count = n;
+	return e;
+fail:
+	free(old);
+	free(e);
+	return NULL;
+}
+
+/* "A.B.C.D" of a network-order IPv4 address. */
+static const char *host_str(uint32_t addr, char *buf, size_t len)
+{
+	const uint8_t *b = (const uint8_t *)&addr;
+
+	snprintf(buf, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+	return buf;
+}
+
+/*
+ * Groups (multi-rank communicators), host-wide: one line per joined rank,
+ * with its host when the group has ranks on several (a remote rank has no
+ * process or communicator here). A driver without
+ * DRM_IOCTL_HCCLT_GROUP_INFO prints nothing.
+ */
+static void print_groups(int fd)
+{
+	static const char *const state[] = { "pending", "complete", "failed" };
+	struct drm_hcclt_group_rank_host *e;
+	uint32_t i, n = 0;
+	char h[20];
+
+	e = group_ranks(fd, &n);
 	if (!e)
 		return;
-	gi.rank_count = n;
-	gi.ranks_ptr = (uintptr_t)e;
-	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi)) {
-		free(e);
-		return;
-	}
-	n = gi.rank_count < n ? gi.rank_count : n;
 	printf("\n%u rank%s of multi-rank communicators (%s)\n", n,
 	       n == 1 ? "" : "s", geteuid() ? "this user" : "all users");
 	if (n)
-		printf("  %-32s %9s %6s %7s  %-18s %s\n", "GROUP", "RANK",
-		       "DEVICE", "PID", "COMM", "STATE");
+		printf("  %-32s %9s %-15s %6s %7s  %-18s %s\n", "GROUP", "RANK",
+		       "HOST", "DEVICE", "PID", "COMM", "STATE");
 	for (i = 0; i < n; i++) {
+		const struct drm_hcclt_group_rank_info *r = &e[i].info;
 		char rk[24];
 
-		e[i].name[sizeof(e[i].name) - 1] = '\0';
-		snprintf(rk, sizeof(rk), "%u/%u", e[i].rank, e[i].nranks);
-		printf("  %-32s %9s %6u %7u  0x%-16" PRIx64 " %s (%u joined)\n",
-		       e[i].name, rk, e[i].device, e[i].pid,
-		       (uint64_t)e[i].comm_id,
-		       e[i].state < 3 ? state[e[i].state] : "?", e[i].joined);
+		snprintf(rk, sizeof(rk), "%u/%u", r->rank, r->nranks);
+		printf("  %-32s %9s %-15s %6u %7u  0x%-16" PRIx64 " %s (%u joined)%s\n",
+		       r->name, rk,
+		       e[i].host_addr ? host_str(e[i].host_addr, h, sizeof(h)) : "-",
+		       r->device, r->pid, (uint64_t)r->comm_id,
+		       r->state < 3 ? state[r->state] : "?", r->joined,
+		       e[i].remote ? " remote" : "");
 	}
 	free(e);
+}
+
+/*
+ * Where the peer of a channel wait is, when it is on another host: "host
+ * A.B.C.D " from the groups' ranks (@e, @n), else "".
+ */
+static const char *peer_host(const struct drm_hcclt_group_rank_host *e,
+			     uint32_t n, uint32_t pid, uint64_t comm_id,
+			     uint32_t peer_rank, char *buf, size_t len)
+{
+	const char *name = NULL;
+	char h[20];
+	uint32_t i;
+
+	for (i = 0; i < n && !name; i++)
+		if (e[i].info.pid == pid && e[i].info.comm_id == comm_id)
+			name = e[i].info.name;
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(e[i].info.name, name) && e[i].info.rank == peer_rank &&
+		    e[i].remote) {
+			snprintf(buf, len, "host %s, ",
+				 host_str(e[i].host_addr, h, sizeof(h)));
+			return buf;
+		}
+	return "";
 }
 
 /* Device memory by process (fdinfo), MiB with one decimal. */
@@ -906,8 +976,20 @@ static void print_json(struct smi_devinfo *di, int n)
  */
 static void print_hangs(struct smi_devinfo *di, int n, int json)
 {
+	struct drm_hcclt_group_rank_host *gr = NULL;
 	uint64_t now = mono_ns();
 	int d, first = 1, count = 0;
+	uint32_t ngr = 0;
+	struct hcclt_dev g;
+	char ph[32];
+
+	/* The groups' ranks: a channel's peer on another host is named by it. */
+	for (d = 0; d < n && !gr; d++) {
+		if (!di[d].q.uapi_major || hcclt_dev_open(di[d].dev.path, &g))
+			continue;
+		gr = group_ranks(g.fd, &ngr);
+		hcclt_dev_close(&g);
+	}
 
 	if (json)
 		printf("{\"uapi_built\":\"%d.%d\",\"time\":%lld,\"hangs\":[",
@@ -956,7 +1038,20 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 				}
 				q = w->flags & HCCLT_WAIT_RECORD_QUEUED ?
 				    "a record is queued" : "no record queued";
-				if (w->kind == HCCLT_WAIT_CHANNEL)
+				if (w->kind == HCCLT_WAIT_CHANNEL &&
+				    *peer_host(gr, ngr, ci->pid, ci->comm_id,
+					       w->peer_rank, ph, sizeof(ph)))
+					printf("%s: rank %u stream 0x%" PRIx64
+					       " (pid %u) waits %.1f s on channel "
+					       "0x%" PRIx64 " notify %u from rank "
+					       "%u, %sdevice %u: %s\n",
+					       x->dev.path, w->rank,
+					       (uint64_t)t->stream_id, ci->pid,
+					       waited_s(w, now),
+					       (uint64_t)w->owner_id,
+					       w->notify_idx, w->peer_rank, ph,
+					       w->peer_device, q);
+				else if (w->kind == HCCLT_WAIT_CHANNEL)
 					printf("%s: rank %u stream 0x%" PRIx64
 					       " (pid %u) waits %.1f s on channel "
 					       "0x%" PRIx64 " notify %u from rank "
@@ -993,6 +1088,7 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 	else if (!count)
 		printf("no parked waits (%s)\n",
 		       geteuid() ? "this user's processes" : "all processes");
+	free(gr);
 }
 
 /* Resolve -d: a path is used as is; a number indexes the discovered list. */

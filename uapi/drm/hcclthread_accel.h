@@ -1435,18 +1435,44 @@ struct drm_hcclt_group_rank_info {
 };
 
 /**
+ * struct drm_hcclt_group_rank_host - one rank of a group with its host, as
+ * DRM_IOCTL_HCCLT_GROUP_INFO fills it with HCCLT_GROUP_INFO_HOSTS (uAPI
+ * 1.15).
+ */
+struct drm_hcclt_group_rank_host {
+	/** @info: the rank, as without the flag; @device is on @host_addr. */
+	struct drm_hcclt_group_rank_info info;
+	/**
+	 * @host_addr: the cluster address of the rank's host (network byte
+	 * order; QUERY's @cluster_addr there), zero when the group has no
+	 * rank on another host.
+	 */
+	__u32 host_addr;
+	/** @host_port: that host's cluster port (network byte order). */
+	__u16 host_port;
+	/** @remote: 1 for a rank of another host (no @pid or @comm_id here). */
+	__u16 remote;
+};
+
+/* @flags of struct drm_hcclt_group_info: entries are _rank_host (1.15). */
+#define HCCLT_GROUP_INFO_HOSTS		0x1
+
+/**
  * struct drm_hcclt_group_info - list the ranks of groups, host-wide.
  *
  * Read-only. Lists every joined rank of every group created, or joined
  * by a rank, from a process of the caller's effective uid (every group
  * for a caller with CAP_SYS_ADMIN, as INFO's every-file view; euid 0
  * alone is not enough), grouped by group. Fills at most @rank_count entries, then writes
- * back the number that exist. Keys are never shown.
+ * back the number that exist. Keys are never shown. A group with ranks on
+ * other hosts (Documentation/clusters.rst) lists them too, as the root
+ * host's table said; with HCCLT_GROUP_INFO_HOSTS in @flags (uAPI 1.15) the
+ * entries are struct drm_hcclt_group_rank_host, which say on which host.
  *
- * Errors: -EINVAL non-zero @flags; -EFAULT; -ENOMEM.
+ * Errors: -EINVAL unknown bit in @flags; -EFAULT; -ENOMEM.
  */
 struct drm_hcclt_group_info {
-	/** @flags: in, must be zero. */
+	/** @flags: in, zero or HCCLT_GROUP_INFO_HOSTS (uAPI 1.15). */
 	__u32 flags;
 	/** @rank_count: in, entries of @ranks_ptr; out, entries that exist. */
 	__u32 rank_count;

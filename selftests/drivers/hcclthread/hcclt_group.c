@@ -271,6 +271,43 @@ TEST_F(group, join_checks)
 	EXPECT_EQ(self->comms0, comms_of(self->fd));
 }
 
+/*
+ * uAPI 1.15: GROUP_INFO with HCCLT_GROUP_INFO_HOSTS: the same ranks, in
+ * the larger entries, with no host for a group of this host only.
+ */
+TEST_F(group, info_hosts)
+{
+	struct drm_hcclt_group_rank_host e[64];
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_group_info a;
+	__u64 comm;
+	__u32 i, n;
+	int found = 0;
+
+	ASSERT_EQ(0, group_create(self->fd, &g));
+	ASSERT_EQ(0, group_join(self->fd, g.key, 0, 1, 0, &comm));
+	memset(&a, 0, sizeof(a));
+	memset(e, 0xff, sizeof(e));
+	a.flags = HCCLT_GROUP_INFO_HOSTS;
+	a.rank_count = 64;
+	a.ranks_ptr = (uintptr_t)e;
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_INFO, &a));
+	n = a.rank_count < 64 ? a.rank_count : 64;
+	for (i = 0; i < n; i++) {
+		if (strcmp(e[i].info.name, g.name))
+			continue;
+		found++;
+		EXPECT_EQ(0, e[i].info.rank);
+		EXPECT_EQ(1, e[i].info.nranks);
+		EXPECT_EQ(comm, e[i].info.comm_id);
+		EXPECT_EQ(0, e[i].host_addr);
+		EXPECT_EQ(0, e[i].host_port);
+		EXPECT_EQ(0, e[i].remote);
+	}
+	EXPECT_EQ(1, found);
+	EXPECT_EQ(0, hcclt_comm_destroy(self->fd, comm));
+}
+
 /* uAPI 1.15: the root host of GROUP_JOIN (clusters). */
 TEST_F(group, join_root_checks)
 {
@@ -734,7 +771,10 @@ TEST_F(group, info_flags_einval)
 	struct drm_hcclt_group_info a;
 
 	memset(&a, 0, sizeof(a));
-	a.flags = 1;
+	/* uAPI 1.15: HCCLT_GROUP_INFO_HOSTS is the one flag. */
+	a.flags = 2;
+	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_INFO, &a));
+	a.flags = 0x80000000 | HCCLT_GROUP_INFO_HOSTS;
 	EXPECT_EQ(-EINVAL, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_INFO, &a));
 	a.flags = 0;
 	a.rank_count = 1;
