@@ -163,6 +163,11 @@ static struct rhashtable hcclt_chan_offers;
  * xarray's lock).
  */
 static DEFINE_XARRAY_ALLOC1(hcclt_chan_tokens);
+/*
+ * The next token to try: tokens go round (xa_alloc_cyclic()), so that a
+ * late message for a channel that is gone does not reach a new one.
+ */
+static u32 hcclt_chan_token_next_id;
 
 static const struct rhashtable_params hcclt_offer_params = {
 	.key_len = sizeof(struct hcclt_offer_key),
@@ -283,9 +288,11 @@ static int hcclt_channel_new_remote(struct hcclt_channel *c, ktime_t deadline)
 		if (!c->rnotifies[i])
 			return -ENOMEM;
 	}
-	ret = xa_alloc(&hcclt_chan_tokens, &c->token, c, xa_limit_32b,
-		       GFP_KERNEL_ACCOUNT);
-	return ret == -EBUSY ? -ENOSPC : ret;
+	ret = xa_alloc_cyclic(&hcclt_chan_tokens, &c->token, c, xa_limit_32b,
+			      &hcclt_chan_token_next_id, GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	return 0;
 }
 
 static struct hcclt_channel *
@@ -1174,7 +1181,8 @@ static void hcclt_channel_msg_offer(struct hcclt_link *link,
 			hcclt_channel_fail(c, err);
 	}
 	r.err = cpu_to_le32(-err);
-	hcclt_link_send(link, err ? HCCLT_MSG_CHAN_REJECT :
+	/* On the channel's link: its RECORDs and BREAK come after, in order. */
+	hcclt_link_send(c->rlink, err ? HCCLT_MSG_CHAN_REJECT :
 			HCCLT_MSG_CHAN_ACCEPT, &r, sizeof(r));
 	mutex_unlock(&hcclt_chan_lock);
 }
@@ -1202,8 +1210,8 @@ static void hcclt_channel_msg_answer(struct hcclt_link *link, u16 type,
 			if (ret) {
 				/* The other side established: it breaks. */
 				b.src = cpu_to_le32(c->token);
-				hcclt_link_send(link, HCCLT_MSG_CHAN_BREAK, &b,
-						sizeof(b));
+				hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_BREAK,
+						&b, sizeof(b));
 				hcclt_channel_fail(c, ret);
 			}
 		}

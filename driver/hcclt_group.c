@@ -1094,8 +1094,14 @@ void hcclt_group_link_down(struct hcclt_link *link)
 		for (i = 0; group->ranks && i < group->nranks; i++) {
 			if (group->ranks[i].link != link)
 				continue;
-			hcclt_group_remote_clear(group, i);
 			hit = true;
+			/* A complete group's rank stays where it is. */
+			if (group->state != HCCLT_GROUP_COMPLETE) {
+				hcclt_group_remote_clear(group, i);
+				continue;
+			}
+			hcclt_link_put(group->ranks[i].link);
+			group->ranks[i].link = NULL;
 		}
 		/* Last: it may free the group. */
 		if (hit)

@@ -19,6 +19,10 @@
  * HCCLT_LINK_RECVS receive buffers of the peer, reposted as soon as the
  * message was handled; a sender that finds none posted is held back by
  * the RNR retries of the QP (rnr_retry_count 7: no limit), never failed.
+ * hcclt_link_send() never waits: it queues the message on the link's
+ * outbox, which the link's send work posts, in order, as send credits
+ * (HCCLT_LINK_SENDS in flight) allow; callers may hold the driver's
+ * module mutexes.
  * A link that fails (disconnect, a completion error, the RDMA device
  * removed) goes down for good: it leaves the list, the objects that use
  * it are told (hcclt_group_link_down()), and its QP, queues and id are
@@ -27,13 +31,15 @@
  *
  * Locks: hcclt_links_lock (mutex) protects the list of links and is held
  * to find or enter one; nothing else is taken under it. link->lock
- * (spinlock, softirq-safe) protects a link's @state and @sq_free and is
- * held around ib_post_send(), so that no send is posted once the link is
- * down; it is a leaf. Handlers of received messages run in the receive
- * queue's work item with no lock of this file held and may take the
- * driver's module mutexes; the teardown, which waits for that work item
- * (ib_drain_qp(), ib_free_cq()), runs in a work item of its own with no
- * lock held.
+ * (spinlock, softirq-safe) protects a link's @state, send credits, outbox
+ * and record queue, and is held around ib_post_send(), so that no send is
+ * posted once the link is down; it is a leaf. Handlers of received
+ * messages run in the receive queue's work item with no lock of this file
+ * held and may take the driver's module mutexes (never for long: nothing
+ * under them waits for a link); the teardown, which waits for that work
+ * item (ib_drain_qp(), ib_free_cq()), runs in a work item of its own with
+ * no lock held, and tells the groups and channels only once the QP is
+ * drained (no message is handled after that).
  */
 
 #include <linux/inet.h>
@@ -47,7 +53,10 @@
 
 /* Default port of the listener (HCCL's own host port range starts at 60000). */
 #define HCCLT_CLUSTER_PORT	60000
-/* Receive buffers posted per link; sends in flight per link. */
+/*
+ * Receive buffers posted per link; sends in flight per link. The queues
+ * have one entry more, for ib_drain_qp()'s own work request.
+ */
 #define HCCLT_LINK_RECVS	32
 #define HCCLT_LINK_SENDS	32
 /* Address and route resolution, each (rdma_cm's own timeouts). */
@@ -65,12 +74,6 @@
  * link, within the retry bound above even when nothing else is sent.
  */
 #define HCCLT_LINK_BEAT		HZ
-/*
- * Send credits come back within the retry bound of the QP (each send
- * completes or fails by then); a sender that waits longer than this for
- * one finds the link dead and takes it down.
- */
-#define HCCLT_LINK_STALL	(5 * HZ)
 /*
  * Beats in a row with sends in flight and none completed after which the
  * peer is taken for gone. The QP's own retries should fail the sends
@@ -100,11 +103,13 @@ struct hcclt_rx {
 	struct ib_cqe cqe;
 	struct hcclt_link *link;
 	u64 dma;
-	u8 buf[HCCLT_MSG_BYTES];
+	/* DMA target: a cache line of its own (non-coherent platforms). */
+	u8 buf[HCCLT_MSG_BYTES] ____cacheline_aligned;
 };
 
 /**
  * struct hcclt_tx - one message being sent.
+ * @node: entry in the link's @outbox until posted; link->lock.
  * @cqe: its completion.
  * @link: the link (alive until the QP is drained, which waits for this).
  * @dma: DMA address of @buf.
@@ -112,6 +117,7 @@ struct hcclt_rx {
  * @buf: the message.
  */
 struct hcclt_tx {
+	struct list_head node;
 	struct ib_cqe cqe;
 	struct hcclt_link *link;
 	u64 dma;
@@ -138,7 +144,8 @@ struct hcclt_tx {
  * @beat_done: @sq_done at the last beat (the beat's own).
  * @beat_silent: beats in a row that found sends in flight and none done
  *	since the last (the beat's own).
- * @sq_wq: senders waiting for @sq_free or for the link to go down.
+ * @outbox: messages to post (struct hcclt_tx); @lock.
+ * @send_work: posts them (hcclt_link_send_work()).
  * @cm_done: a step of an outgoing connect has ended (@cm_err).
  * @cm_err: how it ended: 0, or a negative errno.
  * @down_work: tears the link down (hcclt_link_down_work()).
@@ -147,6 +154,9 @@ struct hcclt_tx {
  *	(their xnode, counted in their xcount); @lock.
  * @rec_work: sends them (hcclt_link_rec_work()).
  * @accepted: made by the listener; immutable.
+ * @connecting: an outgoing connect waits for its steps (@cm_done); set
+ *	and cleared by hcclt_link_connect().
+ * @down_queued: the teardown was queued; @lock.
  * @listed: on hcclt_links; hcclt_links_lock.
  */
 struct hcclt_link {
@@ -164,7 +174,8 @@ struct hcclt_link {
 	u64 sq_done;
 	u64 beat_done;
 	u32 beat_silent;
-	wait_queue_head_t sq_wq;
+	struct list_head outbox;
+	struct work_struct send_work;
 	struct completion cm_done;
 	int cm_err;
 	struct work_struct down_work;
@@ -172,6 +183,8 @@ struct hcclt_link {
 	struct list_head recs;
 	struct work_struct rec_work;
 	bool accepted;
+	bool connecting;
+	bool down_queued;
 	bool listed;
 };
 
@@ -215,12 +228,13 @@ void hcclt_link_put(struct hcclt_link *link)
 static void hcclt_link_fail(struct hcclt_link *link);
 static int hcclt_link_up(struct hcclt_link *link);
 static void hcclt_link_rec_work(struct work_struct *work);
+static void hcclt_link_send_work(struct work_struct *work);
 
 static void hcclt_link_beat(struct work_struct *work)
 {
 	struct hcclt_link *link = container_of(to_delayed_work(work),
 					       struct hcclt_link, beat);
-	bool silent;
+	bool silent, busy;
 
 	spin_lock_bh(&link->lock);
 	if (link->sq_free < HCCLT_LINK_SENDS && link->sq_done == link->beat_done)
@@ -237,12 +251,13 @@ static void hcclt_link_beat(struct work_struct *work)
 		return;
 	}
 	/*
-	 * Sends in flight already tell whether the peer is there: no beat
-	 * waits for a credit. A send that fails takes the link down; then
-	 * no more beats.
+	 * Sends in flight or queued already tell whether the peer is there.
+	 * A link that is down takes no more beats.
 	 */
-	if (!READ_ONCE(link->sq_free) ||
-	    !hcclt_link_send(link, HCCLT_MSG_BEAT, NULL, 0))
+	spin_lock_bh(&link->lock);
+	busy = !link->sq_free || !list_empty(&link->outbox);
+	spin_unlock_bh(&link->lock);
+	if (busy || hcclt_link_send(link, HCCLT_MSG_BEAT, NULL, 0) != -ENOTCONN)
 		queue_delayed_work(hcclt_link_wq, &link->beat, HCCLT_LINK_BEAT);
 }
 
@@ -263,10 +278,15 @@ void hcclt_link_record(struct hcclt_notify *n)
 	unsigned long flags;
 
 	spin_lock_irqsave(&link->lock, flags);
-	if (link->state == HCCLT_LINK_UP && !n->xcount++) {
-		kref_get(&n->ref);
-		list_add_tail(&n->xnode, &link->recs);
-		queue_work(hcclt_link_wq, &link->rec_work);
+	if (link->state == HCCLT_LINK_UP) {
+		if (!n->xcount) {
+			kref_get(&n->ref);
+			list_add_tail(&n->xnode, &link->recs);
+			queue_work(hcclt_link_wq, &link->rec_work);
+		}
+		/* Two back to back are all that count. */
+		if (n->xcount < 2)
+			n->xcount++;
 	}
 	spin_unlock_irqrestore(&link->lock, flags);
 }
@@ -299,7 +319,7 @@ static void hcclt_link_rec_work(struct work_struct *work)
 	while ((n = hcclt_link_rec_next(link, &count))) {
 		m.dst = cpu_to_le32(n->rtoken);
 		m.idx = cpu_to_le32(n->idx);
-		m.count = cpu_to_le32(min(count, 2U));
+		m.count = cpu_to_le32(count);
 		hcclt_link_send(link, HCCLT_MSG_RECORD, &m, sizeof(m));
 		hcclt_notify_put(n);
 	}
@@ -320,7 +340,8 @@ static struct hcclt_link *hcclt_link_alloc(void)
 	kref_init(&link->ref);
 	INIT_LIST_HEAD(&link->node);
 	spin_lock_init(&link->lock);
-	init_waitqueue_head(&link->sq_wq);
+	INIT_LIST_HEAD(&link->outbox);
+	INIT_WORK(&link->send_work, hcclt_link_send_work);
 	init_completion(&link->cm_done);
 	INIT_DELAYED_WORK(&link->beat, hcclt_link_beat);
 	INIT_LIST_HEAD(&link->recs);
@@ -340,13 +361,17 @@ static void hcclt_link_fail(struct hcclt_link *link)
 	unsigned long flags;
 	u32 old;
 
+	bool queue;
+
 	spin_lock_irqsave(&link->lock, flags);
 	old = link->state;
 	link->state = HCCLT_LINK_DOWN;
+	queue = old == HCCLT_LINK_UP ||
+		(old == HCCLT_LINK_CONNECTING && link->accepted);
+	if (queue)
+		link->down_queued = true;
 	spin_unlock_irqrestore(&link->lock, flags);
-	wake_up_all(&link->sq_wq);
-	if (old == HCCLT_LINK_UP ||
-	    (old == HCCLT_LINK_CONNECTING && link->accepted))
+	if (queue)
 		queue_work(hcclt_link_wq, &link->down_work);
 }
 
@@ -391,7 +416,10 @@ static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (link->accepted && READ_ONCE(link->state) == HCCLT_LINK_CONNECTING)
 		hcclt_link_up(link);
 	len = le32_to_cpu(hdr->len);
-	if (wc->byte_len < sizeof(*hdr) ||
+	/* A link going down handles nothing more: its users were told. */
+	if (READ_ONCE(link->state) != HCCLT_LINK_UP) {
+		/* dropped */
+	} else if (wc->byte_len < sizeof(*hdr) ||
 	    le32_to_cpu(hdr->magic) != HCCLT_LINK_MAGIC ||
 	    le16_to_cpu(hdr->version) != HCCLT_LINK_VERSION ||
 	    len > wc->byte_len - sizeof(*hdr)) {
@@ -413,6 +441,7 @@ static void hcclt_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct hcclt_tx *tx = container_of(wc->wr_cqe, struct hcclt_tx, cqe);
 	struct hcclt_link *link = tx->link;
 	unsigned long flags;
+	bool more;
 
 	ib_dma_unmap_single(link->id->device, tx->dma, tx->len, DMA_TO_DEVICE);
 	if (wc->status != IB_WC_SUCCESS) {
@@ -425,19 +454,72 @@ static void hcclt_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_irqsave(&link->lock, flags);
 	link->sq_free++;
 	link->sq_done++;
+	more = !list_empty(&link->outbox);
 	spin_unlock_irqrestore(&link->lock, flags);
-	wake_up(&link->sq_wq);
+	if (more)
+		queue_work(hcclt_link_wq, &link->send_work);
 	kfree(tx);
 }
 
-static bool hcclt_link_can_send(struct hcclt_link *link)
+/* Free messages never posted (the link is down). */
+static void hcclt_tx_drop(struct list_head *list)
 {
-	bool ret;
+	struct hcclt_tx *tx, *tmp;
+
+	list_for_each_entry_safe(tx, tmp, list, node) {
+		list_del(&tx->node);
+		kfree(tx);
+	}
+}
+
+/* Post the outbox, in order, as send credits allow. */
+static void hcclt_link_send_work(struct work_struct *work)
+{
+	struct hcclt_link *link = container_of(work, struct hcclt_link,
+					       send_work);
+	struct ib_send_wr wr = {};
+	struct hcclt_tx *tx;
+	struct ib_sge sge;
+	LIST_HEAD(drop);
+	int ret = 0;
 
 	spin_lock_bh(&link->lock);
-	ret = link->state != HCCLT_LINK_UP || link->sq_free;
+	while (link->state == HCCLT_LINK_UP && link->sq_free &&
+	       (tx = list_first_entry_or_null(&link->outbox, struct hcclt_tx,
+					      node))) {
+		tx->dma = ib_dma_map_single(link->id->device, tx->buf, tx->len,
+					    DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(link->id->device, tx->dma)) {
+			ret = -ENOMEM;
+			break;
+		}
+		sge.addr = tx->dma;
+		sge.length = tx->len;
+		sge.lkey = link->pd->local_dma_lkey;
+		wr.wr_cqe = &tx->cqe;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IB_WR_SEND;
+		wr.send_flags = IB_SEND_SIGNALED;
+		ret = ib_post_send(link->id->qp, &wr, NULL);
+		if (ret) {
+			ib_dma_unmap_single(link->id->device, tx->dma, tx->len,
+					    DMA_TO_DEVICE);
+			break;
+		}
+		list_del(&tx->node);
+		link->sq_free--;
+	}
+	if (link->state != HCCLT_LINK_UP)
+		list_splice_init(&link->outbox, &drop);
 	spin_unlock_bh(&link->lock);
-	return ret;
+	hcclt_tx_drop(&drop);
+	if (ret) {
+		pr_warn_ratelimited("hcclthread: link to %pI4: cannot post a send (%d)\n",
+				    &link->peer.addr, ret);
+		hcclt_link_fail(link);
+		queue_work(hcclt_link_wq, &link->send_work);
+	}
 }
 
 /**
@@ -447,20 +529,18 @@ static bool hcclt_link_can_send(struct hcclt_link *link)
  * @body: the message's body.
  * @len: its bytes, at most HCCLT_MSG_BYTES less the head.
  *
- * Process context; may sleep (allocation, and while HCCLT_LINK_SENDS
- * sends are in flight, HCCLT_LINK_STALL at most). Messages of one link
- * arrive in the order they were sent.
+ * Queues the message on the link's outbox (the send work posts it);
+ * never waits. Process context (it allocates), any lock of the driver's
+ * but a spinlock held. Messages of one link arrive in the order they
+ * were sent; a message of a link that goes down is dropped.
  *
  * Return: 0, -ENOTCONN when the link is down, -ENOMEM.
  */
 int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
 		    size_t len)
 {
-	struct ib_send_wr wr = {};
 	struct hcclt_msg_hdr *hdr;
 	struct hcclt_tx *tx;
-	struct ib_sge sge;
-	int ret;
 
 	if (WARN_ON(len > HCCLT_MSG_BYTES - sizeof(*hdr)))
 		return -EINVAL;
@@ -478,56 +558,23 @@ int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
 	tx->len = sizeof(*hdr) + len;
 	tx->cqe.done = hcclt_tx_done;
 
-	for (;;) {
-		spin_lock_bh(&link->lock);
-		if (link->state != HCCLT_LINK_UP) {
-			ret = -ENOTCONN;
-			break;
-		}
-		if (link->sq_free) {
-			tx->dma = ib_dma_map_single(link->id->device, tx->buf,
-						    tx->len, DMA_TO_DEVICE);
-			if (ib_dma_mapping_error(link->id->device, tx->dma)) {
-				ret = -ENOMEM;
-				break;
-			}
-			sge.addr = tx->dma;
-			sge.length = tx->len;
-			sge.lkey = link->pd->local_dma_lkey;
-			wr.wr_cqe = &tx->cqe;
-			wr.sg_list = &sge;
-			wr.num_sge = 1;
-			wr.opcode = IB_WR_SEND;
-			wr.send_flags = IB_SEND_SIGNALED;
-			ret = ib_post_send(link->id->qp, &wr, NULL);
-			if (ret) {
-				ib_dma_unmap_single(link->id->device, tx->dma,
-						    tx->len, DMA_TO_DEVICE);
-				break;
-			}
-			link->sq_free--;
-			spin_unlock_bh(&link->lock);
-			return 0;
-		}
+	spin_lock_bh(&link->lock);
+	if (link->state != HCCLT_LINK_UP) {
 		spin_unlock_bh(&link->lock);
-		if (!wait_event_timeout(link->sq_wq, hcclt_link_can_send(link),
-					HCCLT_LINK_STALL)) {
-			pr_warn_ratelimited("hcclthread: link to %pI4: sends stuck for %d s\n",
-					    &link->peer.addr,
-					    HCCLT_LINK_STALL / HZ);
-			hcclt_link_fail(link);
-		}
+		kfree(tx);
+		return -ENOTCONN;
 	}
+	list_add_tail(&tx->node, &link->outbox);
 	spin_unlock_bh(&link->lock);
-	kfree(tx);
-	if (ret && ret != -ENOTCONN && ret != -ENOMEM) {
-		hcclt_link_fail(link);
-		ret = -ENOTCONN;
-	}
-	return ret;
+	queue_work(hcclt_link_wq, &link->send_work);
+	return 0;
 }
 
-/* Frees what hcclt_link_setup() made, the id excepted. */
+/*
+ * Frees what hcclt_link_setup() made, the id excepted: the QP drained
+ * first (every completion handled), the queues before the buffers their
+ * handlers use.
+ */
 static void hcclt_link_free_qp(struct hcclt_link *link)
 {
 	struct ib_device *dev = link->id->device;
@@ -537,14 +584,16 @@ static void hcclt_link_free_qp(struct hcclt_link *link)
 		ib_drain_qp(link->id->qp);
 		rdma_destroy_qp(link->id);
 	}
-	for (i = 0; i < HCCLT_LINK_RECVS; i++)
-		if (link->rx[i].dma)
-			ib_dma_unmap_single(dev, link->rx[i].dma,
-					    HCCLT_MSG_BYTES, DMA_FROM_DEVICE);
 	if (link->rcq)
 		ib_free_cq(link->rcq);
 	if (link->scq)
 		ib_free_cq(link->scq);
+	for (i = 0; i < HCCLT_LINK_RECVS; i++) {
+		if (link->rx[i].dma)
+			ib_dma_unmap_single(dev, link->rx[i].dma,
+					    HCCLT_MSG_BYTES, DMA_FROM_DEVICE);
+		link->rx[i].dma = 0;
+	}
 	if (link->pd)
 		ib_dealloc_pd(link->pd);
 	link->rcq = NULL;
@@ -565,22 +614,22 @@ static int hcclt_link_setup(struct hcclt_link *link)
 		link->pd = NULL;
 		return ret;
 	}
-	link->rcq = ib_alloc_cq_any(dev, link, HCCLT_LINK_RECVS + 1,
+	link->rcq = ib_alloc_cq_any(dev, link, HCCLT_LINK_RECVS + 2,
 				    IB_POLL_WORKQUEUE);
 	if (IS_ERR(link->rcq)) {
 		ret = PTR_ERR(link->rcq);
 		link->rcq = NULL;
 		goto err;
 	}
-	link->scq = ib_alloc_cq_any(dev, link, HCCLT_LINK_SENDS + 1,
+	link->scq = ib_alloc_cq_any(dev, link, HCCLT_LINK_SENDS + 2,
 				    IB_POLL_SOFTIRQ);
 	if (IS_ERR(link->scq)) {
 		ret = PTR_ERR(link->scq);
 		link->scq = NULL;
 		goto err;
 	}
-	attr.cap.max_send_wr = HCCLT_LINK_SENDS;
-	attr.cap.max_recv_wr = HCCLT_LINK_RECVS;
+	attr.cap.max_send_wr = HCCLT_LINK_SENDS + 1;
+	attr.cap.max_recv_wr = HCCLT_LINK_RECVS + 1;
 	attr.cap.max_send_sge = 1;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
@@ -632,12 +681,19 @@ static void hcclt_link_down_work(struct work_struct *work)
 	pr_info("hcclthread: link to %pI4:%u down\n", &link->peer.addr,
 		ntohs(link->peer.port));
 	cancel_delayed_work_sync(&link->beat);
-	/* Down: no record is queued any more; drop those that were. */
+	/*
+	 * Down: nothing is queued or handled any more. Every completion is
+	 * handled once the QP is drained; then the users are told.
+	 */
+	rdma_disconnect(link->id);
+	if (link->id->qp)
+		ib_drain_qp(link->id->qp);
+	cancel_work_sync(&link->send_work);
+	hcclt_link_send_work(&link->send_work);
 	cancel_work_sync(&link->rec_work);
 	hcclt_link_rec_work(&link->rec_work);
 	hcclt_group_link_down(link);
 	hcclt_channel_link_down(link);
-	rdma_disconnect(link->id);
 	hcclt_link_free_qp(link);
 	rdma_destroy_id(link->id);
 	link->id = NULL;
@@ -712,8 +768,7 @@ static int hcclt_link_cm_client(struct rdma_cm_id *id,
 	struct hcclt_link *link = id->context;
 	int err = 0;
 
-	if (READ_ONCE(link->state) != HCCLT_LINK_CONNECTING ||
-	    completion_done(&link->cm_done))
+	if (!READ_ONCE(link->connecting) || completion_done(&link->cm_done))
 		return hcclt_link_event(link, ev);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
@@ -772,12 +827,14 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	struct hcclt_link_hello hello = {};
 	struct hcclt_link *link;
 	struct rdma_cm_id *id;
+	bool queued;
 	int ret;
 
 	link = hcclt_link_alloc();
 	if (!link)
 		return ERR_PTR(-ENOMEM);
 	link->peer = *to;
+	link->connecting = true;
 	INIT_WORK(&link->down_work, hcclt_link_down_work);
 	id = rdma_create_id(&init_net, hcclt_link_cm_client, link,
 			    RDMA_PS_TCP, IB_QPT_RC);
@@ -803,8 +860,10 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 		ret = rdma_set_ack_timeout(id, HCCLT_LINK_ACK_TIMEOUT);
 	if (!ret)
 		ret = hcclt_link_setup(link);
-	if (ret)
+	if (ret) {
+		WRITE_ONCE(link->connecting, false);
 		goto err;
+	}
 	hello.magic = cpu_to_le32(HCCLT_LINK_MAGIC);
 	hello.version = cpu_to_le16(HCCLT_LINK_VERSION);
 	hello.port = hcclt_self.port;
@@ -817,14 +876,23 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	ret = rdma_connect(id, &param);
 	if (!ret)
 		ret = hcclt_link_wait(link, deadline);
+	queued = false;
 	if (ret) {
-		/* Never up (a failed wait leaves it connecting): still ours. */
+		/*
+		 * Up after all (the wait was interrupted): use it. Down after
+		 * it was up: its teardown owns it. Never up: still ours.
+		 */
 		spin_lock_bh(&link->lock);
 		if (link->state == HCCLT_LINK_UP)
 			ret = 0;
-		else
-			link->state = HCCLT_LINK_DOWN;
+		link->state = ret ? HCCLT_LINK_DOWN : link->state;
+		queued = link->down_queued;
 		spin_unlock_bh(&link->lock);
+	}
+	WRITE_ONCE(link->connecting, false);
+	if (ret && queued) {
+		hcclt_link_put(link);
+		return ERR_PTR(ret == -ERESTARTSYS ? -EINTR : ret);
 	}
 	if (ret) {
 		hcclt_link_unlist(link);
@@ -851,7 +919,8 @@ err:
  * interruptible.
  *
  * Return: the link (a reference for the caller), or -EOPNOTSUPP (this host
- * is in no cluster), -EINVAL (@to is this host), -EHOSTUNREACH,
+ * is in no cluster), -ENETDOWN (its RDMA device is gone), -EINVAL (@to is
+ * this host), -EHOSTUNREACH,
  * -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT, -EINTR, -ENOMEM.
  */
 struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
@@ -859,8 +928,10 @@ struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
 {
 	struct hcclt_link *link;
 
-	if (!hcclt_listener)
+	if (!hcclt_link_wq)
 		return ERR_PTR(-EOPNOTSUPP);
+	if (!READ_ONCE(hcclt_listener))
+		return ERR_PTR(-ENETDOWN);
 	if (!to->addr || (to->addr == hcclt_self.addr &&
 			  to->port == hcclt_self.port))
 		return ERR_PTR(-EINVAL);
@@ -909,19 +980,22 @@ static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	if (!ret)
 		ret = hcclt_link_setup(link);
 	if (ret)
-		goto err;
+		goto err_qp;
 	id->context = link;
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
-	ret = rdma_accept(id, &param);
-	if (ret) {
-		hcclt_link_free_qp(link);
-		goto err;
-	}
-	/* From now on its teardown destroys @id (hcclt_link_fail()). */
+	/* Listed first, so that a teardown queued once it is up finds it. */
 	hcclt_link_list(link);
-	return 0;
-err:
+	ret = rdma_accept(id, &param);
+	if (!ret)
+		return 0;	/* its teardown destroys @id (hcclt_link_fail()) */
+	hcclt_link_unlist(link);
+err_qp:
+	/* Down first: the flushed receives must not queue a teardown. */
+	spin_lock_bh(&link->lock);
+	link->state = HCCLT_LINK_DOWN;
+	spin_unlock_bh(&link->lock);
+	hcclt_link_free_qp(link);
 	id->context = NULL;
 	link->id = NULL;
 	hcclt_link_put(link);
@@ -940,8 +1014,16 @@ static int hcclt_link_cm_server(struct rdma_cm_id *id,
 	if (!link) {
 		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
 			return hcclt_link_accept(id, ev);
-		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL && id == hcclt_listener)
+		/*
+		 * The device goes: so does the listener (rdma_cm destroys an
+		 * id whose handler returns non-zero), or the removal waits
+		 * for it.
+		 */
+		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL &&
+		    cmpxchg(&hcclt_listener, id, NULL) == id) {
 			pr_warn("hcclthread: the RDMA device of cluster_addr is gone: no new links\n");
+			return 1;
+		}
 		return 0;
 	}
 	switch (ev->event) {
@@ -1026,12 +1108,14 @@ err_wq:
 void hcclt_link_fini(void)
 {
 	struct hcclt_link *link;
+	struct rdma_cm_id *id;
 
-	if (!hcclt_listener)
+	if (!hcclt_link_wq)
 		return;
 	/* No new link after this (it waits for the listener's handlers). */
-	rdma_destroy_id(hcclt_listener);
-	hcclt_listener = NULL;
+	id = xchg(&hcclt_listener, NULL);
+	if (id)
+		rdma_destroy_id(id);
 	mutex_lock(&hcclt_links_lock);
 	list_for_each_entry(link, &hcclt_links, node)
 		hcclt_link_fail(link);

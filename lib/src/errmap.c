@@ -148,6 +148,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, EHOSTUNREACH, HCCL_E_ROCE_CONNECT),
 	R(GROUP_JOIN, ECONNREFUSED, HCCL_E_ROCE_CONNECT),
 	R(GROUP_JOIN, ENETUNREACH, HCCL_E_ROCE_CONNECT),
+	R(GROUP_JOIN, ENETDOWN, HCCL_E_ROCE_CONNECT),	/* RDMA device gone */
 	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
 	R(GROUP_JOIN, EXDEV, HCCL_E_PARA),	/* key of another root's group */
 	/* DRM_IOCTL_HCCLT_MEM_CREATE and mmap() of the object (aclrtMalloc) */

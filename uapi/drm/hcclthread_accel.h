@@ -1370,7 +1370,8 @@ struct drm_hcclt_group_create {
  *   cluster (module parameter cluster_addr unset, or a kernel without the
  *   RDMA stack).
  * - -EHOSTUNREACH, -ENETUNREACH, -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT:
- *   the root host's driver could not be reached, or the link to it failed.
+ *   the root host's driver could not be reached, or the link to it failed;
+ *   -ENETDOWN: the RDMA device of this host's cluster address is gone.
  * - -EXDEV: @key is of a group this host waits for from another root.
  */
 struct drm_hcclt_group_join {
