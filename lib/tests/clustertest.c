@@ -232,6 +232,29 @@ static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
 		pthread_join(a[i].tid, NULL);
 }
 
+/*
+ * Cases 3 and 4 at the root: serve a new root info, run the root's ranks,
+ * which must all fail as ranks that left (HCCL_E_TCP_CONNECT); @worst is
+ * the longest wait. Returns whether they did.
+ */
+static int root_ranks_fail(struct rank_arg *a, uint32_t n, int ls, double *worst)
+{
+	HcclRootInfo root;
+	int ok;
+	uint32_t i;
+
+	ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+	run_ranks(a, n, 0, 2 * n, &root, 0);
+	*worst = 0;
+	for (i = 0; i < n; i++) {
+		if (a[i].ret != HCCL_E_TCP_CONNECT)
+			ok = 0;
+		if (a[i].secs > *worst)
+			*worst = a[i].secs;
+	}
+	return ok;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS]\n");
@@ -408,15 +431,7 @@ int main(int argc, char **argv)
 
 	/* 3: a rank of the joiner gives up: the root's ranks fail at once. */
 	if (is_root) {
-		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
-		run_ranks(a, n, 0, 2 * n, &root, 0);
-		worst = 0;
-		for (i = 0; i < n; i++) {
-			if (a[i].ret != HCCL_E_TCP_CONNECT)
-				ok = 0;
-			if (a[i].secs > worst)
-				worst = a[i].secs;
-		}
+		ok = root_ranks_fail(a, n, ls, &worst);
 		tap_ok(ok && worst < 10,
 		       "a rank of the other host that gave up fails the root's ranks (%d, %.2f s)",
 		       (int)a[0].ret, worst);
@@ -429,15 +444,7 @@ int main(int argc, char **argv)
 	}
 	/* 4: the other host goes away while the ranks wait. */
 	if (is_root) {
-		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
-		run_ranks(a, n, 0, 2 * n, &root, 0);
-		worst = 0;
-		for (i = 0; i < n; i++) {
-			if (a[i].ret != HCCL_E_TCP_CONNECT)
-				ok = 0;
-			if (a[i].secs > worst)
-				worst = a[i].secs;
-		}
+		ok = root_ranks_fail(a, n, ls, &worst);
 		tap_ok(ok && worst < 20,
 		       "the other host gone: the root's waiting ranks fail (%d, %.2f s after they joined)",
 		       (int)a[0].ret, worst);
