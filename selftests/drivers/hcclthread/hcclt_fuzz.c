@@ -890,14 +890,21 @@ int main(int argc, char **argv)
 
 	ksft_test_result(atomic_load(&bad_errnos) == 0,
 			 "only documented errnos (seed %llu)\n", seed);
-	/* a fuzzer that never gets past validation tests nothing */
+	/*
+	 * A fuzzer that never gets past validation tests nothing. Under
+	 * fault injection a SUBMIT, which needs a thread of an acquire that
+	 * succeeded and tasks that pass every check, may never succeed
+	 * (seen once on debug 6.1: 24 acquires, 0 submits, 2026-12-07): it
+	 * is reported, not required, there.
+	 */
 	reached = 1;
 	for (i = 0; i < NR_DRIVER; i++)
 		if (i != DRM_HCCLT_COMM_DESTROY &&
 		    i != DRM_HCCLT_STREAM_DESTROY &&
 		    atomic_load(&succeeded[i]) == 0 && ncalls >= 5000) {
 			ksft_print_msg("no successful %s\n", names[i]);
-			reached = 0;
+			if (!(fail_mode && i == DRM_HCCLT_SUBMIT))
+				reached = 0;
 		}
 	ksft_test_result(reached, "calls reached the driver's object code\n");
 
