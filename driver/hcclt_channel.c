@@ -126,6 +126,10 @@ struct hcclt_offer_key {
  * @token: of such a channel, its id in hcclt_chan_tokens, which the
  *	other host names it by; immutable.
  * @rtoken: the other side's token, once established; hcclt_chan_lock.
+ * @cookie: of a channel to another host, a random secret every message
+ *	to it must carry (tokens are ids, easy to guess); immutable.
+ * @rcookie: the other side's cookie, from its OFFER or ACCEPT;
+ *	hcclt_chan_lock.
  * @live: such a channel is established and in its communicator's table
  *	(its notifies valid); hcclt_chan_lock.
  */
@@ -150,6 +154,8 @@ struct hcclt_channel {
 	struct hcclt_link *rlink;
 	u32 token;
 	u32 rtoken;
+	u32 cookie;
+	u32 rcookie;
 	bool live;
 	struct hcclt_notify *notifies[] __counted_by(notify_num);
 };
@@ -283,6 +289,7 @@ static int hcclt_channel_new_remote(struct hcclt_channel *c, ktime_t deadline)
 	if (IS_ERR(link))
 		return PTR_ERR(link);
 	c->rlink = link;
+	c->cookie = get_random_u32();
 	for (i = 0; i < c->notify_num; i++) {
 		c->rnotifies[i] = hcclt_notify_proxy_new(c->hdev, link, i);
 		if (!c->rnotifies[i])
@@ -411,6 +418,7 @@ static void hcclt_channel_fail(struct hcclt_channel *c, int err)
 
 	if (c->rlink && c->state == HCCLT_CHAN_PENDING && err != -EPROTO) {
 		m.src = cpu_to_le32(c->token);
+		m.src_cookie = cpu_to_le32(c->cookie);
 		hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_BREAK, &m, sizeof(m));
 	}
 	c->err = err;
@@ -489,9 +497,10 @@ static int hcclt_channel_link(struct hcclt_channel *a, struct hcclt_channel *b)
 
 /*
  * Establish @c, a pending channel to another host, with the other side's
- * channel @rtoken; hcclt_chan_lock held.
+ * channel @rtoken of cookie @rcookie; hcclt_chan_lock held.
  */
-static int hcclt_channel_establish_remote(struct hcclt_channel *c, u32 rtoken)
+static int hcclt_channel_establish_remote(struct hcclt_channel *c, u32 rtoken,
+					  u32 rcookie)
 {
 	u32 i;
 	int ret;
@@ -500,8 +509,10 @@ static int hcclt_channel_establish_remote(struct hcclt_channel *c, u32 rtoken)
 	if (ret)
 		return ret;
 	c->rtoken = rtoken;
+	c->rcookie = rcookie;
 	for (i = 0; i < c->notify_num; i++) {
 		c->rnotifies[i]->rtoken = rtoken;
+		c->rnotifies[i]->rcookie = rcookie;
 		c->rnotifies[i]->rank = c->remote;
 		/* The peer's card, on its host (hcclthread-smi names it). */
 		c->notifies[i]->peer_dev =
@@ -539,6 +550,7 @@ static void hcclt_channel_offer_remote(struct hcclt_comm *comm,
 	m.to = cpu_to_le32(c->remote);
 	m.notify_num = cpu_to_le32(c->notify_num);
 	m.token = cpu_to_le32(c->token);
+	m.cookie = cpu_to_le32(c->cookie);
 	if (hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_OFFER, &m, sizeof(m)))
 		hcclt_channel_fail(c, -ECONNRESET);
 }
@@ -1068,6 +1080,7 @@ void hcclt_channel_comm_gone(struct hcclt_comm *comm)
 			/* The other host's side breaks. */
 			c->live = false;
 			m.src = cpu_to_le32(c->token);
+			m.src_cookie = cpu_to_le32(c->cookie);
 			hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_BREAK, &m,
 					sizeof(m));
 			continue;
@@ -1172,11 +1185,14 @@ static void hcclt_channel_msg_offer(struct hcclt_link *link,
 	}
 	r.dst = m->token;
 	r.src = cpu_to_le32(c->token);
+	r.dst_cookie = m->cookie;
+	r.src_cookie = cpu_to_le32(c->cookie);
 	if (le32_to_cpu(m->notify_num) != c->notify_num) {
 		err = -EPROTO;
 		hcclt_channel_fail(c, err);
 	} else {
-		err = hcclt_channel_establish_remote(c, le32_to_cpu(m->token));
+		err = hcclt_channel_establish_remote(c, le32_to_cpu(m->token),
+						     le32_to_cpu(m->cookie));
 		if (err)
 			hcclt_channel_fail(c, err);
 	}
@@ -1200,16 +1216,19 @@ static void hcclt_channel_msg_answer(struct hcclt_link *link, u16 type,
 	if (!c)
 		return;
 	mutex_lock(&hcclt_chan_lock);
-	if (c->state == HCCLT_CHAN_PENDING) {
+	if (c->state == HCCLT_CHAN_PENDING &&
+	    le32_to_cpu(m->dst_cookie) == c->cookie) {
 		if (type == HCCLT_MSG_CHAN_REJECT) {
 			hcclt_channel_fail(c, err && err < MAX_ERRNO ?
 					   -(int)err : -ECONNRESET);
 		} else {
 			ret = hcclt_channel_establish_remote(c,
-							     le32_to_cpu(m->src));
+							     le32_to_cpu(m->src),
+							     le32_to_cpu(m->src_cookie));
 			if (ret) {
 				/* The other side established: it breaks. */
 				b.src = cpu_to_le32(c->token);
+				b.src_cookie = cpu_to_le32(c->cookie);
 				hcclt_link_send(c->rlink, HCCLT_MSG_CHAN_BREAK,
 						&b, sizeof(b));
 				hcclt_channel_fail(c, ret);
@@ -1223,6 +1242,7 @@ static void hcclt_channel_msg_answer(struct hcclt_link *link, u16 type,
 struct hcclt_chan_from {
 	const struct hcclt_host *host;
 	u32 rtoken;
+	u32 rcookie;
 	const struct hcclt_link *link;
 };
 
@@ -1234,7 +1254,7 @@ static bool hcclt_chan_is_peer(const struct hcclt_channel *c, const void *arg)
 	if (f->link)
 		return c->rlink == f->link;
 	return h->addr == f->host->addr && h->port == f->host->port &&
-	       c->rtoken == f->rtoken;
+	       c->rtoken == f->rtoken && c->rcookie == f->rcookie;
 }
 
 /*
@@ -1270,7 +1290,8 @@ static void hcclt_channel_msg_record(struct hcclt_link *link,
 		return;
 	/* Live: in its communicator's table, its notifies valid. */
 	mutex_lock(&hcclt_chan_lock);
-	if (c->live && idx < c->notify_num)
+	if (c->live && idx < c->notify_num &&
+	    le32_to_cpu(m->cookie) == c->cookie)
 		hcclt_xrec_remote(c->notifies[array_index_nospec(idx,
 								 c->notify_num)],
 				  min(count, 2U));
@@ -1306,8 +1327,10 @@ void hcclt_channel_msg(struct hcclt_link *link, u16 type, const void *body,
 		break;
 	case HCCLT_MSG_CHAN_BREAK:
 		if (len >= sizeof(struct hcclt_msg_chan)) {
-			f.rtoken = le32_to_cpu(((const struct hcclt_msg_chan *)
-						body)->src);
+			const struct hcclt_msg_chan *b = body;
+
+			f.rtoken = le32_to_cpu(b->src);
+			f.rcookie = le32_to_cpu(b->src_cookie);
 			hcclt_channel_break_all(&f);
 		}
 		break;

@@ -318,6 +318,7 @@ static void hcclt_link_rec_work(struct work_struct *work)
 
 	while ((n = hcclt_link_rec_next(link, &count))) {
 		m.dst = cpu_to_le32(n->rtoken);
+		m.cookie = cpu_to_le32(n->rcookie);
 		m.idx = cpu_to_le32(n->idx);
 		m.count = cpu_to_le32(count);
 		hcclt_link_send(link, HCCLT_MSG_RECORD, &m, sizeof(m));

@@ -170,6 +170,8 @@ struct hcclt_msg_table {
  * @to: the rank it is offered to.
  * @notify_num: notifies per side.
  * @token: the offering side's channel, as the sender names it.
+ * @cookie: that channel's secret: every later message to it carries it.
+ * @pad: zero.
  */
 struct hcclt_msg_offer {
 	u8 key[16];
@@ -179,6 +181,8 @@ struct hcclt_msg_offer {
 	__le32 to;
 	__le32 notify_num;
 	__le32 token;
+	__le32 cookie;
+	__le32 pad;
 };
 
 /**
@@ -188,12 +192,18 @@ struct hcclt_msg_offer {
  * @dst: the receiver's channel token (ACCEPT, REJECT).
  * @src: the sender's channel token.
  * @err: REJECT: why, a positive errno value; zero otherwise.
+ * @dst_cookie: ACCEPT, REJECT: the receiver's channel's cookie (from its
+ *	OFFER); a message with another is dropped.
+ * @src_cookie: the sender's channel's cookie (BREAK: checked against the
+ *	one its OFFER or ACCEPT gave).
  * @pad: zero.
  */
 struct hcclt_msg_chan {
 	__le32 dst;
 	__le32 src;
 	__le32 err;
+	__le32 dst_cookie;
+	__le32 src_cookie;
 	__le32 pad;
 };
 
@@ -204,13 +214,14 @@ struct hcclt_msg_chan {
  * @idx: the notify index.
  * @count: records, 1 or 2 (two back to back: one may be consumed by a
  *	parked wait, the second sets the flag; more are no more).
- * @pad: zero.
+ * @cookie: the receiver's channel's cookie; a record with another is
+ *	dropped.
  */
 struct hcclt_msg_record {
 	__le32 dst;
 	__le32 idx;
 	__le32 count;
-	__le32 pad;
+	__le32 cookie;
 };
 
 struct hcclt_notify;

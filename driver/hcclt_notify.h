@@ -61,6 +61,7 @@ struct pid;
  *	@xcount are on the link's queue (hcclt_link_record()).
  * @rtoken: of a proxy, the peer's channel token; set before the channel
  *	is published, immutable then.
+ * @rcookie: of a proxy, the peer's channel cookie; as @rtoken.
  */
 struct hcclt_notify {
 	struct kref ref;
@@ -88,6 +89,7 @@ struct hcclt_notify {
 	struct hcclt_acct *acct;
 	struct hcclt_link *rlink;
 	u32 rtoken;
+	u32 rcookie;
 };
 
 /* hcclt_comm.c */
