@@ -1038,9 +1038,13 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 				}
 				q = w->flags & HCCLT_WAIT_RECORD_QUEUED ?
 				    "a record is queued" : "no record queued";
-				if (w->kind == HCCLT_WAIT_CHANNEL &&
-				    *peer_host(gr, ngr, ci->pid, ci->comm_id,
-					       w->peer_rank, ph, sizeof(ph)))
+				if (w->kind == HCCLT_WAIT_CHANNEL) {
+					/* The peer: its host, or its pid here. */
+					if (!*peer_host(gr, ngr, ci->pid,
+							ci->comm_id, w->peer_rank,
+							ph, sizeof(ph)))
+						snprintf(ph, sizeof(ph), "pid %u, ",
+							 w->peer_pid);
 					printf("%s: rank %u stream 0x%" PRIx64
 					       " (pid %u) waits %.1f s on channel "
 					       "0x%" PRIx64 " notify %u from rank "
@@ -1051,18 +1055,7 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 					       (uint64_t)w->owner_id,
 					       w->notify_idx, w->peer_rank, ph,
 					       w->peer_device, q);
-				else if (w->kind == HCCLT_WAIT_CHANNEL)
-					printf("%s: rank %u stream 0x%" PRIx64
-					       " (pid %u) waits %.1f s on channel "
-					       "0x%" PRIx64 " notify %u from rank "
-					       "%u, pid %u, device %u: %s\n",
-					       x->dev.path, w->rank,
-					       (uint64_t)t->stream_id, ci->pid,
-					       waited_s(w, now),
-					       (uint64_t)w->owner_id,
-					       w->notify_idx, w->peer_rank,
-					       w->peer_pid, w->peer_device, q);
-				else if (w->kind != HCCLT_WAIT_THREAD)
+				} else if (w->kind != HCCLT_WAIT_THREAD) {
 					printf("%s: stream 0x%" PRIx64
 					       " (pid %u) waits %.1f s on %s "
 					       "0x%" PRIx64 " (notify %u)\n",
@@ -1072,7 +1065,7 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 					       wait_kind(w->kind),
 					       (uint64_t)w->owner_id,
 					       w->notify_idx);
-				else
+				} else {
 					printf("%s: stream 0x%" PRIx64
 					       " (pid %u) waits %.1f s on notify "
 					       "%u of thread 0x%" PRIx64 ": %s\n",
@@ -1080,6 +1073,7 @@ static void print_hangs(struct smi_devinfo *di, int n, int json)
 					       (uint64_t)t->stream_id, ci->pid,
 					       waited_s(w, now), w->notify_idx,
 					       (uint64_t)w->owner_id, q);
+				}
 			}
 		}
 	}
