@@ -602,6 +602,20 @@ static void hcclt_link_free_qp(struct hcclt_link *link)
 	link->pd = NULL;
 }
 
+/* Allocate a completion queue of @link into @cq; NULL there on failure. */
+static int hcclt_link_cq(struct hcclt_link *link, struct ib_cq **cq, int n,
+			 enum ib_poll_context poll)
+{
+	*cq = ib_alloc_cq_any(link->id->device, link, n, poll);
+	if (IS_ERR(*cq)) {
+		int ret = PTR_ERR(*cq);
+
+		*cq = NULL;
+		return ret;
+	}
+	return 0;
+}
+
 /* The QP, its queues and posted receives of a link whose id has a device. */
 static int hcclt_link_setup(struct hcclt_link *link)
 {
@@ -615,20 +629,14 @@ static int hcclt_link_setup(struct hcclt_link *link)
 		link->pd = NULL;
 		return ret;
 	}
-	link->rcq = ib_alloc_cq_any(dev, link, HCCLT_LINK_RECVS + 2,
-				    IB_POLL_WORKQUEUE);
-	if (IS_ERR(link->rcq)) {
-		ret = PTR_ERR(link->rcq);
-		link->rcq = NULL;
-		goto err;
-	}
-	link->scq = ib_alloc_cq_any(dev, link, HCCLT_LINK_SENDS + 2,
+	/* Entries for every request, the drain's, and one spare. */
+	ret = hcclt_link_cq(link, &link->rcq, HCCLT_LINK_RECVS + 2,
+			    IB_POLL_WORKQUEUE);
+	if (!ret)
+		ret = hcclt_link_cq(link, &link->scq, HCCLT_LINK_SENDS + 2,
 				    IB_POLL_SOFTIRQ);
-	if (IS_ERR(link->scq)) {
-		ret = PTR_ERR(link->scq);
-		link->scq = NULL;
+	if (ret)
 		goto err;
-	}
 	attr.cap.max_send_wr = HCCLT_LINK_SENDS + 1;
 	attr.cap.max_recv_wr = HCCLT_LINK_RECVS + 1;
 	attr.cap.max_send_sge = 1;
