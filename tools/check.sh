@@ -439,6 +439,7 @@ pass=0
 fail=0
 skip=0
 n=0
+failed=()
 for f in "$logs"/results.*; do
 	[ -f "$f" ] || continue
 	while IFS=$'\t' read -r st name log; do
@@ -448,6 +449,7 @@ for f in "$logs"/results.*; do
 		skip) skip=$((skip + 1)); echo "ok $n $name # SKIP" ;;
 		*)
 			fail=$((fail + 1))
+			failed+=("$name${log:+ (log: $log)}")
 			echo "not ok $n $name"
 			if [ -n "$log" ] && [ -f "$log" ]; then
 				echo "# --- last lines of $log"
@@ -464,6 +466,10 @@ echo "1..$n"
 echo "# phase times (s), also in $times:"
 awk -F'\t' '{ printf "#   %6d  %s\n", $2, $1 }' "$times"
 echo "# make check took ${secs}s; logs in $logs"
+# CI keeps the end of the output: name every failure again here.
+for name in "${failed[@]}"; do
+	echo "# FAILED: $name"
+done
 if [ $skip -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else
