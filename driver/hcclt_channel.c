@@ -46,8 +46,11 @@
  * (hcclt_link_record()) as RECORD, which the receiver hands to its
  * notify's device as a record of another device. A side that goes (its
  * rank, its call giving up) sends BREAK; a link that goes down breaks
- * every channel over it. Data tasks on such channels are not carried yet
- * (-EOPNOTSUPP).
+ * every channel over it. Data tasks on such channels are RDMA READs and
+ * WRITEs of the link into ranges of the peer's HCCL buffer that its host
+ * maps for each (hcclt_xfer.c); the peer side of such a task is always
+ * that buffer (registered ranges of another host are not reachable:
+ * -EOPNOTSUPP).
  *
  * Lock order: file->lock -> hcclt_chan_lock -> hcclt_groups_lock, and
  * hcclt_chan_lock -> hdev->sched_lock (of one device at a time) ->
@@ -921,10 +924,52 @@ int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine)
 {
 	if (hcclt_engine_family(engine) != (int)chan->family)
 		return -EINVAL;
-	/* Data between hosts is not carried yet (clusters.rst). */
-	if (chan->rlink)
-		return -EOPNOTSUPP;
 	return READ_ONCE(chan->broken) ? -ECONNRESET : 0;
+}
+
+/**
+ * hcclt_channel_xfer_new - a transfer for a data task on a channel to a
+ * rank of another host (hcclt_xfer.c).
+ * @chan: the channel.
+ *
+ * Return: the transfer, NULL when @chan is to a rank of this host,
+ * ERR_PTR(-ECONNRESET) when the peer is gone, ERR_PTR(-ENOMEM).
+ */
+struct hcclt_xfer *hcclt_channel_xfer_new(struct hcclt_channel *chan)
+{
+	struct hcclt_xfer *x;
+
+	if (!chan->rlink)
+		return NULL;
+	mutex_lock(&hcclt_chan_lock);
+	if (!chan->live || chan->broken)
+		x = ERR_PTR(-ECONNRESET);
+	else
+		x = hcclt_xfer_new(chan->rlink, chan->rtoken, chan->rcookie);
+	mutex_unlock(&hcclt_chan_lock);
+	return x;
+}
+
+/* The peer's buffer size on another host, made with @size if none yet. */
+static int hcclt_channel_remote_buffer(struct hcclt_channel *chan, u64 size,
+				       u64 *out)
+{
+	struct hcclt_link *link = NULL;
+	u32 rtoken = 0, rcookie = 0;
+	int ret;
+
+	mutex_lock(&hcclt_chan_lock);
+	if (chan->live && !chan->broken) {
+		link = hcclt_link_ref(chan->rlink);
+		rtoken = chan->rtoken;
+		rcookie = chan->rcookie;
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	if (!link)
+		return -ECONNRESET;
+	ret = hcclt_xfer_buffer(link, rtoken, rcookie, size, out);
+	hcclt_link_put(link);
+	return ret;
 }
 
 /**
@@ -1003,10 +1048,10 @@ int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
 	struct hcclt_channel *chan;
 	struct hcclt_comm *comm;
 	struct dma_buf *buf;
-	int fd;
+	int fd, ret;
 
 	args->fd = -1;
-	if (args->flags || args->pad)
+	if ((args->flags & ~HCCLT_CHANNEL_BUFFER_REMOTE) || args->pad)
 		return -EINVAL;
 	comm = hcclt_comm_lookup(file, args->comm_id);
 	if (!comm)
@@ -1015,6 +1060,13 @@ int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,
 	hcclt_comm_put(comm);
 	if (!chan)
 		return -ENOENT;
+	/* uAPI 1.16: the size of a buffer on another host, no dma-buf. */
+	if (chan->rlink && (args->flags & HCCLT_CHANNEL_BUFFER_REMOTE)) {
+		ret = hcclt_channel_remote_buffer(chan, args->size,
+						  &args->size);
+		hcclt_channel_put(chan);
+		return ret;
+	}
 	obj = hcclt_channel_peer_buffer(chan, args->size);
 	hcclt_channel_put(chan);
 	if (IS_ERR(obj))
@@ -1144,6 +1196,36 @@ static struct hcclt_channel *hcclt_chan_token_get(u32 token,
 	}
 	xa_unlock(&hcclt_chan_tokens);
 	return c;
+}
+
+/**
+ * hcclt_channel_xfer_comm - the communicator whose HCCL buffer a data
+ * message of another host is about.
+ * @link: the link it came on.
+ * @token: the channel it names.
+ * @cookie: the cookie it carries.
+ *
+ * Return: the communicator of the channel @token, with a reference, when
+ * that channel is live, over a link to the sender's host, and @cookie is
+ * its cookie; NULL otherwise. Takes hcclt_chan_lock.
+ */
+struct hcclt_comm *hcclt_channel_xfer_comm(struct hcclt_link *link, u32 token,
+					   u32 cookie)
+{
+	struct hcclt_comm *comm = NULL;
+	struct hcclt_channel *c;
+
+	c = hcclt_chan_token_get(token, hcclt_link_peer(link));
+	if (!c)
+		return NULL;
+	mutex_lock(&hcclt_chan_lock);
+	if (c->live && !c->broken && cookie == c->cookie) {
+		comm = c->comm;
+		kref_get(&comm->ref);
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	hcclt_channel_put(c);
+	return comm;
 }
 
 /* A live channel loses its peer: its waits fail; hcclt_chan_lock held. */

@@ -13,7 +13,9 @@ struct drm_file;
 struct drm_gem_object;
 struct hcclt_channel;
 struct hcclt_comm;
+struct hcclt_link;
 struct hcclt_notify;
+struct hcclt_xfer;
 
 int hcclt_channel_init(void);
 void hcclt_channel_fini(void);
@@ -26,6 +28,9 @@ bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id);
 int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 			      u32 op, u32 idx, struct hcclt_notify **out);
 int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine);
+struct hcclt_xfer *hcclt_channel_xfer_new(struct hcclt_channel *chan);
+struct hcclt_comm *hcclt_channel_xfer_comm(struct hcclt_link *link, u32 token,
+					   u32 cookie);
 struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,
 						 u64 size);
 int hcclt_channel_buffer_ioctl(struct drm_device *drm, void *data,

@@ -97,6 +97,10 @@
  * @reg: the peer's registered range the peer side is in (reference
  *	held), or NULL for the peer's HCCL buffer and local copies; its
  *	@revoked is read under the peer object's peer_lock.
+ * @xfer: of a task on a channel to another host, its transfer
+ *	(hcclt_xfer.c), which moves it instead of the engine; the peer side
+ *	(@dst of a write, @src of a read) is then NULL, its offset one in
+ *	the peer's HCCL buffer there.
  */
 struct hcclt_copy {
 	struct list_head node;
@@ -115,6 +119,7 @@ struct hcclt_copy {
 	bool cancelled;
 	bool saturate;
 	struct hcclt_memreg *reg;
+	struct hcclt_xfer *xfer;
 };
 
 static void hcclt_copy_free(struct hcclt_copy *c)
@@ -124,6 +129,7 @@ static void hcclt_copy_free(struct hcclt_copy *c)
 	drm_gem_object_put(c->src);
 	drm_gem_object_put(c->dst);
 	hcclt_memreg_put(c->reg);
+	hcclt_xfer_free(c->xfer);
 	kfree(c);
 }
 
@@ -247,6 +253,58 @@ int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 	c->rop = rop;
 	c->len = len;
 	c->op = op;
+	*out = c;
+	return 0;
+}
+
+/**
+ * hcclt_copy_prepare_remote - make the copy of a data task on a channel to
+ * a rank of another host.
+ * @op: HCCLT_TASK_WRITE, _READ, _WRITE_REDUCE or _READ_REDUCE.
+ * @local: this side's object (source of a write, destination of a
+ *	read), reference taken over (dropped on error too).
+ * @loff: offset in @local.
+ * @roff: offset in the peer's HCCL buffer, which its host checks.
+ * @len: bytes.
+ * @dtype: of a reduce, HCCLT_DTYPE_* (checked by the caller).
+ * @rop: of a reduce, HCCLT_REDUCE_* (checked by the caller).
+ * @x: the transfer that moves it (hcclt_channel_xfer_new()), taken over
+ *	(freed on error too).
+ * @out: the copy.
+ *
+ * Return: 0, -EINVAL (a reduce whose offsets or length are not whole
+ * elements), -ERANGE (@loff and @len not inside @local, or past the end
+ * of any buffer), -ENOMEM.
+ */
+int hcclt_copy_prepare_remote(u32 op, struct drm_gem_object *local, u64 loff,
+			      u64 roff, u64 len, u32 dtype, u32 rop,
+			      struct hcclt_xfer *x, struct hcclt_copy **out)
+{
+	u32 esize = hcclt_op_reduces(op) ? hcclt_reduce_size(dtype) : 1;
+	bool write = op == HCCLT_TASK_WRITE || op == HCCLT_TASK_WRITE_REDUCE;
+	struct hcclt_copy *c;
+	int ret = 0;
+
+	if (loff % esize || roff % esize || len % esize)
+		ret = -EINVAL;
+	else if (loff > local->size || len > local->size - loff ||
+		 roff > U64_MAX - len)
+		ret = -ERANGE;
+	c = ret ? NULL : kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c) {
+		drm_gem_object_put(local);
+		hcclt_xfer_free(x);
+		return ret ?: -ENOMEM;
+	}
+	c->src = write ? local : NULL;
+	c->dst = write ? NULL : local;
+	c->soff = write ? loff : roff;
+	c->doff = write ? roff : loff;
+	c->len = len;
+	c->op = op;
+	c->dtype = dtype;
+	c->rop = rop;
+	c->xfer = x;
 	*out = c;
 	return 0;
 }
@@ -633,8 +691,58 @@ void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 	c->seqno = seqno;
 	c->saturate = s->saturate && hcclt_op_reduces(c->op);
 	s->copy = c;
+	if (c->xfer) {
+		struct hcclt_xfer_task t = {
+			.local = c->src ?: c->dst,
+			.loff = c->src ? c->soff : c->doff,
+			.roff = c->src ? c->doff : c->soff,
+			.len = c->len,
+			.op = c->op,
+			.dtype = c->dtype,
+			.rop = c->rop,
+			.saturate = c->saturate,
+		};
+
+		hcclt_xfer_start(c->xfer, c, &t, hdev->wq);
+		return;
+	}
 	hcclt_copy_queue(hdev, c);
 	queue_work(hdev->wq, &hdev->copy_work);
+}
+
+/**
+ * hcclt_copy_cancelled - has a flush cancelled @c (hcclt_copy_cancel())?
+ * @c: a copy started on a transfer to another host.
+ *
+ * Return: true once it has; its task is then not completed.
+ */
+bool hcclt_copy_cancelled(struct hcclt_copy *c)
+{
+	return READ_ONCE(c->cancelled);
+}
+
+/**
+ * hcclt_copy_remote_end - the transfer of @c to another host ended.
+ * @c: the copy (hcclt_copy_prepare_remote(), started).
+ * @err: 0 or why it failed.
+ *
+ * Completes its task unless a flush cancelled it, then frees @c and its
+ * transfer. Process context (the transfer's work), no lock held.
+ */
+void hcclt_copy_remote_end(struct hcclt_copy *c, int err)
+{
+	struct hcclt_stream *s = c->s;
+	struct hcclt_device *hdev = s->hdev;
+
+	spin_lock_bh(&hdev->sched_lock);
+	if (!c->cancelled) {
+		trace_hcclt_copy(hdev->index, s->slot, s->id, c->seqno, c->op,
+				 c->len, err);
+		s->copy = NULL;
+		hcclt_sched_copy_done_locked(s, c->seqno, err);
+	}
+	spin_unlock_bh(&hdev->sched_lock);
+	hcclt_copy_free(c);
 }
 
 /**
@@ -655,7 +763,8 @@ void hcclt_copy_cancel(struct hcclt_stream *s)
 	if (!c)
 		return;
 	s->copy = NULL;
-	if (hdev->copy_running == c) {
+	/* A transfer's work looks at it before each chunk, and frees it. */
+	if (hdev->copy_running == c || c->xfer) {
 		/* The chunk running looks at it between pages. */
 		WRITE_ONCE(c->cancelled, true);
 		return;

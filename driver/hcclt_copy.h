@@ -13,6 +13,7 @@ struct hcclt_copy;
 struct hcclt_memreg;
 struct hcclt_device;
 struct hcclt_stream;
+struct hcclt_xfer;
 
 /**
  * struct hcclt_copyq - one client's queue in its device's copy engine
@@ -30,7 +31,12 @@ struct hcclt_copyq {
 int hcclt_copy_prepare(u32 op, struct drm_gem_object *src, u64 soff,
 		       struct drm_gem_object *dst, u64 doff, u64 len,
 		       u32 dtype, u32 rop, struct hcclt_copy **out);
+int hcclt_copy_prepare_remote(u32 op, struct drm_gem_object *local, u64 loff,
+			      u64 roff, u64 len, u32 dtype, u32 rop,
+			      struct hcclt_xfer *x, struct hcclt_copy **out);
 void hcclt_copy_drop(struct hcclt_device *hdev, struct hcclt_copy *c);
+bool hcclt_copy_cancelled(struct hcclt_copy *c);
+void hcclt_copy_remote_end(struct hcclt_copy *c, int err);
 void hcclt_copy_set_reg(struct hcclt_copy *c, struct hcclt_memreg *reg);
 void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 		      u64 seqno);

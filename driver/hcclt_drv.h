@@ -48,6 +48,16 @@
  *	other hosts; nothing is taken under it.
  *   link->lock (spinlock_t, softirq-safe; hcclt_link.c): a link's state
  *	and send credits, held around ib_post_send(); a leaf.
+ *   link->xslots (semaphore, HCCLT_XFER_WINDOW; hcclt_link.c): chunks of
+ *	data tasks to the link's host in flight; held by a transfer's work
+ *	(hcclt_xfer.c) across one chunk (its XMAP round trip, RDMA operation
+ *	and XDONE), with no other lock.
+ *   link->qp_sem (rw_semaphore; hcclt_link.c): read by an RDMA operation
+ *	from its post to the destruction of its context (under xslots);
+ *	written by the teardown, once the QP is drained, before it destroys
+ *	the QP. Takes link->lock inside.
+ *   xa_lock of link->reqs (hcclt_link.c): the requests waiting for a
+ *	REPLY; held while a REPLY or the teardown completes one; a leaf.
  *   stream->fence_lock (mutex): held by a SUBMIT that makes an out-fence
  *	from taking its sequence number to queueing it (fences of a stream
  *	queue and signal in order).
@@ -192,6 +202,7 @@
 #include "hcclt_stream.h"
 #include "hcclt_syncobj.h"
 #include "hcclt_thread.h"
+#include "hcclt_xfer.h"
 
 #define HCCLT_MAX_DEVICES	16
 

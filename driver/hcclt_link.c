@@ -44,10 +44,15 @@
 
 #include <linux/inet.h>
 #include <linux/module.h>
+#include <linux/rwsem.h>
+#include <linux/scatterlist.h>
+#include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 
 #include "hcclt_drv.h"
 
@@ -59,6 +64,18 @@
  */
 #define HCCLT_LINK_RECVS	32
 #define HCCLT_LINK_SENDS	32
+/*
+ * RDMA READs and WRITEs of data tasks (hcclt_link_rdma()) in flight per
+ * link, each of at most HCCLT_XFER_CHUNK bytes (one work request per
+ * HCCLT_LINK_SGE pages); memory registrations of ranges another host
+ * may reach (hcclt_link_mr_reg()) at once. The send queue has room for
+ * all of them besides the messages.
+ */
+#define HCCLT_LINK_RDMA		HCCLT_XFER_WINDOW
+#define HCCLT_LINK_SGE		32
+#define HCCLT_LINK_RDMA_WRS	\
+	(HCCLT_LINK_RDMA * (DIV_ROUND_UP(HCCLT_XFER_CHUNK / PAGE_SIZE + 1, \
+					 HCCLT_LINK_SGE) + 1))
 /* Address and route resolution, each (rdma_cm's own timeouts). */
 #define HCCLT_LINK_RESOLVE_MS	2000
 /*
@@ -153,6 +170,15 @@ struct hcclt_tx {
  * @recs: proxy notifies of channels to the peer with records to send
  *	(their xnode, counted in their xcount); @lock.
  * @rec_work: sends them (hcclt_link_rec_work()).
+ * @reqs: this host's requests waiting for their REPLY (struct
+ *	hcclt_link_req), by id; its own lock.
+ * @maps: ranges of this host the peer may reach, by the id of the
+ *	peer's XMAP (hcclt_xfer.c); written by the receive work only.
+ * @xslots: chunks of data tasks this host may still have in flight on
+ *	the link (HCCLT_XFER_WINDOW; hcclt_link_xfer_begin()).
+ * @qp_sem: held for reading by hcclt_link_rdma() from its post to the
+ *	destruction of its context; the teardown takes it for writing, once
+ *	drained, before it destroys the QP.
  * @accepted: made by the listener; immutable.
  * @connecting: an outgoing connect waits for its steps (@cm_done); set
  *	and cleared by hcclt_link_connect().
@@ -182,6 +208,10 @@ struct hcclt_link {
 	struct delayed_work beat;
 	struct list_head recs;
 	struct work_struct rec_work;
+	struct xarray reqs;
+	struct xarray maps;
+	struct semaphore xslots;
+	struct rw_semaphore qp_sem;
 	bool accepted;
 	bool connecting;
 	bool down_queued;
@@ -209,6 +239,8 @@ static void hcclt_link_release(struct kref *ref)
 {
 	struct hcclt_link *link = container_of(ref, struct hcclt_link, ref);
 
+	xa_destroy(&link->reqs);
+	xa_destroy(&link->maps);
 	kfree(link->rx);
 	kfree(link);
 }
@@ -226,6 +258,9 @@ void hcclt_link_put(struct hcclt_link *link)
 }
 
 static void hcclt_link_fail(struct hcclt_link *link);
+static void hcclt_link_reply(struct hcclt_link *link, const void *body,
+			     size_t len);
+static void hcclt_link_reqs_fail(struct hcclt_link *link);
 static int hcclt_link_up(struct hcclt_link *link);
 static void hcclt_link_rec_work(struct work_struct *work);
 static void hcclt_link_send_work(struct work_struct *work);
@@ -326,6 +361,325 @@ static void hcclt_link_rec_work(struct work_struct *work)
 	}
 }
 
+/**
+ * hcclt_link_req_start - enter a request that waits for its REPLY.
+ * @link: the link its message goes on.
+ * @req: the request, on the caller's stack until hcclt_link_req_wait().
+ * @id: out, the id its message carries.
+ *
+ * Return: 0, -ECONNRESET (the link is down), -ENOMEM, -EBUSY.
+ */
+int hcclt_link_req_start(struct hcclt_link *link, struct hcclt_link_req *req,
+			 u32 *id)
+{
+	int ret;
+
+	init_completion(&req->done);
+	req->err = 0;
+	ret = xa_alloc(&link->reqs, id, req, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		return ret;
+	/* After the entry: the teardown fails it, or it sees the link down. */
+	spin_lock_bh(&link->lock);
+	if (link->state != HCCLT_LINK_UP)
+		ret = -ECONNRESET;
+	spin_unlock_bh(&link->lock);
+	if (ret)
+		xa_erase(&link->reqs, *id);
+	return ret;
+}
+
+/* A REPLY came to one of this side's requests. Receive work. */
+static void hcclt_link_reply(struct hcclt_link *link, const void *body,
+			     size_t len)
+{
+	const struct hcclt_msg_reply *m = body;
+	struct hcclt_link_req *req;
+	u32 err;
+
+	if (len < sizeof(*m))
+		return;
+	err = le32_to_cpu(m->err);
+	/* Under the lock: the waiter erases it before it returns. */
+	xa_lock(&link->reqs);
+	req = xa_load(&link->reqs, le32_to_cpu(m->id));
+	if (req && !completion_done(&req->done)) {
+		req->err = err ? (err < MAX_ERRNO ? -(int)err : -EIO) : 0;
+		req->reply = *m;
+		complete(&req->done);
+	}
+	xa_unlock(&link->reqs);
+}
+
+/* The link went down: its requests waiting for a REPLY fail. */
+static void hcclt_link_reqs_fail(struct hcclt_link *link)
+{
+	struct hcclt_link_req *req;
+	unsigned long id;
+
+	xa_lock(&link->reqs);
+	xa_for_each(&link->reqs, id, req) {
+		if (!completion_done(&req->done)) {
+			req->err = -ECONNRESET;
+			complete(&req->done);
+		}
+	}
+	xa_unlock(&link->reqs);
+}
+
+/* A request's REPLY may take this long (the peer allocates memory). */
+#define HCCLT_LINK_REPLY_TIMEOUT	(30 * HZ)
+
+/**
+ * hcclt_link_req_wait - wait for the REPLY of a request.
+ * @link: its link.
+ * @req: the request (hcclt_link_req_start()).
+ * @id: its id.
+ *
+ * Waits for the REPLY, the link going down, or HCCLT_LINK_REPLY_TIMEOUT.
+ * The request keeps its id until hcclt_link_req_drop(): one that names a
+ * range the peer mapped (XMAP) is dropped once its XDONE is sent, so that
+ * no other request of the link takes the id while the range is mapped.
+ *
+ * Return: 0 (@req->reply holds the answer), the REPLY's error,
+ * -ECONNRESET (the link went down), -ETIMEDOUT.
+ */
+int hcclt_link_req_wait(struct hcclt_link *link, struct hcclt_link_req *req,
+			u32 id)
+{
+	long left;
+
+	left = wait_for_completion_timeout(&req->done,
+					   HCCLT_LINK_REPLY_TIMEOUT);
+	/* Under the lock: a late REPLY finds it completed, or not at all. */
+	xa_lock(&link->reqs);
+	if (!left)
+		complete(&req->done);
+	xa_unlock(&link->reqs);
+	return left ? req->err : -ETIMEDOUT;
+}
+
+/**
+ * hcclt_link_req_drop - forget a request: its id may be taken again.
+ * @link: its link.
+ * @id: its id.
+ */
+void hcclt_link_req_drop(struct hcclt_link *link, u32 id)
+{
+	xa_erase(&link->reqs, id);
+}
+
+/**
+ * struct hcclt_link_op - one RDMA READ or WRITE of hcclt_link_rdma().
+ * @ctx: its rdma_rw context.
+ * @cqe: the completion of its last work request.
+ * @done: completed by it.
+ * @status: its status.
+ */
+struct hcclt_link_op {
+	struct rdma_rw_ctx ctx;
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+};
+
+static void hcclt_link_op_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct hcclt_link_op *op = container_of(wc->wr_cqe,
+						struct hcclt_link_op, cqe);
+
+	op->status = wc->status;
+	complete(&op->done);
+}
+
+/**
+ * hcclt_link_rdma - move data between local pages and a range of the peer.
+ * @link: the link.
+ * @sgt: the local pages (not DMA-mapped: this maps them).
+ * @raddr: the peer's address of its range.
+ * @rkey: the rkey the peer registered the range with for this link.
+ * @read: RDMA READ the range into @sgt; else RDMA WRITE @sgt to it.
+ *
+ * Sleeps until the operation completed: a WRITE's data is then placed in
+ * the peer's memory (RC), a READ's in @sgt. At most HCCLT_LINK_RDMA
+ * callers at once (hcclt_xfer.c's window). Process context, no lock held.
+ *
+ * Return: 0, -ECONNRESET (the link is or went down; a failed operation
+ * takes it down), -ENOMEM or another errno of rdma_rw_ctx_init().
+ */
+int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
+		    u64 raddr, u32 rkey, bool read)
+{
+	enum dma_data_direction dir = read ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	struct hcclt_link_op op = {};
+	u32 port;
+	int ret;
+
+	op.cqe.done = hcclt_link_op_done;
+	init_completion(&op.done);
+	down_read(&link->qp_sem);
+	if (READ_ONCE(link->state) != HCCLT_LINK_UP) {
+		up_read(&link->qp_sem);
+		return -ECONNRESET;
+	}
+	port = link->id->port_num;
+	ret = rdma_rw_ctx_init(&op.ctx, link->id->qp, port, sgt->sgl,
+			       sgt->orig_nents, 0, raddr, rkey, dir);
+	if (ret < 0) {
+		up_read(&link->qp_sem);
+		return ret;
+	}
+	spin_lock_bh(&link->lock);
+	ret = link->state == HCCLT_LINK_UP ?
+	      rdma_rw_ctx_post(&op.ctx, link->id->qp, port, &op.cqe, NULL) :
+	      -ECONNRESET;
+	spin_unlock_bh(&link->lock);
+	if (!ret) {
+		/* Always completes: the teardown drains the QP first. */
+		wait_for_completion(&op.done);
+		if (op.status != IB_WC_SUCCESS) {
+			if (op.status != IB_WC_WR_FLUSH_ERR)
+				pr_warn_ratelimited("hcclthread: link to %pI4: RDMA %s failed: %s\n",
+						    &link->peer.addr,
+						    read ? "READ" : "WRITE",
+						    ib_wc_status_msg(op.status));
+			hcclt_link_fail(link);
+			ret = -ECONNRESET;
+		}
+	} else if (ret != -ECONNRESET) {
+		pr_warn_ratelimited("hcclthread: link to %pI4: cannot post an RDMA %s (%d)\n",
+				    &link->peer.addr, read ? "READ" : "WRITE", ret);
+		hcclt_link_fail(link);
+	}
+	rdma_rw_ctx_destroy(&op.ctx, link->id->qp, port, sgt->sgl,
+			    sgt->orig_nents, dir);
+	up_read(&link->qp_sem);
+	return ret;
+}
+
+/* An unsignaled registration only completes when it failed. */
+static void hcclt_link_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_warn_ratelimited("hcclthread: memory registration failed: %s\n",
+				    ib_wc_status_msg(wc->status));
+}
+
+static struct ib_cqe hcclt_link_reg_cqe = { .done = hcclt_link_reg_done };
+
+/**
+ * hcclt_link_mr_reg - let the peer of @link reach pages of this host.
+ * @link: the link; the rkey is valid on it alone (its own PD).
+ * @sgt: the pages.
+ * @npages: how many, at most HCCLT_XFER_CHUNK / PAGE_SIZE + 1 (an entry
+ *	of @sgt may have several).
+ * @writable: the peer may write them (else only read).
+ *
+ * Maps @sgt for the link's device and registers it with a fast-reg MR
+ * of its own, posted on the link's send queue: a message sent after this
+ * (hcclt_link_send()) reaches the peer after the registration is in
+ * effect. Receive work only (hcclt_xfer.c): it is not run concurrently
+ * with the teardown, which drains it first.
+ *
+ * Return: the MR (its rkey and iova for the peer), or an ERR_PTR().
+ */
+struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
+				u32 npages, bool writable)
+{
+	enum dma_data_direction dir = writable ? DMA_FROM_DEVICE :
+				      DMA_TO_DEVICE;
+	struct ib_device *dev = link->id->device;
+	struct ib_reg_wr wr = {};
+	struct ib_mr *mr;
+	int n, ret;
+
+	ret = ib_dma_map_sgtable_attrs(dev, sgt, dir, 0);
+	if (ret)
+		return ERR_PTR(ret);
+	mr = ib_alloc_mr(link->pd, IB_MR_TYPE_MEM_REG, npages);
+	if (IS_ERR(mr)) {
+		ib_dma_unmap_sgtable_attrs(dev, sgt, dir, 0);
+		return mr;
+	}
+	n = ib_map_mr_sg(mr, sgt->sgl, sgt->nents, NULL, PAGE_SIZE);
+	if (n != sgt->nents) {
+		ret = n < 0 ? n : -EINVAL;
+		goto err;
+	}
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+	wr.wr.opcode = IB_WR_REG_MR;
+	wr.wr.wr_cqe = &hcclt_link_reg_cqe;
+	wr.mr = mr;
+	wr.key = mr->rkey;
+	wr.access = IB_ACCESS_LOCAL_WRITE | (writable ? IB_ACCESS_REMOTE_WRITE :
+					     IB_ACCESS_REMOTE_READ);
+	spin_lock_bh(&link->lock);
+	ret = link->state == HCCLT_LINK_UP ?
+	      ib_post_send(link->id->qp, &wr.wr, NULL) : -ECONNRESET;
+	spin_unlock_bh(&link->lock);
+	if (ret)
+		goto err;
+	return mr;
+err:
+	ib_dereg_mr(mr);
+	ib_dma_unmap_sgtable_attrs(dev, sgt, dir, 0);
+	return ERR_PTR(ret);
+}
+
+/**
+ * hcclt_link_mr_dereg - the peer may no longer reach pages of this host.
+ * @link: the link of hcclt_link_mr_reg().
+ * @mr: what it returned.
+ * @sgt: its pages.
+ * @writable: as given to it.
+ *
+ * Receive work or the teardown (once drained), as hcclt_link_mr_reg().
+ */
+void hcclt_link_mr_dereg(struct hcclt_link *link, struct ib_mr *mr,
+			 struct sg_table *sgt, bool writable)
+{
+	ib_dereg_mr(mr);
+	ib_dma_unmap_sgtable_attrs(link->id->device, sgt,
+				   writable ? DMA_FROM_DEVICE : DMA_TO_DEVICE,
+				   0);
+}
+
+/**
+ * hcclt_link_xfer_begin - take one of the HCCLT_XFER_WINDOW chunks a host
+ * may have in flight on @link, waiting for one if need be.
+ * @link: the link.
+ *
+ * A chunk's XMAP, RDMA operation and XDONE go between this and
+ * hcclt_link_xfer_end(), which bounds the link's RDMA operations
+ * (HCCLT_LINK_RDMA) and the ranges its peer maps for this host. Each
+ * waits a bounded time (hcclt_link_req_wait(), hcclt_link_rdma()).
+ */
+void hcclt_link_xfer_begin(struct hcclt_link *link)
+{
+	down(&link->xslots);
+}
+
+/**
+ * hcclt_link_xfer_end - give back what hcclt_link_xfer_begin() took.
+ * @link: the link.
+ */
+void hcclt_link_xfer_end(struct hcclt_link *link)
+{
+	up(&link->xslots);
+}
+
+/**
+ * hcclt_link_maps - the table of ranges of this host the peer of @link
+ * may reach (hcclt_xfer.c keeps it).
+ * @link: the link.
+ *
+ * Return: the table.
+ */
+struct xarray *hcclt_link_maps(struct hcclt_link *link)
+{
+	return &link->maps;
+}
+
 static struct hcclt_link *hcclt_link_alloc(void)
 {
 	struct hcclt_link *link;
@@ -347,6 +701,10 @@ static struct hcclt_link *hcclt_link_alloc(void)
 	INIT_DELAYED_WORK(&link->beat, hcclt_link_beat);
 	INIT_LIST_HEAD(&link->recs);
 	INIT_WORK(&link->rec_work, hcclt_link_rec_work);
+	xa_init_flags(&link->reqs, XA_FLAGS_ALLOC1);
+	xa_init(&link->maps);
+	sema_init(&link->xslots, HCCLT_XFER_WINDOW);
+	init_rwsem(&link->qp_sem);
 	link->state = HCCLT_LINK_CONNECTING;
 	link->sq_free = HCCLT_LINK_SENDS;
 	return link;
@@ -426,6 +784,10 @@ static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	    len > wc->byte_len - sizeof(*hdr)) {
 		pr_warn_ratelimited("hcclthread: link to %pI4: malformed message dropped\n",
 				    &link->peer.addr);
+	} else if (le16_to_cpu(hdr->type) == HCCLT_MSG_REPLY) {
+		hcclt_link_reply(link, hdr + 1, len);
+	} else if (le16_to_cpu(hdr->type) >= HCCLT_MSG_XMAP) {
+		hcclt_xfer_msg(link, le16_to_cpu(hdr->type), hdr + 1, len);
 	} else if (le16_to_cpu(hdr->type) >= HCCLT_MSG_CHAN_OFFER) {
 		hcclt_channel_msg(link, le16_to_cpu(hdr->type), hdr + 1, len);
 	} else if (le16_to_cpu(hdr->type) != HCCLT_MSG_BEAT) {
@@ -633,13 +995,18 @@ static int hcclt_link_setup(struct hcclt_link *link)
 	ret = hcclt_link_cq(link, &link->rcq, HCCLT_LINK_RECVS + 2,
 			    IB_POLL_WORKQUEUE);
 	if (!ret)
-		ret = hcclt_link_cq(link, &link->scq, HCCLT_LINK_SENDS + 2,
+		ret = hcclt_link_cq(link, &link->scq, HCCLT_LINK_SENDS +
+				    HCCLT_LINK_RDMA + HCCLT_XFER_MAPS + 2,
 				    IB_POLL_SOFTIRQ);
 	if (ret)
 		goto err;
-	attr.cap.max_send_wr = HCCLT_LINK_SENDS + 1;
+	attr.cap.max_send_wr = HCCLT_LINK_SENDS + HCCLT_LINK_RDMA_WRS +
+			       HCCLT_XFER_MAPS + 1;
 	attr.cap.max_recv_wr = HCCLT_LINK_RECVS + 1;
-	attr.cap.max_send_sge = 1;
+	attr.cap.max_send_sge = min(dev->attrs.max_send_sge, HCCLT_LINK_SGE);
+	/* Devices that need an MR for RDMA READ (iWARP) take them here. */
+	attr.cap.max_rdma_ctxs = HCCLT_LINK_RDMA;
+	attr.port_num = link->id->port_num;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
@@ -695,8 +1062,13 @@ static void hcclt_link_down_work(struct work_struct *work)
 	 * handled once the QP is drained; then the users are told.
 	 */
 	rdma_disconnect(link->id);
+	hcclt_link_reqs_fail(link);
 	if (link->id->qp)
 		ib_drain_qp(link->id->qp);
+	/* No RDMA operation is in flight now: give back what they used. */
+	hcclt_xfer_link_drained(link);
+	down_write(&link->qp_sem);
+	up_write(&link->qp_sem);
 	cancel_work_sync(&link->send_work);
 	hcclt_link_send_work(&link->send_work);
 	cancel_work_sync(&link->rec_work);
@@ -880,6 +1252,11 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	param.private_data_len = sizeof(hello);
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
+	/* RDMA READs in flight each way (hcclt_link_rdma()). */
+	param.initiator_depth = min_t(u32, HCCLT_LINK_RDMA,
+				      id->device->attrs.max_qp_init_rd_atom);
+	param.responder_resources = min_t(u32, HCCLT_LINK_RDMA,
+					  id->device->attrs.max_qp_rd_atom);
 	/* Listed first, so that a teardown after it came up finds it. */
 	hcclt_link_list(link);
 	ret = rdma_connect(id, &param);
@@ -993,6 +1370,13 @@ static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	id->context = link;
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
+	/* The requester's READs, and ours, as both devices allow. */
+	param.initiator_depth = min3(HCCLT_LINK_RDMA,
+				     (u32)ev->param.conn.responder_resources,
+				     (u32)id->device->attrs.max_qp_init_rd_atom);
+	param.responder_resources = min3(HCCLT_LINK_RDMA,
+					 (u32)ev->param.conn.initiator_depth,
+					 (u32)id->device->attrs.max_qp_rd_atom);
 	/* Listed first, so that a teardown queued once it is up finds it. */
 	hcclt_link_list(link);
 	ret = rdma_accept(id, &param);

@@ -15,8 +15,10 @@
 #ifndef HCCLT_LINK_H
 #define HCCLT_LINK_H
 
+#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/ktime.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 struct hcclt_link;
@@ -33,7 +35,7 @@ struct hcclt_host {
 
 /* Wire format, version 1: little-endian, fixed size, explicit padding. */
 #define HCCLT_LINK_MAGIC	0x544c4348	/* "HCLT" */
-#define HCCLT_LINK_VERSION	1
+#define HCCLT_LINK_VERSION	2
 #define HCCLT_MSG_BYTES		512
 
 /**
@@ -66,6 +68,11 @@ struct hcclt_link_hello {
 #define HCCLT_MSG_CHAN_REJECT	12	/* struct hcclt_msg_chan */
 #define HCCLT_MSG_CHAN_BREAK	13	/* struct hcclt_msg_chan */
 #define HCCLT_MSG_RECORD	14	/* struct hcclt_msg_record */
+/* Data between hosts (hcclt_xfer.c). */
+#define HCCLT_MSG_XMAP		20	/* struct hcclt_msg_xmap */
+#define HCCLT_MSG_XDONE		21	/* struct hcclt_msg_xdone */
+#define HCCLT_MSG_BUFQ		22	/* struct hcclt_msg_bufq */
+#define HCCLT_MSG_REPLY		23	/* struct hcclt_msg_reply */
 
 /**
  * struct hcclt_msg_hdr - head of every message.
@@ -224,7 +231,112 @@ struct hcclt_msg_record {
 	__le32 cookie;
 };
 
+/**
+ * struct hcclt_msg_xmap - the sender's data task needs a range of the
+ * receiver's channel peer's HCCL buffer: map it for one RDMA operation
+ * of the sender (answered by REPLY with the range's address and rkey).
+ * @dst: the receiver's channel token.
+ * @cookie: its cookie.
+ * @id: the sender's request (echoed in REPLY, named by XDONE).
+ * @op: HCCLT_TASK_WRITE (the sender writes the range), HCCLT_TASK_READ
+ *	(it reads it) or HCCLT_TASK_WRITE_REDUCE (it writes a staging
+ *	range that XDONE reduces into the buffer).
+ * @offset: of the range in the receiver's HCCL buffer.
+ * @len: bytes, at most HCCLT_XFER_CHUNK.
+ * @dtype: of a reduce, HCCLT_DTYPE_*.
+ * @rop: of a reduce, HCCLT_REDUCE_*.
+ * @flags: HCCLT_XMAP_SATURATE or zero.
+ */
+struct hcclt_msg_xmap {
+	__le32 dst;
+	__le32 cookie;
+	__le32 id;
+	__le32 op;
+	__le64 offset;
+	__le32 len;
+	__le32 dtype;
+	__le32 rop;
+	__le32 flags;
+};
+
+/*
+ * Bytes one XMAP maps at most: 257 pages at most, unaligned, within the
+ * 512 pages a fast-reg MR of soft-RoCE may have. A data task to another
+ * host moves in such chunks, one after the other.
+ */
+#define HCCLT_XFER_CHUNK	SZ_1M
+/* Chunks a host has in flight on one link at most (its data tasks'). */
+#define HCCLT_XFER_WINDOW	8
+/* Ranges a host keeps mapped for the peer of one link at most. */
+#define HCCLT_XFER_MAPS		(2 * HCCLT_XFER_WINDOW)
+
+/* The reduce saturates float results (the sender's stream's mode). */
+#define HCCLT_XMAP_SATURATE	0x1
+
+/**
+ * struct hcclt_msg_xdone - the sender is done with mapping @id: its
+ * operation completed (@err zero: a staging range is reduced now) or
+ * failed or was dropped (@err a positive errno: nothing is reduced).
+ * @id: the XMAP's @id.
+ * @err: zero or a positive errno.
+ */
+struct hcclt_msg_xdone {
+	__le32 id;
+	__le32 err;
+};
+
+/**
+ * struct hcclt_msg_bufq - the size of the receiver's channel peer's HCCL
+ * buffer, made with @size if it has none yet (answered by REPLY).
+ * @dst: the receiver's channel token.
+ * @cookie: its cookie.
+ * @id: the sender's request.
+ * @pad: zero.
+ * @size: bytes to make the buffer with.
+ */
+struct hcclt_msg_bufq {
+	__le32 dst;
+	__le32 cookie;
+	__le32 id;
+	__le32 pad;
+	__le64 size;
+};
+
+/**
+ * struct hcclt_msg_reply - the answer to the request @id of the receiver
+ * (XMAP, BUFQ).
+ * @id: the request.
+ * @err: zero or a positive errno.
+ * @rkey: XMAP: the rkey of the range; BUFQ: zero.
+ * @pad: zero.
+ * @addr: XMAP: the range's address for that rkey; BUFQ: the buffer's
+ *	size.
+ */
+struct hcclt_msg_reply {
+	__le32 id;
+	__le32 err;
+	__le32 rkey;
+	__le32 pad;
+	__le64 addr;
+};
+
+/**
+ * struct hcclt_link_req - a request of this host waiting for its REPLY
+ * (hcclt_link_req_start(), hcclt_link_req_wait()).
+ * @done: completed by the REPLY, or by the link going down.
+ * @err: 0, the REPLY's error, or -ECONNRESET (the link went down).
+ * @reply: the REPLY, when @err is 0.
+ */
+struct hcclt_link_req {
+	struct completion done;
+	int err;
+	struct hcclt_msg_reply reply;
+};
+
 struct hcclt_notify;
+struct ib_mr;
+struct sg_table;
+struct xarray;
 
 #if IS_ENABLED(CONFIG_INFINIBAND) && IS_ENABLED(CONFIG_INFINIBAND_ADDR_TRANS)
 #define HCCLT_HAS_CLUSTER 1
@@ -242,6 +354,20 @@ const struct hcclt_host *hcclt_link_peer(const struct hcclt_link *link);
 int hcclt_link_send(struct hcclt_link *link, u16 type, const void *body,
 		    size_t len);
 void hcclt_link_record(struct hcclt_notify *n);
+int hcclt_link_req_start(struct hcclt_link *link, struct hcclt_link_req *req,
+			 u32 *id);
+int hcclt_link_req_wait(struct hcclt_link *link, struct hcclt_link_req *req,
+			u32 id);
+void hcclt_link_req_drop(struct hcclt_link *link, u32 id);
+int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
+		    u64 raddr, u32 rkey, bool read);
+struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
+				u32 npages, bool writable);
+void hcclt_link_mr_dereg(struct hcclt_link *link, struct ib_mr *mr,
+			 struct sg_table *sgt, bool writable);
+struct xarray *hcclt_link_maps(struct hcclt_link *link);
+void hcclt_link_xfer_begin(struct hcclt_link *link);
+void hcclt_link_xfer_end(struct hcclt_link *link);
 #else
 /* A kernel without the RDMA stack: this host is never in a cluster. */
 static inline int hcclt_link_init(void)
@@ -297,5 +423,8 @@ void hcclt_group_link_down(struct hcclt_link *link);
 void hcclt_channel_msg(struct hcclt_link *link, u16 type, const void *body,
 		       size_t len);
 void hcclt_channel_link_down(struct hcclt_link *link);
+void hcclt_xfer_msg(struct hcclt_link *link, u16 type, const void *body,
+		    size_t len);
+void hcclt_xfer_link_drained(struct hcclt_link *link);
 
 #endif /* HCCLT_LINK_H */

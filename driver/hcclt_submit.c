@@ -145,6 +145,45 @@ static struct drm_gem_object *hcclt_prep_obj(struct hcclt_prep *pp,
 }
 
 /*
+ * A data task on the channel @pp->chan when its peer is on another host
+ * (uAPI 1.16): its copy, moved by a transfer (hcclt_xfer.c), in @c.
+ * Return: -EREMOTE when it made it, -ENOLINK when the peer is on this
+ * host (nothing made), or another negative errno.
+ */
+static int hcclt_task_prepare_remote(struct hcclt_prep *pp,
+				     const struct drm_hcclt_task *ut,
+				     bool from_peer, struct hcclt_copy **c)
+{
+	struct drm_gem_object *local;
+	struct hcclt_xfer *x;
+	int ret;
+
+	x = hcclt_channel_xfer_new(pp->chan);
+	if (!x)
+		return -ENOLINK;
+	if (IS_ERR(x))
+		return PTR_ERR(x);
+	/* Ranges a peer of another host registered are not reachable. */
+	if (from_peer ? ut->src_handle : ut->dst_handle) {
+		hcclt_xfer_free(x);
+		return -EOPNOTSUPP;
+	}
+	local = hcclt_mem_lookup(pp->df, from_peer ? ut->dst_handle :
+				 ut->src_handle);
+	if (!local) {
+		hcclt_xfer_free(x);
+		return -ENOENT;
+	}
+	ret = hcclt_copy_prepare_remote(ut->op, local,
+					from_peer ? ut->dst_offset :
+					ut->src_offset,
+					from_peer ? ut->src_offset :
+					ut->dst_offset, ut->len, ut->dtype,
+					ut->reduce_op, x, c);
+	return ret ?: -EREMOTE;
+}
+
+/*
  * A data task (uAPI 1.4): check it and make its copy in @task->copy (none
  * for a zero length, which completes at once).
  */
@@ -189,6 +228,12 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		ret = hcclt_channel_task_check(pp->chan, pp->thread->engine);
 		if (ret)
 			return ret;
+		/* uAPI 1.16: a peer on another host, its HCCL buffer only. */
+		ret = hcclt_task_prepare_remote(pp, ut, from_peer, &c);
+		if (ret == -EREMOTE)
+			goto made;
+		if (ret != -ENOLINK)
+			return ret;
 		/* uAPI 1.12: a range the peer registered, checked as such. */
 		rid = from_peer ? ut->src_handle : ut->dst_handle;
 		if (rid) {
@@ -225,6 +270,7 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 	}
 	if (reg)
 		hcclt_copy_set_reg(c, reg);
+made:
 	if (!ut->len) {
 		hcclt_copy_drop(pp->file->hdev, c);
 		c = NULL;

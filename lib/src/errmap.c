@@ -195,6 +195,8 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_BUFFER, ENOMEM, HCCL_E_MEMORY),
 	R(CHANNEL_BUFFER, EMFILE, HCCL_E_SYSCALL),
 	R(CHANNEL_BUFFER, EINVAL, HCCL_E_NOT_SUPPORT),	/* driver before 1.4 */
+	R(CHANNEL_BUFFER, EOPNOTSUPP, HCCL_E_NOT_SUPPORT),	/* another host, before 1.16 */
+	R(CHANNEL_BUFFER, ETIMEDOUT, HCCL_E_TIMEOUT),	/* the peer's host did not answer */
 	R(CHANNEL_BUFFER, ENODEV, HCCL_E_DRV),
 	/* SUBMIT of a data task (Hcomm{LocalCopy,Write,Read}OnThread) */
 	R(DATA_TASK, ENOENT, HCCL_E_PTR),	/* thread, channel or object gone */

@@ -25,6 +25,12 @@
  * SIGBUS and data tasks on it fail (-ECONNRESET); the entry stays until
  * this communicator is destroyed.
  *
+ * A channel peer on another host (uAPI 1.16, Documentation/clusters.rst):
+ * its buffer cannot be mapped here. DRM_IOCTL_HCCLT_CHANNEL_BUFFER with
+ * HCCLT_CHANNEL_BUFFER_REMOTE tells its size, and the buffer gets
+ * addresses as a registered range of the peer does (ALLOC_PEER_REG, with
+ * id 0: the peer's HCCL buffer), which data tasks reach by RDMA.
+ *
  * A range a channel's peer registered (HcclChannelGetRemoteMems,
  * memreg.c) is an entry too (ALLOC_PEER_REG): addresses reserved in the
  * device window (PROT_NONE, so loads and stores fault), whose data tasks
@@ -642,6 +648,8 @@ HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle ch
 	pthread_mutex_lock(&buf_lock);
 	pthread_mutex_lock(&table_lock);
 	e = peer_find(c, cid);
+	if (!e)		/* on another host: reserved, id 0 */
+		e = peer_reg_find(c, cid, 0);
 	if (e) {
 		*buffer = (void *)e->base;
 		*size = e->size;
@@ -658,9 +666,21 @@ HCCLT_EXPORT HcclResult HcclChannelGetHcclBuffer(HcclComm comm, ChannelHandle ch
 	cb.channel_id = cid;
 	/* A peer without a buffer yet gets one of this communicator's size. */
 	cb.size = 2 * c->buf_size;
+	if (hcclt_device_features(c->dev) & HCCLT_FEATURE_CLUSTER_DATA)
+		cb.flags = HCCLT_CHANNEL_BUFFER_REMOTE;
 	err = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_CHANNEL_BUFFER, &cb);
 	if (err) {
 		ret = hcclt_map_errno(HCCLT_OP_CHANNEL_BUFFER, err);
+		goto out;
+	}
+	if (cb.fd < 0) {	/* another host's: addresses, no mapping */
+		p = hcclt_mem_peer_reg(c, cid, 0, cb.size);
+		if (!p) {
+			ret = HCCL_E_MEMORY;
+			goto out;
+		}
+		*buffer = p;
+		*size = cb.size;
 		goto out;
 	}
 	p = hcclt_vas_mmap(cb.size, 0, PROT_READ | PROT_WRITE, MAP_SHARED, cb.fd, 0);

@@ -21,8 +21,10 @@
  *   2. 2N ranks form one communicator: every rank gets HCCL_SUCCESS, its
  *      rank and the size 2N; then each rank acquires a channel (RoCE, 2
  *      notifies) to its counterpart on the other host (rank r and r + N),
- *      the pairs ping-pong ROUNDS times over channel notifies, and the
- *      joiner's ranks destroy their communicators while the root's wait
+ *      the pairs ping-pong ROUNDS times over channel notifies, move data
+ *      both ways (data_case(): WRITE, READ, WRITE_REDUCE, READ_REDUCE
+ *      between the HCCL buffers, RDMA between the drivers, every byte
+ *      checked), and the joiner's ranks destroy their communicators while the root's wait
  *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s;
  *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
@@ -64,7 +66,7 @@ struct rank_arg {
 	int chan;	/* the channel case (2) after the join */
 	int is_root;	/* a rank of the root host */
 	int chan_ret;	/* 0, or the step of the channel case that failed */
-	double pp_secs, break_secs;
+	double pp_secs, break_secs, data_secs;
 };
 
 static double now_s(void)
@@ -95,6 +97,177 @@ static int hangs_name_host(uint32_t peer)
 	}
 	pclose(f);
 	return found;
+}
+
+/* Bytes of the data part: two RDMA chunks and a few, at odd offsets. */
+#define DATA_LEN	((1u << 20) + 4108)
+#define DATA_OFF_W	4100u			/* written by the root's rank */
+#define DATA_OFF_R	(8u << 20)		/* read by the joiner's */
+#define DATA_OFF_S	(16u << 20)		/* reduced into by the joiner's */
+#define DATA_COUNT	(65536 + 3)		/* int32 elements reduced */
+#define DATA_RR		1024			/* int32 elements read-reduced */
+
+static uint8_t pat_w(uint32_t i, uint32_t r)
+{
+	return (uint8_t)(i * 7 + r);
+}
+
+static uint8_t pat_r(uint32_t i, uint32_t r)
+{
+	return (uint8_t)(i * 13 + r + 1);
+}
+
+/* @len bytes of device memory at @dev into host memory at @host. */
+static int d2h(void *host, const void *dev, size_t len)
+{
+	return aclrtMemcpy(host, len, dev, len, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS;
+}
+
+static int h2d(void *dev, const void *host, size_t len)
+{
+	return aclrtMemcpy(dev, len, host, len, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS;
+}
+
+/*
+ * Case 2's data part, between rank r (root host) and r + N over channel
+ * @ch (notifies 0 and 1 free): the root's rank WRITEs into the joiner's
+ * buffer and fills its own; the joiner's checks the write, READs the
+ * root's buffer and WRITE_REDUCEs (int32 sum) into it; the root's checks
+ * that and READ_REDUCEs the joiner's buffer. Every check of the bytes
+ * themselves. 0 or the failed step (20 and up).
+ */
+static int data_case(struct rank_arg *a, HcclComm comm, ThreadHandle th, ChannelHandle ch)
+{
+	uint32_t r = a->is_root ? a->rank : a->rank - a->nranks / 2, i;
+	void *mine, *peer, *dev = NULL;
+	uint64_t msize, psize;
+	uint8_t *h = malloc(DATA_LEN);
+	int32_t *v = malloc(DATA_COUNT * sizeof(int32_t));
+	int ret = 0;
+
+	if (!h || !v)
+		return 20;
+	if (HcclGetHcclBuffer(comm, &mine, &msize) != HCCL_SUCCESS) {
+		ret = 21;
+		goto out;
+	}
+	ret = HcclChannelGetHcclBuffer(comm, ch, &peer, &psize);
+	if (ret != HCCL_SUCCESS) {
+		printf("# rank %u: HcclChannelGetHcclBuffer: %d\n", a->rank, ret);
+		ret = 36;
+		goto out;
+	}
+	if (psize < DATA_OFF_S + DATA_COUNT * sizeof(int32_t) || psize != msize) {
+		printf("# rank %u: peer buffer %llu bytes, own %llu\n", a->rank,
+		       (unsigned long long)psize, (unsigned long long)msize);
+		ret = 37;
+		goto out;
+	}
+	if (aclrtMalloc(&dev, DATA_LEN, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+		ret = 22;
+		goto out;
+	}
+	if (a->is_root) {
+		for (i = 0; i < DATA_LEN; i++)
+			h[i] = pat_w(i, r);
+		if (h2d(dev, h, DATA_LEN)) {
+			ret = 23;
+			goto out;
+		}
+		for (i = 0; i < DATA_LEN; i++)
+			h[i] = pat_r(i, r);
+		for (i = 0; i < DATA_COUNT; i++)
+			v[i] = (int32_t)(i + r);
+		if (h2d((char *)mine + DATA_OFF_R, h, DATA_LEN) ||
+		    h2d((char *)mine + DATA_OFF_S, v, DATA_COUNT * sizeof(int32_t))) {
+			ret = 24;
+			goto out;
+		}
+		/* The record follows the write: the data is there first. */
+		ret = HcommWriteOnThread(th, ch, (char *)peer + DATA_OFF_W, dev, DATA_LEN);
+		if (!ret)
+			ret = HcommChannelNotifyRecordOnThread(th, ch, 0);
+		if (!ret)
+			ret = HcommChannelNotifyWaitOnThread(th, ch, 1, 60);
+		if (!ret)
+			ret = hccltThreadSynchronize(th, 120000);
+		if (ret) {
+			printf("# rank %u: write, record, wait: %d\n", a->rank, ret);
+			ret = 25;
+			goto out;
+		}
+		if (d2h(v, (char *)mine + DATA_OFF_S, DATA_COUNT * sizeof(int32_t))) {
+			ret = 26;
+			goto out;
+		}
+		for (i = 0; i < DATA_COUNT; i++)
+			if (v[i] != (int32_t)(4 * i + r)) {
+				ret = 27;
+				goto out;
+			}
+		/* READ_REDUCE of the joiner's written bytes, as int32. */
+		for (i = 0; i < DATA_RR; i++)
+			v[i] = 5;
+		if (h2d(dev, v, DATA_RR * sizeof(int32_t)) ||
+		    HcommReadReduceOnThread(th, ch, dev, (char *)peer + DATA_OFF_W, DATA_RR,
+					    HCOMM_DATA_TYPE_INT32, HCOMM_REDUCE_SUM) != HCCL_SUCCESS ||
+		    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS ||
+		    d2h(v, dev, DATA_RR * sizeof(int32_t))) {
+			ret = 28;
+			goto out;
+		}
+		for (i = 0; i < DATA_LEN; i++)
+			h[i] = pat_w(i, r);
+		for (i = 0; i < DATA_RR; i++) {
+			int32_t w;
+
+			memcpy(&w, h + 4 * i, sizeof(w));
+			if (v[i] != (int32_t)((uint32_t)w + 5u)) {
+				ret = 29;
+				goto out;
+			}
+		}
+		/* The joiner's rank waits for this before it goes. */
+		if (HcommChannelNotifyRecordOnThread(th, ch, 0) != HCCL_SUCCESS ||
+		    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+			ret = 30;
+		goto out;
+	}
+	if (HcommChannelNotifyWaitOnThread(th, ch, 0, 60) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 120000) != ACL_SUCCESS || d2h(h, (char *)mine + DATA_OFF_W, DATA_LEN)) {
+		ret = 31;
+		goto out;
+	}
+	for (i = 0; i < DATA_LEN; i++)
+		if (h[i] != pat_w(i, r)) {
+			ret = 32;
+			goto out;
+		}
+	if (HcommReadOnThread(th, ch, dev, (char *)peer + DATA_OFF_R, DATA_LEN) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 120000) != ACL_SUCCESS || d2h(h, dev, DATA_LEN)) {
+		ret = 33;
+		goto out;
+	}
+	for (i = 0; i < DATA_LEN; i++)
+		if (h[i] != pat_r(i, r)) {
+			ret = 34;
+			goto out;
+		}
+	for (i = 0; i < DATA_COUNT; i++)
+		v[i] = (int32_t)(3 * i);
+	if (h2d(dev, v, DATA_COUNT * sizeof(int32_t)) ||
+	    HcommWriteReduceOnThread(th, ch, (char *)peer + DATA_OFF_S, dev, DATA_COUNT,
+				     HCOMM_DATA_TYPE_INT32, HCOMM_REDUCE_SUM) != HCCL_SUCCESS ||
+	    HcommChannelNotifyRecordOnThread(th, ch, 1) != HCCL_SUCCESS ||
+	    HcommChannelNotifyWaitOnThread(th, ch, 0, 60) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 120000) != ACL_SUCCESS)
+		ret = 35;
+out:
+	if (dev)
+		aclrtFree(dev);
+	free(h);
+	free(v);
+	return ret;
 }
 
 /* Case 2's channel part, on rank @a's communicator; 0 or the failed step. */
@@ -130,6 +303,11 @@ static int chan_case(struct rank_arg *a, HcclComm comm)
 	if (hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
 		return 4;
 	a->pp_secs = now_s() - t0;
+	t0 = now_s();
+	k = (uint32_t)data_case(a, comm, th, ch);
+	if (k)
+		return (int)k;
+	a->data_secs = now_s() - t0;
 	if (!a->is_root) {
 		/* The root's ranks park on notify 0, which nobody records. */
 		sleep(2);
@@ -330,6 +508,11 @@ int main(int argc, char **argv)
 
 	int rounds = 0;
 
+	/*
+	 * 24 MiB HCCL buffers (2 x 12 MB): mapping one pins its pages, and a
+	 * guest has 8 ranks in 768 MB. data_case() needs 16.25 MiB.
+	 */
+	setenv("HCCL_BUFFSIZE", "12", 1);
 	if (argc == 5 && !strcmp(argv[3], "-b"))
 		rounds = atoi(argv[4]);
 	else if (argc != 3)
@@ -425,8 +608,10 @@ int main(int argc, char **argv)
 	}
 	printf("# channel ping-pong: %d round trips of 8 pairs at once in %.3f s (rank %u)\n",
 	       ROUNDS, a[0].pp_secs, a[0].rank);
+	printf("# data: WRITE, READ, WRITE_REDUCE and READ_REDUCE of %u pairs in %.3f s (rank %u)\n",
+	       n, a[0].data_secs, a[0].rank);
 	tap_ok(ok && worst < 5,
-	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong; a peer that goes breaks them (%.2f s)",
+	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong and move data (RDMA, checked); a peer that goes breaks them (%.2f s)",
 	       2 * n, worst);
 
 	/* 3: a rank of the joiner gives up: the root's ranks fail at once. */

@@ -70,9 +70,11 @@ extern "C" {
  * memory, DRM_IOCTL_HCCLT_MEM_REG, _MEM_UNREG and _CHANNEL_MEMS, and data
  * tasks into a peer's registered range (HCCLT_FEATURE_MEMREG); 14:
  * servers in QUERY (HCCLT_FEATURE_SERVERS); 15: clusters, QUERY's
- * @cluster_addr and GROUP_JOIN's @root_addr (HCCLT_FEATURE_CLUSTER).
+ * @cluster_addr and GROUP_JOIN's @root_addr (HCCLT_FEATURE_CLUSTER); 16:
+ * data tasks on channels to other hosts, CHANNEL_BUFFER's
+ * HCCLT_CHANNEL_BUFFER_REMOTE (HCCLT_FEATURE_CLUSTER_DATA).
  */
-#define HCCLT_UAPI_MINOR		15
+#define HCCLT_UAPI_MINOR		16
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -436,6 +438,14 @@ struct drm_hcclt_query {
  * (Documentation/clusters.rst).
  */
 #define HCCLT_FEATURE_CLUSTER		0x1000000ULL
+/*
+ * (uAPI 1.16) Data between hosts: WRITE, READ and their reduce variants on
+ * a channel to a rank of another host move data by RDMA into and out of
+ * that rank's HCCL buffer (Documentation/clusters.rst, "Data"), and
+ * DRM_IOCTL_HCCLT_CHANNEL_BUFFER with HCCLT_CHANNEL_BUFFER_REMOTE reports
+ * that buffer's size.
+ */
+#define HCCLT_FEATURE_CLUSTER_DATA	0x2000000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -1878,13 +1888,27 @@ struct drm_hcclt_comm_buffer {
  * can only be mapped: another driver importing it is refused (-EOPNOTSUPP
  * when it attaches).
  *
+ * A peer on another host (uAPI 1.16, HCCLT_FEATURE_CLUSTER_DATA): its
+ * buffer cannot be mapped here. With HCCLT_CHANNEL_BUFFER_REMOTE in @flags
+ * the call asks that host for the buffer (made there with @size if it has
+ * none, as above) and returns its size in @size and -1 in @fd; data tasks
+ * reach it by the channel (struct drm_hcclt_task, peer handle 0). Without
+ * the flag such a channel is -EOPNOTSUPP. The flag changes nothing for a
+ * peer on this host.
+ *
  * Checks, in this order:
  *
- * - -EINVAL: non-zero @flags or @pad.
+ * - -EINVAL: @flags other than HCCLT_CHANNEL_BUFFER_REMOTE, or non-zero
+ *   @pad.
  * - -ENOENT: unknown @comm_id, or @channel_id not a channel of it.
- * - -ECONNRESET: the peer's communicator is gone.
+ * - -EOPNOTSUPP: a peer on another host, without
+ *   HCCLT_CHANNEL_BUFFER_REMOTE.
+ * - -ECONNRESET: the peer's communicator is gone (or, on another host,
+ *   the link to it).
  * - -ENOBUFS: the peer has no HCCL buffer and @size is zero or exceeds the
- *   capacity the peer's device has left.
+ *   capacity the peer's device has left; -EDQUOT: beyond its account's
+ *   memory share.
+ * - -ETIMEDOUT: the peer's host did not answer in 30 s.
  * - -ENOMEM, -EMFILE.
  */
 struct drm_hcclt_channel_buffer {
@@ -1899,11 +1923,14 @@ struct drm_hcclt_channel_buffer {
 	__u64 size;
 	/** @fd: out, the dma-buf fd; -1 on error. */
 	__s32 fd;
-	/** @flags: in, must be zero. */
+	/** @flags: in, zero or HCCLT_CHANNEL_BUFFER_REMOTE (uAPI 1.16). */
 	__u32 flags;
 	/** @pad: in, must be zero. */
 	__u64 pad;
 };
+
+/* @flags: a peer on another host is reported by size, with no fd. */
+#define HCCLT_CHANNEL_BUFFER_REMOTE	0x1
 
 #define DRM_IOCTL_HCCLT_CHANNEL_BUFFER \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_HCCLT_CHANNEL_BUFFER, \

@@ -130,7 +130,12 @@ TEST_F(core, query_fields)
 	EXPECT_EQ(0, q.cluster_addr);
 	EXPECT_EQ(0, q.cluster_port);
 	EXPECT_EQ(0, q.pad4);
-	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_CLUSTER |HCCLT_FEATURE_FENCE_OUT |
+	/* uAPI 1.16: data between hosts wherever there are clusters. */
+	EXPECT_EQ(!!(q.features & HCCLT_FEATURE_CLUSTER),
+		  !!(q.features & HCCLT_FEATURE_CLUSTER_DATA));
+	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_CLUSTER |
+				    HCCLT_FEATURE_CLUSTER_DATA |
+				    HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |
 				    HCCLT_FEATURE_MEMORY |

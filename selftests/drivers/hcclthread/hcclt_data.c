@@ -553,8 +553,15 @@ TEST_F(data, channel_buffer)
 	EXPECT_EQ(0x5a, p.peer[0].p[12345]);
 	p.peer[1].p[MIB] = 0xa5;
 	EXPECT_EQ(0xa5, p.buf[0].p[MIB]);
-	EXPECT_EQ(-EINVAL, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 1, 0, &cb));
+	EXPECT_EQ(-EINVAL, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0,
+				       HCCLT_CHANNEL_BUFFER_REMOTE << 1, 0, &cb));
 	EXPECT_EQ(-1, cb.fd);
+	/* uAPI 1.16: the flag changes nothing for a peer of this host. */
+	ASSERT_EQ(0, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0,
+				 HCCLT_CHANNEL_BUFFER_REMOTE, 0, &cb));
+	EXPECT_LE(0, cb.fd);
+	EXPECT_EQ(p.peer[0].size, cb.size);
+	close(cb.fd);
 	EXPECT_EQ(-EINVAL, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0], 0, 0, 1, NULL));
 	EXPECT_EQ(-ENOENT, chan_buf_ex(p.r[0].fd, p.r[0].comm + 1, p.c[0], 0, 0, 0, NULL));
 	EXPECT_EQ(-ENOENT, chan_buf_ex(p.r[0].fd, p.r[0].comm, p.c[0] + 1, 0, 0, 0, NULL));
