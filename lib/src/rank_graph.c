@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "hccl/hccl_rank_graph.h"
@@ -260,7 +261,9 @@ static int group_places(const struct hcclt_comm *c, int fd, struct hcclt_topo *t
 {
 	struct drm_hcclt_group_rank_host *e;
 	struct drm_hcclt_group_info gi;
+	const char *name = c->name;
 	uint32_t i, n, found = 0;
+	pid_t pid = getpid();
 	int hosts = 1, ret;
 
 	memset(&gi, 0, sizeof(gi));
@@ -299,10 +302,21 @@ static int group_places(const struct hcclt_comm *c, int fd, struct hcclt_topo *t
 		t->card[i] = UINT32_MAX;
 		t->host[i] = 0;
 	}
+	/*
+	 * The group's name here: this rank's entry names it (a mirror of
+	 * another host's group has a name of its own), else the
+	 * communicator's.
+	 */
+	for (i = 0; i < n; i++) {
+		e[i].info.name[sizeof(e[i].info.name) - 1] = '\0';
+		if (e[i].info.pid == (uint32_t)pid && e[i].info.comm_id == c->id &&
+		    e[i].info.rank == c->rank && !e[i].remote)
+			name = e[i].info.name;
+	}
 	for (i = 0; i < n; i++) {
 		const struct drm_hcclt_group_rank_info *r = &e[i].info;
 
-		if (r->rank >= c->nranks || strncmp(r->name, c->name, sizeof(r->name)) ||
+		if (r->rank >= c->nranks || strncmp(r->name, name, sizeof(r->name)) ||
 		    t->card[r->rank] != UINT32_MAX)
 			continue;
 		t->card[r->rank] = r->device;
