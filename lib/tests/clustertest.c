@@ -68,6 +68,7 @@ struct rank_arg {
 	int is_root;	/* a rank of the root host */
 	int chan_ret;	/* 0, or the step of the channel case that failed */
 	double pp_secs, break_secs;
+	uint32_t layers;	/* of its rank graph */
 };
 
 static double now_s(void)
@@ -133,7 +134,10 @@ static int graph_case(struct rank_arg *a, HcclComm comm, HcclChannelDesc *d)
 
 	peer = a->rank < n ? a->rank + n : a->rank - n;
 	mate = base + (a->rank - base + 1) % n;
-	if (HcclRankGraphGetLayers(comm, &layers, &nl) != HCCL_SUCCESS || nl != top + 1)
+	if (HcclRankGraphGetLayers(comm, &layers, &nl) != HCCL_SUCCESS)
+		return 10;
+	a->layers = nl;
+	if (nl != top + 1)
 		return 10;
 	if (HcclRankGraphGetRanksByLayer(comm, 0, &ranks, &nr) != HCCL_SUCCESS || nr != n)
 		return 11;
@@ -505,6 +509,8 @@ int main(int argc, char **argv)
 	}
 	printf("# channel ping-pong: %d round trips of 8 pairs at once in %.3f s (rank %u)\n",
 	       ROUNDS, a[0].pp_secs, a[0].rank);
+	printf("# rank graph of rank %u on %s: %u layers\n", a[0].rank,
+	       aclrtGetSocName() ? aclrtGetSocName() : "?", a[0].layers);
 	tap_ok(ok && worst < 5,
 	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong; a peer that goes breaks them (%.2f s)",
 	       2 * n, worst);
