@@ -641,12 +641,16 @@ static int hcclt_channel_descs_check(struct hcclt_comm *comm,
 			return -EINVAL;
 		if (d[i].remote_rank >= nranks)
 			return -ERANGE;
-		/* Between hosts, as between servers: the cluster layer's. */
-		if (comm->group && d[i].protocol != hcclt_cluster_protocol() &&
-		    hcclt_group_rank_remote(comm->group, d[i].remote_rank))
-			return -EXDEV;
+		if (!comm->group)
+			continue;
+		/* Between hosts (superpods of their own) only RoCE. */
+		if (hcclt_group_rank_remote(comm->group, d[i].remote_rank)) {
+			if (d[i].protocol != HCCLT_PROTOCOL_ROCE)
+				return -EXDEV;
+			continue;
+		}
 		/* Between servers only the cluster layer's protocol. */
-		if (comm->group && d[i].protocol != hcclt_cluster_protocol() &&
+		if (d[i].protocol != hcclt_cluster_protocol() &&
 		    hcclt_device_server(hcclt_group_rank_device(comm->group,
 								d[i].remote_rank)) !=
 		    hcclt_device_server(comm->file->hdev->index))

@@ -98,8 +98,9 @@ u32 hcclt_device_server(u32 index)
 
 /**
  * hcclt_cluster_protocol - the protocol of the cluster layer, between
- * cards of different servers: RoCE on A2, HCCS on A3 (the servers are one
- * superpod), UB_CTP on a 950 (Documentation/overview.rst, "Servers").
+ * cards of different servers of this host: RoCE on A2, HCCS on A3 (the
+ * servers are one superpod), UB_CTP on a 950 (Documentation/overview.rst,
+ * "Servers"). Between hosts it is RoCE on every SoC.
  *
  * Return: an HCCLT_PROTOCOL_* value.
  */

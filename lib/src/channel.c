@@ -41,8 +41,7 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 {
 	const char *soc = aclrtGetSocName();
 	int ub = soc && !strncmp(soc, "Ascend950", 9);
-	uint32_t server[HCCLT_MAX_DEVICES * 4];
-	int32_t cross = COMM_PROTOCOL_RESERVED;
+	int32_t need[HCCLT_TOPO_MAX_RANKS], must;
 	uint32_t i, j;
 	int multi;
 
@@ -54,8 +53,7 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 			return HCCL_E_PARA;
 	}
 	/* Where the ranks are: one GROUP_INFO, not one per descriptor. */
-	multi = c->nranks <= sizeof(server) / sizeof(server[0]) &&
-		hcclt_rank_graph_servers(c, server, &cross);
+	multi = c->nranks <= HCCLT_TOPO_MAX_RANKS && hcclt_rank_graph_protocols(c, need);
 	for (i = 0; i < n; i++) {
 		if (d[i].notifyNum > HCCLT_MAX_NOTIFIES_PER_CHANNEL)
 			return HCCL_E_PARA;
@@ -65,17 +63,17 @@ static HcclResult descs_check(const struct hcclt_comm *c, CommEngine engine,
 				return HCCL_E_PARA;
 		if (d[i].remoteRank == c->rank || d[i].remoteRank >= c->nranks)
 			return HCCL_E_PARA;
-		/* HCCS or RoCE on A2/A3, UB_CTP on a 950 (hcomm's choice). */
-		if (ub ? d[i].channelProtocol != COMM_PROTOCOL_UB_CTP :
+		/*
+		 * Between servers, the protocol of the graph's link there
+		 * only (rank_graph.c): the cluster layer's, RoCE between
+		 * hosts. Within a server HCCS or RoCE on A2/A3, UB_CTP on a
+		 * 950 (hcomm's choice).
+		 */
+		must = multi ? need[d[i].remoteRank] : COMM_PROTOCOL_RESERVED;
+		if (must != COMM_PROTOCOL_RESERVED ? d[i].channelProtocol != must :
+		    ub ? d[i].channelProtocol != COMM_PROTOCOL_UB_CTP :
 			 d[i].channelProtocol != COMM_PROTOCOL_HCCS &&
 			 d[i].channelProtocol != COMM_PROTOCOL_ROCE)
-			return HCCL_E_PARA;
-		/*
-		 * Between servers, the cluster layer's protocol only: what
-		 * HcclRankGraphGetLinks gives there (rank_graph.c).
-		 */
-		if (multi && server[d[i].remoteRank] != server[c->rank] &&
-		    d[i].channelProtocol != cross)
 			return HCCL_E_PARA;
 		if (engine != COMM_ENGINE_CPU && engine != COMM_ENGINE_CPU_TS &&
 		    engine != COMM_ENGINE_AICPU && engine != COMM_ENGINE_AICPU_TS)

@@ -433,6 +433,7 @@ void hcclt_servers_from_query(const struct drm_hcclt_query *q, struct hcclt_serv
 	s->server_devices = q->server_devices;
 	s->server = q->server;
 	s->card = q->device_index;
+	s->cluster_addr = q->features & HCCLT_FEATURE_CLUSTER ? q->cluster_addr : 0;
 }
 
 /* The server layout of device @dev, seen open as for hcclt_device_features(). */

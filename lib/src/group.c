@@ -354,6 +354,7 @@ HcclResult hcclt_comm_join(int32_t dev, uint32_t nranks, const uint8_t *key,
 	memset(c->name, 0, sizeof(c->name));
 	strncpy(c->name, name, sizeof(c->name) - 1);
 	name_set_id(dev, name, gj.comm_id);
+	hcclt_rank_graph_learn(c);
 	atomic_store_explicit(&c->magic, HCCLT_COMM_MAGIC, memory_order_release);
 	*out = c;
 	return HCCL_SUCCESS;

@@ -101,11 +101,44 @@ struct hcclt_servers {
 	uint32_t server_devices;	/* cards per server */
 	uint32_t server;	/* this card's server */
 	uint32_t card;		/* this card's number (GROUP_INFO's device) */
+	uint32_t cluster_addr;	/* QUERY's (uAPI 1.15), 0: in no cluster */
 };
 
 void hcclt_servers_from_query(const struct drm_hcclt_query *q, struct hcclt_servers *s);
 const struct hcclt_servers *hcclt_device_servers(int dev);
-int hcclt_rank_graph_servers(const struct hcclt_comm *c, uint32_t *server, int32_t *proto);
+
+/*
+ * Where the ranks of a communicator are (rank_graph.c): each rank's host
+ * and card, and from them its server and superpod. The hcclt_topo_*()
+ * functions answer the rank graph's questions from it alone (the unit
+ * tests call them with layouts of their own).
+ */
+#define HCCLT_TOPO_MAX_RANKS	(HCCLT_MAX_DEVICES * 4)
+
+enum hcclt_topo_soc { HCCLT_TOPO_A2, HCCLT_TOPO_A3, HCCLT_TOPO_950 };
+
+struct hcclt_topo {
+	uint32_t nranks;
+	uint32_t rank;			/* the asking rank */
+	enum hcclt_topo_soc soc;
+	uint32_t per_server;		/* cards per server; 0: a host is one server */
+	uint32_t host_servers;		/* servers of a host (this host's) */
+	uint32_t nservers;		/* distinct servers of the ranks */
+	uint32_t npods;			/* distinct hosts of the ranks */
+	uint32_t nlayers;		/* 1-3 */
+	uint32_t card[HCCLT_TOPO_MAX_RANKS];	/* on its host; UINT32_MAX: unknown */
+	uint64_t host[HCCLT_TOPO_MAX_RANKS];	/* address << 16 | port; 0: this host */
+	uint32_t server[HCCLT_TOPO_MAX_RANKS];
+	uint32_t pod[HCCLT_TOPO_MAX_RANKS];	/* its host, by lowest rank */
+};
+
+int hcclt_topo_place(struct hcclt_topo *t);
+uint32_t hcclt_topo_inst(const struct hcclt_topo *t, uint32_t layer, uint32_t *ranks);
+uint32_t hcclt_topo_sizes(const struct hcclt_topo *t, uint32_t layer, uint32_t *sizes);
+int32_t hcclt_topo_link(const struct hcclt_topo *t, uint32_t layer, uint32_t src, uint32_t dst);
+int32_t hcclt_topo_need(const struct hcclt_topo *t, uint32_t dst);
+int hcclt_rank_graph_protocols(const struct hcclt_comm *c, int32_t *need);
+void hcclt_rank_graph_learn(const struct hcclt_comm *c);
 const struct hcclt_quota *hcclt_device_quota(int dev);
 void hcclt_quota_from_query(const struct drm_hcclt_query *q,
 			    struct hcclt_quota *qt);

@@ -2,64 +2,194 @@
 /*
  * The rank graph (hccl/hccl_rank_graph.h) of the simulated cluster: the
  * driver's cards split into servers (module parameter sim_servers; QUERY
- * tells the layout), a rank on the card the kernel's GROUP_INFO names.
+ * tells the layout), hosts joined into a cluster (module parameter
+ * cluster_addr), a rank on the host and card the kernel's GROUP_INFO
+ * names.
  *
  * Layer 0 is the server: the ranks on this rank's server, every pair
  * linked directly (HCCS on A2/A3, UB_CTP on a 950). When the
  * communicator's ranks are on more than one server, layer 1 is the
- * cluster: every rank, one instance, CLOS; its links between servers are
- * RoCE on A2, HCCS on A3 (the servers are one superpod) and UB_CTP on a
- * 950. Documentation/overview.rst, "Servers", cites hcomm for each answer.
- * Returned lists live in thread-local storage.
+ * cluster: on A2 every rank, one instance, its links between servers
+ * RoCE; on A3 and a 950 the superpod (supernode), its links HCCS or
+ * UB_CTP. Each host is a superpod of its own: on A3 and a 950, ranks on
+ * more than one host add layer 2, every rank, its links between hosts
+ * RoCE. Documentation/overview.rst, "Servers", cites hcomm for each
+ * answer. Returned lists live in thread-local storage.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "hccl/hccl_rank_graph.h"
 
-/* Where the ranks of a communicator are. */
-struct topo {
-	uint32_t nranks;
-	uint32_t nservers;		/* distinct servers of its ranks */
-	uint32_t my_server;
-	uint32_t card[HCCLT_MAX_DEVICES * 4];	/* per rank */
-	uint32_t server[HCCLT_MAX_DEVICES * 4];	/* per rank */
-	uint32_t per_server;		/* cards per server, 0: one server */
-};
-
-static _Thread_local uint32_t layers[2];
+static _Thread_local uint32_t layers[3];
 static _Thread_local uint32_t *rank_list;
-static _Thread_local uint32_t size_list[HCCLT_MAX_DEVICES * 4];
+static _Thread_local uint32_t size_list[HCCLT_TOPO_MAX_RANKS];
 static _Thread_local CommLink link_out;
 
-static int soc_950(void)
+static enum hcclt_topo_soc topo_soc(void)
 {
 	const char *soc = aclrtGetSocName();
 
-	return soc && !strncmp(soc, "Ascend950", 9);
-}
-
-static int soc_a3(void)
-{
-	const char *soc = aclrtGetSocName();
-
-	return soc && !strncmp(soc, "Ascend910_93", 12);
+	if (soc && !strncmp(soc, "Ascend950", 9))
+		return HCCLT_TOPO_950;
+	if (soc && !strncmp(soc, "Ascend910_93", 12))
+		return HCCLT_TOPO_A3;
+	return HCCLT_TOPO_A2;
 }
 
 /*
- * The cards and servers of @c's ranks. Without a server layout (one
- * server, or a driver before uAPI 1.14, or no device open) every rank is
- * on server 0 and no card is known (-1 in @card): asked only for links.
+ * From @t's cards and hosts: each rank's host in order of its lowest rank
+ * (pod), its server (the host's servers numbered after those of the hosts
+ * before it, a card on server card / per_server of its host), and the
+ * layers. Every host of a cluster has the same server layout (this
+ * host's: per_server, host_servers), which is what lets every rank of
+ * every host number the servers alike. -ERANGE: a card past that layout.
  */
+int hcclt_topo_place(struct hcclt_topo *t)
+{
+	uint32_t hs = t->host_servers ? t->host_servers : 1, i, j, local;
+
+	t->npods = 0;
+	t->nservers = 0;
+	for (i = 0; i < t->nranks; i++) {
+		for (j = 0; j < i && t->host[j] != t->host[i]; j++)
+			;
+		t->pod[i] = j < i ? t->pod[j] : t->npods++;
+		local = 0;
+		if (t->per_server && hs > 1 && t->card[i] != UINT32_MAX)
+			local = t->card[i] / t->per_server;
+		if (local >= hs)
+			return -ERANGE;
+		t->server[i] = t->pod[i] * hs + local;
+		for (j = 0; j < i && t->server[j] != t->server[i]; j++)
+			;
+		t->nservers += j == i;
+	}
+	t->nlayers = 1 + (t->nservers > 1);
+	if (t->soc != HCCLT_TOPO_A2 && t->npods > 1)
+		t->nlayers++;
+	return 0;
+}
+
 /*
- * The ranks' cards of communicators on several servers, once learnt: the
- * driver's GROUP_INFO lists a group only while every rank's communicator
- * lives, and the layout never changes. Entries of destroyed
- * communicators are dropped (hcclt_rank_graph_comm_gone()). card_lock
- * protects cards[].
+ * The instance of @layer rank @i is in: its server in layer 0, its
+ * superpod in layer 1 on A3 and a 950, the whole cluster otherwise.
+ */
+static uint32_t inst_of(const struct hcclt_topo *t, uint32_t layer, uint32_t i)
+{
+	if (layer == 0)
+		return t->server[i];
+	if (layer == 1 && t->soc != HCCLT_TOPO_A2)
+		return t->pod[i];
+	return 0;
+}
+
+/* The highest server number of @t's ranks. */
+static uint32_t max_server(const struct hcclt_topo *t)
+{
+	uint32_t i, m = 0;
+
+	for (i = 0; i < t->nranks; i++)
+		if (t->server[i] > m)
+			m = t->server[i];
+	return m;
+}
+
+/*
+ * The ranks of @t->rank's instance of @layer, server by server (hcomm's
+ * order), into @ranks when not NULL; their count.
+ */
+uint32_t hcclt_topo_inst(const struct hcclt_topo *t, uint32_t layer, uint32_t *ranks)
+{
+	uint32_t me = inst_of(t, layer, t->rank), top = max_server(t), s, i, n = 0;
+
+	for (s = 0; s <= top; s++) {
+		for (i = 0; i < t->nranks; i++) {
+			if (t->server[i] != s || inst_of(t, layer, i) != me)
+				continue;
+			if (ranks)
+				ranks[n] = i;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * The sizes of the instances of @layer in their order (servers, then
+ * superpods, by number) into @sizes; their count.
+ */
+uint32_t hcclt_topo_sizes(const struct hcclt_topo *t, uint32_t layer, uint32_t *sizes)
+{
+	uint32_t top = max_server(t), k, i, c, n = 0;
+
+	for (k = 0; k <= top; k++) {
+		for (i = 0, c = 0; i < t->nranks; i++)
+			c += inst_of(t, layer, i) == k;
+		if (c)
+			sizes[n++] = c;
+	}
+	return n;
+}
+
+/* The protocol between servers of one superpod: the cluster layer's. */
+static int32_t pod_protocol(const struct hcclt_topo *t)
+{
+	if (t->soc == HCCLT_TOPO_950)
+		return COMM_PROTOCOL_UB_CTP;
+	return t->soc == HCCLT_TOPO_A3 ? COMM_PROTOCOL_HCCS : COMM_PROTOCOL_ROCE;
+}
+
+/*
+ * The protocol of the link from @src to @dst in @layer, RESERVED for none
+ * (hcomm: rank_graph.cc:218-263 on A2/A3; on a 950 the paths of its
+ * topology, HCCL-VM's for 2 x 8 cards, and its scale-out between
+ * supernodes: overview.rst, "Servers").
+ */
+int32_t hcclt_topo_link(const struct hcclt_topo *t, uint32_t layer, uint32_t src, uint32_t dst)
+{
+	int same_server = t->server[src] == t->server[dst];
+	int same_pod = t->pod[src] == t->pod[dst];
+
+	if (layer >= t->nlayers)
+		return COMM_PROTOCOL_RESERVED;
+	if (layer == 0) {
+		if (!same_server || src == dst)
+			return COMM_PROTOCOL_RESERVED;
+		return t->soc == HCCLT_TOPO_950 ? COMM_PROTOCOL_UB_CTP : COMM_PROTOCOL_HCCS;
+	}
+	if (layer == 2)
+		return same_pod ? COMM_PROTOCOL_RESERVED : COMM_PROTOCOL_ROCE;
+	/* Layer 1: A2's cluster; A3's and the 950's superpod. */
+	if (t->soc == HCCLT_TOPO_A2)
+		return same_server ? COMM_PROTOCOL_RESERVED : COMM_PROTOCOL_ROCE;
+	return same_pod && src != dst ? pod_protocol(t) : COMM_PROTOCOL_RESERVED;
+}
+
+/*
+ * The protocol a channel from @t->rank to @dst must take, RESERVED when
+ * the SoC's own choice is free (the same server): RoCE to another host,
+ * the superpod's protocol to another server of this one.
+ */
+int32_t hcclt_topo_need(const struct hcclt_topo *t, uint32_t dst)
+{
+	if (t->pod[dst] != t->pod[t->rank])
+		return COMM_PROTOCOL_ROCE;
+	if (t->server[dst] != t->server[t->rank])
+		return pod_protocol(t);
+	return COMM_PROTOCOL_RESERVED;
+}
+
+/*
+ * The ranks' cards and hosts of communicators on several servers or
+ * hosts, once learnt: the driver's GROUP_INFO lists a group only while
+ * every rank's communicator lives, and the layout never changes. Entries
+ * of destroyed communicators are dropped (hcclt_rank_graph_comm_gone()).
+ * card_lock protects cards[].
  */
 #define CARD_CACHE	64
 
@@ -67,13 +197,14 @@ struct card_entry {
 	uint64_t comm;		/* kernel id; 0: free */
 	int32_t dev;
 	uint32_t gen;
-	uint32_t card[HCCLT_MAX_DEVICES * 4];
+	uint32_t card[HCCLT_TOPO_MAX_RANKS];
+	uint64_t host[HCCLT_TOPO_MAX_RANKS];
 };
 
 static pthread_mutex_t card_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct card_entry cards[CARD_CACHE];
 
-static int cards_find(const struct hcclt_comm *c, uint32_t *card)
+static int cards_find(const struct hcclt_comm *c, struct hcclt_topo *t)
 {
 	int i, found = 0;
 
@@ -81,7 +212,8 @@ static int cards_find(const struct hcclt_comm *c, uint32_t *card)
 	for (i = 0; i < CARD_CACHE && !found; i++) {
 		if (cards[i].comm == c->id && cards[i].dev == c->dev &&
 		    cards[i].gen == c->gen) {
-			memcpy(card, cards[i].card, c->nranks * sizeof(*card));
+			memcpy(t->card, cards[i].card, c->nranks * sizeof(t->card[0]));
+			memcpy(t->host, cards[i].host, c->nranks * sizeof(t->host[0]));
 			found = 1;
 		}
 	}
@@ -89,7 +221,7 @@ static int cards_find(const struct hcclt_comm *c, uint32_t *card)
 	return found;
 }
 
-static void cards_keep(const struct hcclt_comm *c, const uint32_t *card)
+static void cards_keep(const struct hcclt_comm *c, const struct hcclt_topo *t)
 {
 	int i, slot = -1;
 
@@ -102,7 +234,8 @@ static void cards_keep(const struct hcclt_comm *c, const uint32_t *card)
 		cards[slot].comm = c->id;
 		cards[slot].dev = c->dev;
 		cards[slot].gen = c->gen;
-		memcpy(cards[slot].card, card, c->nranks * sizeof(*card));
+		memcpy(cards[slot].card, t->card, c->nranks * sizeof(t->card[0]));
+		memcpy(cards[slot].host, t->host, c->nranks * sizeof(t->host[0]));
 	}
 	pthread_mutex_unlock(&card_lock);
 }
@@ -118,56 +251,153 @@ void hcclt_rank_graph_comm_gone(const struct hcclt_comm *c)
 	pthread_mutex_unlock(&card_lock);
 }
 
-static int topo_get(const struct hcclt_comm *c, struct topo *t)
+/*
+ * The cards and hosts of @c's ranks as GROUP_INFO lists them (with their
+ * hosts since uAPI 1.15, HCCLT_GROUP_INFO_HOSTS; without before): 0 when
+ * every rank was found, -ENOENT when some are not listed (a rank's
+ * communicator is gone), else an error.
+ */
+static int group_places(const struct hcclt_comm *c, int fd, struct hcclt_topo *t)
 {
-	struct drm_hcclt_group_rank_info e[HCCLT_MAX_DEVICES * 4];
-	const struct hcclt_servers *s;
+	struct drm_hcclt_group_rank_host *e;
 	struct drm_hcclt_group_info gi;
-	int fd = hcclt_device_fd_fast(c->dev), cached;
-	uint32_t i, seen = 0;
+	const char *name = c->name;
+	uint32_t i, n, found = 0;
+	pid_t pid = getpid();
+	int hosts = 1, ret;
 
-	if (c->nranks > sizeof(t->card) / sizeof(t->card[0]))
-		return -E2BIG;
-	memset(t, 0, sizeof(*t));
-	t->nranks = c->nranks;
-	t->nservers = 1;
-	for (i = 0; i < c->nranks; i++)
-		t->card[i] = UINT32_MAX;
-	if (fd < 0)
-		return 0;
-	s = hcclt_device_servers(c->dev);
-	t->card[c->rank] = s->card;
-	if (s->servers <= 1 || !s->server_devices || c->nranks == 1)
-		return 0;
-	t->per_server = s->server_devices;
-	cached = cards_find(c, t->card);
-	if (!cached) {
-		memset(&gi, 0, sizeof(gi));
-		gi.rank_count = sizeof(e) / sizeof(e[0]);
-		gi.ranks_ptr = (uintptr_t)e;
-		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
-			return -EIO;
-		for (i = 0; i < gi.rank_count && i < sizeof(e) / sizeof(e[0]); i++)
-			if (e[i].rank < c->nranks &&
-			    !strncmp(e[i].name, c->name, sizeof(e[i].name)))
-				t->card[e[i].rank] = e[i].device;
+	memset(&gi, 0, sizeof(gi));
+	gi.flags = HCCLT_GROUP_INFO_HOSTS;
+	if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi)) {
+		hosts = 0;
+		gi.flags = 0;
+		ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi);
+		if (ret)
+			return ret;
+	}
+	n = gi.rank_count + 16;	/* room for ranks joining meanwhile */
+	e = calloc(n, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	gi.rank_count = n;
+	gi.ranks_ptr = (uintptr_t)e;
+	ret = hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi);
+	if (ret) {
+		free(e);
+		return ret;
+	}
+	n = gi.rank_count < n ? gi.rank_count : n;
+	if (!hosts) {
+		/* Entries of the old size: spread them out, last first. */
+		const struct drm_hcclt_group_rank_info *old = (const void *)e;
+
+		for (i = n; i-- > 0;) {
+			struct drm_hcclt_group_rank_info r = old[i];
+
+			memset(&e[i], 0, sizeof(e[i]));
+			e[i].info = r;
+		}
 	}
 	for (i = 0; i < c->nranks; i++) {
-		if (t->card[i] == UINT32_MAX)
-			return -ENOENT;
-		t->server[i] = t->card[i] / t->per_server;
-		if (t->server[i] < 32)
-			seen |= 1U << t->server[i];
+		t->card[i] = UINT32_MAX;
+		t->host[i] = 0;
 	}
-	t->my_server = t->server[c->rank];
-	t->nservers = (uint32_t)__builtin_popcount(seen);
-	if (!cached)
-		cards_keep(c, t->card);
-	return 0;
+	/*
+	 * The group's name here: this rank's entry names it (a mirror of
+	 * another host's group has a name of its own), else the
+	 * communicator's.
+	 */
+	for (i = 0; i < n; i++) {
+		e[i].info.name[sizeof(e[i].info.name) - 1] = '\0';
+		if (e[i].info.pid == (uint32_t)pid && e[i].info.comm_id == c->id &&
+		    e[i].info.rank == c->rank && !e[i].remote)
+			name = e[i].info.name;
+	}
+	for (i = 0; i < n; i++) {
+		const struct drm_hcclt_group_rank_info *r = &e[i].info;
+
+		if (r->rank >= c->nranks || strncmp(r->name, name, sizeof(r->name)) ||
+		    t->card[r->rank] != UINT32_MAX)
+			continue;
+		t->card[r->rank] = r->device;
+		t->host[r->rank] = (uint64_t)e[i].host_addr << 16 | e[i].host_port;
+		found++;
+	}
+	free(e);
+	return found == c->nranks ? 0 : -ENOENT;
+}
+
+/*
+ * Where @c's ranks are. A driver on one server and in no cluster (or
+ * before uAPI 1.14, or no device open) puts every rank on server 0 of
+ * this host without asking GROUP_INFO: the cards are unknown (-1 in
+ * @t->card) but for this rank's.
+ */
+static int topo_get(const struct hcclt_comm *c, struct hcclt_topo *t)
+{
+	const struct hcclt_servers *s;
+	int fd = hcclt_device_fd_fast(c->dev), cached, ret;
+	uint32_t i;
+
+	if (c->nranks > HCCLT_TOPO_MAX_RANKS || c->rank >= c->nranks)
+		return -E2BIG;
+	t->nranks = c->nranks;
+	t->rank = c->rank;
+	t->soc = topo_soc();
+	t->per_server = 0;
+	t->host_servers = 1;
+	for (i = 0; i < c->nranks; i++) {
+		t->card[i] = UINT32_MAX;
+		t->host[i] = 0;
+	}
+	if (fd >= 0) {
+		s = hcclt_device_servers(c->dev);
+		t->card[c->rank] = s->card;
+		if (s->servers > 1 && s->server_devices) {
+			t->per_server = s->server_devices;
+			t->host_servers = s->servers;
+		}
+		if (c->nranks > 1 && (t->per_server || s->cluster_addr)) {
+			cached = cards_find(c, t);
+			if (!cached) {
+				ret = group_places(c, fd, t);
+				/* One server, in a cluster: a lost peer changes nothing. */
+				if (ret == -ENOENT && !t->per_server) {
+					for (i = 0; i < c->nranks; i++) {
+						t->card[i] = i == c->rank ? s->card : UINT32_MAX;
+						t->host[i] = 0;
+					}
+				} else if (ret) {
+					return ret;
+				} else {
+					cards_keep(c, t);
+				}
+			}
+		}
+	}
+	return hcclt_topo_place(t);
+}
+
+/*
+ * Right after @c's ranks met: learn where they are while GROUP_INFO lists
+ * them all, for later questions (the rank graph, channel checks).
+ */
+void hcclt_rank_graph_learn(const struct hcclt_comm *c)
+{
+	const struct hcclt_servers *s = hcclt_device_servers(c->dev);
+	struct hcclt_topo *t;
+
+	if (c->nranks <= 1 || (s->servers <= 1 && !s->cluster_addr))
+		return;
+	t = malloc(sizeof(*t));
+	if (t) {
+		topo_get(c, t);
+		free(t);
+	}
 }
 
 /* The communicator of @comm and its ranks' layout; NULL if not one. */
-static struct hcclt_comm *graph_comm(HcclComm comm, struct topo *t, HcclResult *ret)
+static struct hcclt_comm *graph_comm(HcclComm comm, struct hcclt_topo *t, HcclResult *ret)
 {
 	struct hcclt_comm *c = comm ? hcclt_comm_get(comm) : NULL;
 
@@ -178,16 +408,10 @@ static struct hcclt_comm *graph_comm(HcclComm comm, struct topo *t, HcclResult *
 	return *ret == HCCL_SUCCESS ? c : NULL;
 }
 
-/* Is @layer a layer of the graph? Layer 1 only across servers. */
-static int layer_ok(const struct topo *t, uint32_t layer)
-{
-	return layer == 0 || (layer == 1 && t->nservers > 1);
-}
-
 HCCLT_EXPORT HcclResult HcclRankGraphGetLayers(HcclComm comm, uint32_t **netLayers,
 					       uint32_t *netLayerNum)
 {
-	struct topo t;
+	struct hcclt_topo t;
 	HcclResult ret;
 
 	if (!comm || !netLayers || !netLayerNum)
@@ -196,36 +420,16 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetLayers(HcclComm comm, uint32_t **netLaye
 		return ret;
 	layers[0] = 0;
 	layers[1] = 1;
+	layers[2] = 2;
 	*netLayers = layers;
-	*netLayerNum = t.nservers > 1 ? 2 : 1;
+	*netLayerNum = t.nlayers;
 	return HCCL_SUCCESS;
-}
-
-/*
- * The ranks of this rank's instance of @layer: its server's in layer 0,
- * every rank server by server in layer 1 (hcomm's order).
- */
-static uint32_t inst_ranks(const struct topo *t, uint32_t layer, uint32_t *out)
-{
-	uint32_t s, i, n = 0;
-
-	for (s = 0; s < HCCLT_MAX_DEVICES; s++) {
-		if (layer == 0 && s != t->my_server)
-			continue;
-		for (i = 0; i < t->nranks; i++)
-			if (t->server[i] == s) {
-				if (out)
-					out[n] = i;
-				n++;
-			}
-	}
-	return n;
 }
 
 HCCLT_EXPORT HcclResult HcclRankGraphGetRanksByLayer(HcclComm comm, uint32_t netLayer,
 						     uint32_t **ranks, uint32_t *rankNum)
 {
-	struct topo t;
+	struct hcclt_topo t;
 	HcclResult ret;
 	uint32_t *n;
 
@@ -233,13 +437,13 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetRanksByLayer(HcclComm comm, uint32_t net
 		return HCCL_E_PTR;
 	if (!graph_comm(comm, &t, &ret))
 		return ret;
-	if (!layer_ok(&t, netLayer))
+	if (netLayer >= t.nlayers)
 		return HCCL_E_PARA;
 	n = realloc(rank_list, t.nranks * sizeof(*n));
 	if (!n)
 		return HCCL_E_MEMORY;
 	rank_list = n;
-	*rankNum = inst_ranks(&t, netLayer, n);
+	*rankNum = hcclt_topo_inst(&t, netLayer, n);
 	*ranks = n;
 	return HCCL_SUCCESS;
 }
@@ -247,16 +451,16 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetRanksByLayer(HcclComm comm, uint32_t net
 HCCLT_EXPORT HcclResult HcclRankGraphGetRankSizeByLayer(HcclComm comm, uint32_t netLayer,
 							uint32_t *rankNum)
 {
-	struct topo t;
+	struct hcclt_topo t;
 	HcclResult ret;
 
 	if (!comm || !rankNum)
 		return HCCL_E_PTR;
 	if (!graph_comm(comm, &t, &ret))
 		return ret;
-	if (!layer_ok(&t, netLayer))
+	if (netLayer >= t.nlayers)
 		return HCCL_E_PARA;
-	*rankNum = inst_ranks(&t, netLayer, NULL);
+	*rankNum = hcclt_topo_inst(&t, netLayer, NULL);
 	return HCCL_SUCCESS;
 }
 
@@ -264,90 +468,65 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetInstSizeListByLayer(HcclComm comm, uint3
 							    uint32_t **instSizeList,
 							    uint32_t *listSize)
 {
-	uint32_t s, i, n = 0, k;
-	struct topo t;
+	struct hcclt_topo t;
 	HcclResult ret;
 
 	if (!comm || !instSizeList || !listSize)
 		return HCCL_E_PTR;
 	if (!graph_comm(comm, &t, &ret))
 		return ret;
-	if (!layer_ok(&t, netLayer))
+	if (netLayer >= t.nlayers)
 		return HCCL_E_PARA;
-	if (netLayer == 1) {
-		size_list[n++] = t.nranks;
-	} else {
-		/* One instance per server, in server order. */
-		for (s = 0; s < HCCLT_MAX_DEVICES; s++) {
-			for (i = 0, k = 0; i < t.nranks; i++)
-				k += t.server[i] == s;
-			if (k)
-				size_list[n++] = k;
-		}
-	}
+	*listSize = hcclt_topo_sizes(&t, netLayer, size_list);
 	*instSizeList = size_list;
-	*listSize = n;
 	return HCCL_SUCCESS;
 }
 
 HCCLT_EXPORT HcclResult HcclRankGraphGetTopoTypeByLayer(HcclComm comm, uint32_t netLayer,
 							CommTopo *topoType)
 {
-	struct topo t;
+	struct hcclt_topo t;
 	HcclResult ret;
 
 	if (!comm || !topoType)
 		return HCCL_E_PTR;
 	if (!graph_comm(comm, &t, &ret))
 		return ret;
-	if (!layer_ok(&t, netLayer))
+	if (netLayer >= t.nlayers)
 		return HCCL_E_PARA;
 	if (netLayer)
 		*topoType = COMM_TOPO_CLOS;
 	else
-		*topoType = soc_a3() ? COMM_TOPO_910_93 : COMM_TOPO_1DMESH;
+		*topoType = t.soc == HCCLT_TOPO_A3 ? COMM_TOPO_910_93 : COMM_TOPO_1DMESH;
 	return HCCL_SUCCESS;
 }
 
-static void endpoint(EndpointDesc *d, CommProtocol proto, const struct topo *t, uint32_t rank)
+/*
+ * One end of a link: the card, its place on its server, its server and
+ * superpod (host); addressed by its host's cluster address on a RoCE link
+ * between hosts (the simulated cards of a host share its address:
+ * clusters.rst), by its number otherwise.
+ */
+static void endpoint(EndpointDesc *d, CommProtocol proto, const struct hcclt_topo *t,
+		     uint32_t rank)
 {
 	uint32_t card = t->card[rank];
 
 	d->protocol = proto;
-	d->commAddr.type = COMM_ADDR_TYPE_ID;
 	memset(d->commAddr.raws, 0, sizeof(d->commAddr.raws));
-	d->commAddr.id = card;
+	if (proto == COMM_PROTOCOL_ROCE && t->host[rank]) {
+		d->commAddr.type = COMM_ADDR_TYPE_IP_V4;
+		d->commAddr.addr.s_addr = (uint32_t)(t->host[rank] >> 16);
+	} else {
+		d->commAddr.type = COMM_ADDR_TYPE_ID;
+		d->commAddr.id = card;
+	}
 	d->loc.locType = ENDPOINT_LOC_TYPE_DEVICE;
 	memset(d->loc.raws, 0, sizeof(d->loc.raws));
 	d->loc.device.devPhyId = t->per_server ? card % t->per_server : card;
 	d->loc.device.superDevId = card;
 	d->loc.device.serverIdx = t->server[rank];
-	d->loc.device.superPodIdx = 0;
-}
-
-/*
- * The protocol of the link from @src to @dst in @layer, RESERVED for none
- * (hcomm: rank_graph.cc:218-263 on A2/A3; on a 950 the paths of its
- * topology, HCCL-VM's for 2 x 8 cards).
- */
-static CommProtocol link_protocol(const struct topo *t, uint32_t layer, uint32_t src,
-				  uint32_t dst, int v2)
-{
-	int same = t->server[src] == t->server[dst];
-
-	if (v2) {
-		if (layer == 0)
-			return same ? COMM_PROTOCOL_UB_CTP : COMM_PROTOCOL_RESERVED;
-		return COMM_PROTOCOL_UB_CTP;
-	}
-	if (layer == 0)
-		return same && src != dst ? COMM_PROTOCOL_HCCS : COMM_PROTOCOL_RESERVED;
-	if (layer == 1 && t->nservers > 1) {
-		if (soc_a3())
-			return src != dst ? COMM_PROTOCOL_HCCS : COMM_PROTOCOL_RESERVED;
-		return same ? COMM_PROTOCOL_RESERVED : COMM_PROTOCOL_ROCE;
-	}
-	return COMM_PROTOCOL_RESERVED;
+	d->loc.device.superPodIdx = t->pod[rank];
 }
 
 /*
@@ -360,27 +539,28 @@ static CommProtocol link_protocol(const struct topo *t, uint32_t layer, uint32_t
 HCCLT_EXPORT HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, uint32_t srcRank,
 					      uint32_t dstRank, CommLink **links, uint32_t *linkNum)
 {
-	int v2 = soc_950();
 	struct hcclt_comm *c;
+	struct hcclt_topo t;
 	CommProtocol proto;
-	struct topo t;
+	int v2, fd;
 
 	if (!comm || !links || !linkNum)
 		return HCCL_E_PTR;
 	c = hcclt_comm_get(comm);
 	if (!c)
 		return HCCL_E_PTR;
+	v2 = topo_soc() == HCCLT_TOPO_950;
 	if (v2 && srcRank == dstRank)
 		return HCCL_E_PARA;
 	if (topo_get(c, &t))
 		return HCCL_E_INTERNAL;
-	if (v2 && !layer_ok(&t, netLayer))
+	if (v2 && netLayer >= t.nlayers)
 		return HCCL_E_PARA;
 	if (srcRank >= c->nranks || dstRank >= c->nranks)
 		return HCCL_E_PARA;
 	if (netLayer > 2)
 		return HCCL_E_PARA;
-	proto = link_protocol(&t, netLayer, srcRank, dstRank, v2);
+	proto = (CommProtocol)hcclt_topo_link(&t, netLayer, srcRank, dstRank);
 	if (proto == COMM_PROTOCOL_RESERVED) {
 		*links = NULL;
 		*linkNum = 0;
@@ -388,23 +568,8 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, 
 	}
 	if (t.card[srcRank] == UINT32_MAX || t.card[dstRank] == UINT32_MAX) {
 		/* One server: the cards GROUP_INFO names. */
-		struct drm_hcclt_group_rank_info e[HCCLT_MAX_DEVICES * 4];
-		struct drm_hcclt_group_info gi;
-		int fd = hcclt_device_fd_fast(c->dev);
-		uint32_t i;
-
-		if (fd < 0)
-			return HCCL_E_INTERNAL;
-		memset(&gi, 0, sizeof(gi));
-		gi.rank_count = sizeof(e) / sizeof(e[0]);
-		gi.ranks_ptr = (uintptr_t)e;
-		if (hcclt_ioctl(fd, DRM_IOCTL_HCCLT_GROUP_INFO, &gi))
-			return HCCL_E_INTERNAL;
-		for (i = 0; i < gi.rank_count && i < sizeof(e) / sizeof(e[0]); i++)
-			if (e[i].rank < c->nranks &&
-			    !strncmp(e[i].name, c->name, sizeof(e[i].name)))
-				t.card[e[i].rank] = e[i].device;
-		if (t.card[srcRank] == UINT32_MAX || t.card[dstRank] == UINT32_MAX)
+		fd = hcclt_device_fd_fast(c->dev);
+		if (fd < 0 || group_places(c, fd, &t) || hcclt_topo_place(&t))
 			return HCCL_E_INTERNAL;
 	}
 	CommLinkInit(&link_out, 1);
@@ -419,17 +584,19 @@ HCCLT_EXPORT HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, 
 
 /*
  * For HcclChannelAcquire's check (channel.c): when @c's ranks span more
- * than one server, the server of each rank in @server (@c->nranks
- * entries) and the cluster layer's protocol in *@proto, and 1; 0 when
- * they are on one server (or the layout is unknown).
+ * than one server, the protocol a channel to each rank must take in
+ * @need (@c->nranks entries, COMM_PROTOCOL_RESERVED: the SoC's own
+ * choice), and 1; 0 when they are on one server (or the layout is
+ * unknown).
  */
-int hcclt_rank_graph_servers(const struct hcclt_comm *c, uint32_t *server, int32_t *proto)
+int hcclt_rank_graph_protocols(const struct hcclt_comm *c, int32_t *need)
 {
-	struct topo t;
+	struct hcclt_topo t;
+	uint32_t i;
 
 	if (topo_get(c, &t) || t.nservers <= 1)
 		return 0;
-	memcpy(server, t.server, t.nranks * sizeof(*server));
-	*proto = soc_950() ? COMM_PROTOCOL_UB_CTP : soc_a3() ? COMM_PROTOCOL_HCCS : COMM_PROTOCOL_ROCE;
+	for (i = 0; i < t.nranks; i++)
+		need[i] = hcclt_topo_need(&t, i);
 	return 1;
 }

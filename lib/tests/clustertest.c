@@ -19,12 +19,14 @@
  *   1. the joiner's driver is refused a key no group has (HCCL_E_PARA,
  *      at once), and learns nothing else;
  *   2. 2N ranks form one communicator: every rank gets HCCL_SUCCESS, its
- *      rank and the size 2N; then each rank acquires a channel (RoCE, 2
- *      notifies) to its counterpart on the other host (rank r and r + N),
- *      the pairs ping-pong ROUNDS times over channel notifies, move data
- *      both ways (data_case(): WRITE, READ, WRITE_REDUCE, READ_REDUCE
- *      between the HCCL buffers, RDMA between the drivers, every byte
- *      checked), and the joiner's ranks destroy their communicators while the root's wait
+ *      rank and the size 2N; its rank graph has the cluster layer across
+ *      the hosts (graph_case()); then each rank acquires a channel (the
+ *      graph's RoCE link, 2 notifies) to its counterpart on the other host
+ *      (rank r and r + N), the pairs ping-pong ROUNDS times over channel
+ *      notifies, move data both ways (data_case(): WRITE, READ,
+ *      WRITE_REDUCE, READ_REDUCE between the HCCL buffers, RDMA between
+ *      the drivers, every byte checked), and the joiner's ranks destroy
+ *      their communicators while the root's wait
  *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s;
  *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
@@ -46,6 +48,7 @@
 
 #include <acl/acl.h>
 #include <hccl/hccl.h>
+#include <hccl/hccl_rank_graph.h>
 #include <hccl/hccl_res.h>
 #include <hccl/hcomm_primitives.h>
 #include <hcclthread.h>
@@ -67,6 +70,7 @@ struct rank_arg {
 	int is_root;	/* a rank of the root host */
 	int chan_ret;	/* 0, or the step of the channel case that failed */
 	double pp_secs, break_secs, data_secs;
+	uint32_t layers;	/* of its rank graph */
 };
 
 static double now_s(void)
@@ -270,22 +274,102 @@ out:
 	return ret;
 }
 
+/* Does @e name a card of the host of @ip ("10.0.0.x") on server @server? */
+static int endpoint_is(const EndpointDesc *e, const char *ip, uint32_t server)
+{
+	struct in_addr want;
+
+	inet_pton(AF_INET, ip, &want);
+	return e->protocol == COMM_PROTOCOL_ROCE && e->commAddr.type == COMM_ADDR_TYPE_IP_V4 &&
+	       e->commAddr.addr.s_addr == want.s_addr &&
+	       e->loc.locType == ENDPOINT_LOC_TYPE_DEVICE && e->loc.device.serverIdx == server;
+}
+
+/*
+ * Case 2's rank graph, on rank @a's communicator: layer 0 this host's N
+ * ranks, the top layer every rank in rank order (the root host's server
+ * first, on both hosts: each checks the same list), sizes [N, N] in layer
+ * 0, a RoCE link to the other host's counterpart with both hosts'
+ * addresses, none to a rank of this host there. A2 has 2 layers, A3 and
+ * a 950 3 (a superpod per host, hcomm's A3 graph). The link's descriptors
+ * go into @d. 0 or the failed step (10-19).
+ */
+static int graph_case(struct rank_arg *a, HcclComm comm, HcclChannelDesc *d)
+{
+	const char *soc = aclrtGetSocName();
+	uint32_t n = a->nranks / 2, base = a->is_root ? 0 : n, peer, mate;
+	uint32_t top = soc && (!strncmp(soc, "Ascend910_93", 12) ||
+			       !strncmp(soc, "Ascend950", 9)) ? 2 : 1;
+	uint32_t *layers = NULL, nl = 0, *ranks = NULL, nr = 0, *sizes = NULL, ns = 0, i;
+	CommLink *links = NULL;
+	HcclChannelDesc bad;
+	ChannelHandle ch;
+
+	peer = a->rank < n ? a->rank + n : a->rank - n;
+	mate = base + (a->rank - base + 1) % n;
+	if (HcclRankGraphGetLayers(comm, &layers, &nl) != HCCL_SUCCESS)
+		return 10;
+	a->layers = nl;
+	if (nl != top + 1)
+		return 10;
+	if (HcclRankGraphGetRanksByLayer(comm, 0, &ranks, &nr) != HCCL_SUCCESS || nr != n)
+		return 11;
+	for (i = 0; i < n; i++)
+		if (ranks[i] != base + i)
+			return 11;
+	if (HcclRankGraphGetRanksByLayer(comm, top, &ranks, &nr) != HCCL_SUCCESS ||
+	    nr != a->nranks)
+		return 12;
+	for (i = 0; i < a->nranks; i++)
+		if (ranks[i] != i)
+			return 12;
+	if (HcclRankGraphGetInstSizeListByLayer(comm, 0, &sizes, &ns) != HCCL_SUCCESS ||
+	    ns != 2 || sizes[0] != n || sizes[1] != n)
+		return 13;
+	if (HcclRankGraphGetInstSizeListByLayer(comm, top, &sizes, &ns) != HCCL_SUCCESS ||
+	    ns != 1 || sizes[0] != a->nranks)
+		return 14;
+	if (HcclRankGraphGetLinks(comm, top, a->rank, mate, &links, &nl) != HCCL_SUCCESS || nl)
+		return 15;
+	if (HcclRankGraphGetLinks(comm, top, a->rank, peer, &links, &nl) != HCCL_SUCCESS ||
+	    nl != 1 || links[0].linkAttr.linkProtocol != COMM_PROTOCOL_ROCE)
+		return 16;
+	if (!endpoint_is(&links[0].srcEndpointDesc, a->is_root ? "10.0.0.1" : "10.0.0.2",
+			 a->is_root ? 0 : 1) ||
+	    !endpoint_is(&links[0].dstEndpointDesc, a->is_root ? "10.0.0.2" : "10.0.0.1",
+			 a->is_root ? 1 : 0))
+		return 17;
+	HcclChannelDescInit(d, 1);
+	d->remoteRank = peer;
+	d->channelProtocol = links[0].linkAttr.linkProtocol;
+	d->localEndpoint = links[0].srcEndpointDesc;
+	d->remoteEndpoint = links[0].dstEndpointDesc;
+	d->notifyNum = 2;
+	/* Another protocol to the other host: refused before any rendezvous. */
+	bad = *d;
+	bad.channelProtocol = COMM_PROTOCOL_HCCS;
+	if (HcclChannelAcquire(comm, COMM_ENGINE_CPU, &bad, 1, &ch) != HCCL_E_PARA)
+		return 18;
+	return 0;
+}
+
 /* Case 2's channel part, on rank @a's communicator; 0 or the failed step. */
 static int chan_case(struct rank_arg *a, HcclComm comm)
 {
-	uint32_t n = a->nranks / 2, k;
+	uint32_t k;
 	HcclChannelDesc d;
 	ChannelHandle ch;
 	ThreadHandle th;
 	aclError e;
 	double t0;
+	int ret;
 
+	ret = graph_case(a, comm, &d);
+	if (ret)
+		return ret;
 	if (HcclThreadAcquire(comm, COMM_ENGINE_CPU, 1, 0, &th) != HCCL_SUCCESS)
 		return 1;
-	HcclChannelDescInit(&d, 1);
-	d.remoteRank = a->rank < n ? a->rank + n : a->rank - n;
-	d.channelProtocol = COMM_PROTOCOL_ROCE;
-	d.notifyNum = 2;
+	/* The graph's link to the other host: its protocol and endpoints. */
 	if (HcclChannelAcquire(comm, COMM_ENGINE_CPU, &d, 1, &ch) != HCCL_SUCCESS)
 		return 2;
 	t0 = now_s();
@@ -610,6 +694,8 @@ int main(int argc, char **argv)
 	       ROUNDS, a[0].pp_secs, a[0].rank);
 	printf("# data: WRITE, READ, WRITE_REDUCE and READ_REDUCE of %u pairs in %.3f s (rank %u)\n",
 	       n, a[0].data_secs, a[0].rank);
+	printf("# rank graph of rank %u on %s: %u layers\n", a[0].rank,
+	       aclrtGetSocName() ? aclrtGetSocName() : "?", a[0].layers);
 	tap_ok(ok && worst < 5,
 	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong and move data (RDMA, checked); a peer that goes breaks them (%.2f s)",
 	       2 * n, worst);

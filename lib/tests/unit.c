@@ -1602,6 +1602,157 @@ static void test_fidelity_a2(void)
 	}
 }
 
+/*
+ * A layout of @nranks ranks as GROUP_INFO tells it: rank i on host
+ * @host_of(i) (1 or 2: two cluster addresses) and card @card_of(i); asked
+ * by @rank. Hosts with @host_servers servers of @per_server cards.
+ */
+static void topo_make(struct hcclt_topo *t, enum hcclt_topo_soc soc, uint32_t nranks,
+		      uint32_t rank, uint32_t per_server, uint32_t host_servers,
+		      uint32_t (*host_of)(uint32_t), uint32_t (*card_of)(uint32_t))
+{
+	uint32_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->nranks = nranks;
+	t->rank = rank;
+	t->soc = soc;
+	t->per_server = per_server;
+	t->host_servers = host_servers;
+	for (i = 0; i < nranks; i++) {
+		/* 10.0.0.N:60000, network order, as the driver gives it. */
+		t->host[i] = host_of ? (uint64_t)(0x0000000aU | host_of(i) << 24) << 16 | 0x60ea : 0;
+		t->card[i] = card_of(i);
+	}
+}
+
+static uint32_t half_host(uint32_t i) { return i < 8 ? 1 : 2; }
+static uint32_t odd_host(uint32_t i) { return i % 2 ? 1 : 2; }
+static uint32_t half_card(uint32_t i) { return i % 8; }
+static uint32_t odd_card(uint32_t i) { return i / 2; }
+static uint32_t quarter_host(uint32_t i) { return i < 16 ? 1 : 2; }
+static uint32_t quarter_card(uint32_t i) { return i % 16; }
+static uint32_t upper_card(uint32_t i) { return (i + 8) % 16; }
+
+/* Are @n entries of @a i * @step + @first for i = 0 .. @n - 1? */
+static int seq(const uint32_t *a, uint32_t n, uint32_t want, uint32_t first, uint32_t step)
+{
+	uint32_t i;
+
+	if (n != want)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (a[i] != first + i * step)
+			return 0;
+	return 1;
+}
+
+/* The rank graph across hosts (rank_graph.c), from layouts alone. */
+static void test_topo_hosts(void)
+{
+	static const enum hcclt_topo_soc socs[] = { HCCLT_TOPO_A2, HCCLT_TOPO_A3, HCCLT_TOPO_950 };
+	static const char *const soc_name[] = { "A2", "A3", "950" };
+	static const int32_t pod_proto[] = { COMM_PROTOCOL_ROCE, COMM_PROTOCOL_HCCS,
+					     COMM_PROTOCOL_UB_CTP };
+	uint32_t r[HCCLT_TOPO_MAX_RANKS], r2[HCCLT_TOPO_MAX_RANKS], sz[HCCLT_TOPO_MAX_RANKS];
+	struct hcclt_topo t;
+	uint32_t k, n, n2;
+
+	/* 2 hosts x 8 ranks, asked by rank 3 and by rank 12. */
+	for (k = 0; k < 3; k++) {
+		const char *sn = soc_name[k];
+		uint32_t top = socs[k] == HCCLT_TOPO_A2 ? 1 : 2;
+
+		topo_make(&t, socs[k], 16, 3, 0, 1, half_host, half_card);
+		TAP_EQ(hcclt_topo_place(&t), 0, "%s, 2 hosts x 8: placed", sn);
+		TAP_EQ(t.nlayers, top + 1, "%s, 2 hosts x 8: %u layers", sn, top + 1);
+		tap_ok(t.nservers == 2 && t.npods == 2, "%s: 2 servers, 2 hosts", sn);
+		n = hcclt_topo_inst(&t, 0, r);
+		tap_ok(seq(r, n, 8, 0, 1), "%s: rank 3's layer 0 is ranks 0-7", sn);
+		n = hcclt_topo_sizes(&t, 0, sz);
+		tap_ok(n == 2 && sz[0] == 8 && sz[1] == 8, "%s: layer 0 sizes [8,8]", sn);
+		n = hcclt_topo_inst(&t, top, r);
+		tap_ok(seq(r, n, 16, 0, 1), "%s: layer %u is every rank, in rank order", sn, top);
+		n = hcclt_topo_sizes(&t, top, sz);
+		tap_ok(n == 1 && sz[0] == 16, "%s: layer %u sizes [16]", sn, top);
+		TAP_EQ(hcclt_topo_link(&t, top, 3, 12), COMM_PROTOCOL_ROCE,
+		       "%s: 3 -> 12 (other host) in layer %u: RoCE", sn, top);
+		TAP_EQ(hcclt_topo_link(&t, top, 3, 4), COMM_PROTOCOL_RESERVED,
+		       "%s: 3 -> 4 (same server) in layer %u: none", sn, top);
+		TAP_EQ(hcclt_topo_link(&t, 0, 3, 12), COMM_PROTOCOL_RESERVED,
+		       "%s: 3 -> 12 in layer 0: none", sn);
+		TAP_EQ(hcclt_topo_link(&t, 0, 3, 4),
+		       socs[k] == HCCLT_TOPO_950 ? COMM_PROTOCOL_UB_CTP : COMM_PROTOCOL_HCCS,
+		       "%s: 3 -> 4 in layer 0: the server's protocol", sn);
+		TAP_EQ(hcclt_topo_need(&t, 12), COMM_PROTOCOL_ROCE,
+		       "%s: a channel to the other host takes RoCE", sn);
+		TAP_EQ(hcclt_topo_need(&t, 4), COMM_PROTOCOL_RESERVED,
+		       "%s: a channel within the server takes the SoC's choice", sn);
+		if (top == 2) {
+			/* A superpod per host: hcomm's A3 layer 1 (rank_graph.cc:1047-1063). */
+			n = hcclt_topo_inst(&t, 1, r);
+			tap_ok(seq(r, n, 8, 0, 1), "%s: layer 1 is the host's superpod, ranks 0-7", sn);
+			n = hcclt_topo_sizes(&t, 1, sz);
+			tap_ok(n == 2 && sz[0] == 8 && sz[1] == 8, "%s: layer 1 sizes [8,8]", sn);
+			TAP_EQ(hcclt_topo_link(&t, 1, 3, 12), COMM_PROTOCOL_RESERVED,
+			       "%s: 3 -> 12 in layer 1: none (another superpod)", sn);
+			TAP_EQ(hcclt_topo_link(&t, 1, 3, 4), pod_proto[k],
+			       "%s: 3 -> 4 in layer 1: the superpod's protocol", sn);
+		}
+		n = hcclt_topo_inst(&t, top, r);
+		topo_make(&t, socs[k], 16, 12, 0, 1, half_host, half_card);
+		TAP_EQ(hcclt_topo_place(&t), 0, "%s: placed for rank 12", sn);
+		n2 = hcclt_topo_inst(&t, top, r2);
+		tap_ok(n == n2 && !memcmp(r, r2, n * sizeof(*r)),
+		       "%s: rank 12's top layer in the same order as rank 3's", sn);
+		n = hcclt_topo_inst(&t, 0, r);
+		tap_ok(seq(r, n, 8, 8, 1), "%s: rank 12's layer 0 is ranks 8-15", sn);
+		tap_ok(t.server[12] == 1 && t.server[3] == 0 && t.pod[12] == 1,
+		       "%s: the host of rank 0 is server 0 on both", sn);
+	}
+
+	/* Hosts taking turns: rank 0's host first, each host's ranks in order. */
+	topo_make(&t, HCCLT_TOPO_A2, 16, 5, 0, 1, odd_host, odd_card);
+	TAP_EQ(hcclt_topo_place(&t), 0, "A2, ranks alternating between 2 hosts: placed");
+	n = hcclt_topo_inst(&t, 0, r);
+	tap_ok(seq(r, n, 8, 1, 2), "rank 5's layer 0 is the odd ranks");
+	n = hcclt_topo_inst(&t, 1, r);
+	tap_ok(n == 16 && seq(r, 8, 8, 0, 2) && seq(r + 8, 8, 8, 1, 2),
+	       "layer 1: the even ranks' server (rank 0's) first, then the odd ranks'");
+	TAP_EQ(hcclt_topo_link(&t, 1, 5, 6), COMM_PROTOCOL_ROCE, "5 -> 6: RoCE in layer 1");
+	TAP_EQ(t.server[5], 1, "rank 5's serverIdx is 1");
+
+	/* 2 hosts x 2 servers x 8 (sim_servers=2 on each). */
+	topo_make(&t, HCCLT_TOPO_A3, 32, 9, 8, 2, quarter_host, quarter_card);
+	TAP_EQ(hcclt_topo_place(&t), 0, "A3, 2 hosts x 2 servers x 8: placed");
+	tap_ok(t.nlayers == 3 && t.nservers == 4 && t.npods == 2, "3 layers, 4 servers, 2 hosts");
+	n = hcclt_topo_inst(&t, 0, r);
+	tap_ok(seq(r, n, 8, 8, 1), "rank 9's layer 0 is ranks 8-15");
+	n = hcclt_topo_inst(&t, 1, r);
+	tap_ok(seq(r, n, 16, 0, 1), "rank 9's layer 1 is its host's 16 ranks");
+	n = hcclt_topo_sizes(&t, 0, sz);
+	tap_ok(n == 4 && sz[0] == 8 && sz[3] == 8, "layer 0 sizes [8,8,8,8]");
+	TAP_EQ(hcclt_topo_need(&t, 3), COMM_PROTOCOL_HCCS, "9 -> 3 (other server, same host): HCCS");
+	TAP_EQ(hcclt_topo_need(&t, 20), COMM_PROTOCOL_ROCE, "9 -> 20 (other host): RoCE");
+	TAP_EQ(hcclt_topo_link(&t, 2, 9, 3), COMM_PROTOCOL_RESERVED, "9 -> 3 in layer 2: none");
+	TAP_EQ(t.server[20], 2, "rank 20 (card 4 of the second host) is on server 2");
+
+	/* One host, sim_servers=2: servers keep their numbers (card / 8). */
+	topo_make(&t, HCCLT_TOPO_A2, 16, 0, 8, 2, NULL, upper_card);
+	TAP_EQ(hcclt_topo_place(&t), 0, "A2, one host, ranks 0-7 on server 1: placed");
+	tap_ok(t.nlayers == 2 && t.npods == 1 && t.server[0] == 1 && t.server[8] == 0,
+	       "2 layers, one host, rank 0 on server 1, rank 8 on server 0");
+	n = hcclt_topo_inst(&t, 1, r);
+	tap_ok(n == 16 && seq(r, 8, 8, 8, 1) && seq(r + 8, 8, 8, 0, 1),
+	       "layer 1 server by server: 8-15 (server 0), then 0-7");
+	TAP_EQ(hcclt_topo_need(&t, 8), COMM_PROTOCOL_ROCE, "0 -> 8: the cluster layer's RoCE");
+
+	/* A card past this host's layout cannot be placed. */
+	topo_make(&t, HCCLT_TOPO_A2, 16, 0, 8, 2, half_host, half_card);
+	t.card[9] = 16;
+	TAP_EQ(hcclt_topo_place(&t), -ERANGE, "a remote card past this host's layout: -ERANGE");
+}
+
 /* The runtime samples' calls: the checks made before any device. */
 static void test_runtime_checks(void)
 {
@@ -2043,6 +2194,7 @@ int main(int argc, char **argv)
 	test_diag_checks();
 	test_runtime_checks();
 	test_fidelity_a2();
+	test_topo_hosts();
 	test_vmm_checks();
 	test_vmap_table();
 	tmp = getenv("TMPDIR");

@@ -1619,7 +1619,8 @@ struct drm_hcclt_channel_desc {
  *   communicator of COMM_CREATE has one rank).
  * - -EXDEV: (uAPI 1.14, HCCLT_FEATURE_SERVERS) @remote_rank's card is on
  *   another server and @protocol is not the cluster layer's protocol
- *   (RoCE on A2, HCCS on A3, UB_CTP on a 950).
+ *   (RoCE on A2, HCCS on A3, UB_CTP on a 950); (uAPI 1.15) @remote_rank
+ *   is on another host and @protocol is not RoCE, on every SoC.
  * - -EBUSY: another call of the same communicator is acquiring the same
  *   channel now.
  * - -ENOSPC: the device's notify pool has too few notifies left.
