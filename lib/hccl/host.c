@@ -111,18 +111,19 @@ static HcclResult kernel_load(void)
 
 /*
  * The protocol of the link from @rank to @peer, from the rank graph: the
- * server layer's, else (a peer on another server) the cluster layer's.
+ * lowest layer that links them (the server's; else, a peer on another
+ * server, the superpod's or the cluster's).
  */
 static HcclResult link_protocol(HcclComm comm, uint32_t rank, uint32_t peer,
 				CommProtocol *proto)
 {
+	uint32_t *layers = NULL, nlayers = 0, i, n = 0;
 	CommLink *links = NULL;
-	uint32_t n = 0;
 	HcclResult ret;
 
-	ret = HcclRankGraphGetLinks(comm, 0, rank, peer, &links, &n);
-	if (ret == HCCL_SUCCESS && !n)
-		ret = HcclRankGraphGetLinks(comm, 1, rank, peer, &links, &n);
+	ret = HcclRankGraphGetLayers(comm, &layers, &nlayers);
+	for (i = 0; ret == HCCL_SUCCESS && i < nlayers && !n; i++)
+		ret = HcclRankGraphGetLinks(comm, layers[i], rank, peer, &links, &n);
 	if (ret != HCCL_SUCCESS)
 		return ret;
 	if (!n)

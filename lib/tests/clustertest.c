@@ -28,10 +28,14 @@
  *      the drivers, every byte checked), and the joiner's ranks destroy
  *      their communicators while the root's wait
  *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s;
- *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
+ *   3. 2N ranks run HCCL's collectives of libhccl (coll_case():
+ *      HcclAllReduce, HcclAllGather, HcclBroadcast, HcclReduceScatter,
+ *      int32 sum), every element checked: the ring crosses the hosts
+ *      twice, by the data tasks of channels between them;
+ *   4. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
  *      that left (HCCL_E_TCP_CONNECT);
- *   4. the joiner's host goes away (its eth0 down, 2 s after its rank
+ *   5. the joiner's host goes away (its eth0 down, 2 s after its rank
  *      joined: nothing says goodbye): the ranks of both hosts fail
  *      (HCCL_E_TCP_CONNECT) when their link's QP gives up, within 15 s.
  *      This case is last: the joiner's network stays down.
@@ -71,6 +75,9 @@ struct rank_arg {
 	int chan_ret;	/* 0, or the step of the channel case that failed */
 	double pp_secs, break_secs, data_secs;
 	uint32_t layers;	/* of its rank graph */
+	int coll;	/* the collectives case (3) after the join */
+	int coll_ret;	/* 0, or the step of it that failed */
+	double coll_secs;
 };
 
 static double now_s(void)
@@ -408,6 +415,111 @@ static int chan_case(struct rank_arg *a, HcclComm comm)
 	return e == ACL_ERROR_RT_STREAM_ABORT ? 0 : 6;
 }
 
+/* Elements of the collectives case. */
+#define COLL_COUNT	(64 * 1024)	/* AllReduce, Broadcast: int32 */
+#define COLL_PART	4096		/* AllGather, ReduceScatter: per rank */
+#define COLL_ROOT	3		/* Broadcast's root */
+
+static int coll_sync(aclrtStream st, HcclResult ret)
+{
+	return ret != HCCL_SUCCESS || aclrtSynchronizeStream(st) != ACL_SUCCESS;
+}
+
+/*
+ * Case 3 on rank @a's communicator of 2N ranks on two hosts: HCCL's
+ * collectives of libhccl (AllReduce, AllGather, Broadcast, ReduceScatter;
+ * int32, sum), every element checked. 0 or the failed step (40 and up).
+ */
+static int coll_case(struct rank_arg *a, HcclComm comm)
+{
+	uint32_t r = a->rank, n = a->nranks, i, k, sum = n * (n - 1) / 2;
+	size_t big = (size_t)COLL_PART * n;
+	int32_t *h = malloc((COLL_COUNT > big ? COLL_COUNT : big) * sizeof(int32_t));
+	void *in = NULL, *out = NULL;
+	aclrtStream st = NULL;
+	double t0 = now_s();
+	int ret = 0;
+
+	if (!h || aclrtCreateStream(&st) != ACL_SUCCESS ||
+	    aclrtMalloc(&in, COLL_COUNT * sizeof(int32_t) + big * sizeof(int32_t),
+			ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMalloc(&out, COLL_COUNT * sizeof(int32_t) + big * sizeof(int32_t),
+			ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+		ret = 40;
+		goto out;
+	}
+	/* AllReduce: in[i] = r + i, so out[i] = n * i + sum. */
+	for (i = 0; i < COLL_COUNT; i++)
+		h[i] = (int32_t)(r + i);
+	if (h2d(in, h, COLL_COUNT * sizeof(int32_t)) ||
+	    coll_sync(st, HcclAllReduce(in, out, COLL_COUNT, HCCL_DATA_TYPE_INT32,
+					HCCL_REDUCE_SUM, comm, st)) ||
+	    d2h(h, out, COLL_COUNT * sizeof(int32_t))) {
+		ret = 41;
+		goto out;
+	}
+	for (i = 0; i < COLL_COUNT; i++)
+		if (h[i] != (int32_t)(n * i + sum)) {
+			ret = 42;
+			goto out;
+		}
+	/* AllGather: rank k's part is k * 1000000 + i. */
+	for (i = 0; i < COLL_PART; i++)
+		h[i] = (int32_t)(r * 1000000 + i);
+	if (h2d(in, h, COLL_PART * sizeof(int32_t)) ||
+	    coll_sync(st, HcclAllGather(in, out, COLL_PART, HCCL_DATA_TYPE_INT32, comm, st)) ||
+	    d2h(h, out, big * sizeof(int32_t))) {
+		ret = 43;
+		goto out;
+	}
+	for (k = 0; k < n; k++)
+		for (i = 0; i < COLL_PART; i++)
+			if (h[k * COLL_PART + i] != (int32_t)(k * 1000000 + i)) {
+				ret = 44;
+				goto out;
+			}
+	/* Broadcast from COLL_ROOT: its values, 7 * i + 1. */
+	for (i = 0; i < COLL_COUNT; i++)
+		h[i] = r == COLL_ROOT ? (int32_t)(7 * i + 1) : -1;
+	if (h2d(in, h, COLL_COUNT * sizeof(int32_t)) ||
+	    coll_sync(st, HcclBroadcast(in, COLL_COUNT, HCCL_DATA_TYPE_INT32, COLL_ROOT,
+					comm, st)) ||
+	    d2h(h, in, COLL_COUNT * sizeof(int32_t))) {
+		ret = 45;
+		goto out;
+	}
+	for (i = 0; i < COLL_COUNT; i++)
+		if (h[i] != (int32_t)(7 * i + 1)) {
+			ret = 46;
+			goto out;
+		}
+	/* ReduceScatter: in[j] = r + j; block r of the sum is out. */
+	for (i = 0; i < big; i++)
+		h[i] = (int32_t)(r + i);
+	if (h2d(in, h, big * sizeof(int32_t)) ||
+	    coll_sync(st, HcclReduceScatter(in, out, COLL_PART, HCCL_DATA_TYPE_INT32,
+					    HCCL_REDUCE_SUM, comm, st)) ||
+	    d2h(h, out, COLL_PART * sizeof(int32_t))) {
+		ret = 47;
+		goto out;
+	}
+	for (i = 0; i < COLL_PART; i++)
+		if (h[i] != (int32_t)(n * (r * COLL_PART + i) + sum)) {
+			ret = 48;
+			goto out;
+		}
+	a->coll_secs = now_s() - t0;
+out:
+	if (in)
+		aclrtFree(in);
+	if (out)
+		aclrtFree(out);
+	if (st)
+		aclrtDestroyStream(st);
+	free(h);
+	return ret;
+}
+
 static void *rank_main(void *p)
 {
 	struct rank_arg *a = p;
@@ -425,6 +537,8 @@ static void *rank_main(void *p)
 		HcclGetRankSize(comm, &a->got_size);
 		if (a->chan)
 			a->chan_ret = chan_case(a, comm);
+		if (a->coll)
+			a->coll_ret = coll_case(a, comm);
 		HcclCommDestroy(comm);
 	}
 	aclrtResetDevice(a->dev);
@@ -475,8 +589,9 @@ static int fetch(const struct sockaddr_in *sa, HcclRootInfo *root)
 }
 
 /* Run ranks @base .. @base + @n - 1 of @nranks, one per card; join them. */
-static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
-		      uint32_t nranks, const HcclRootInfo *root, int chan)
+static void run_ranks_coll(struct rank_arg *a, uint32_t n, uint32_t base,
+			   uint32_t nranks, const HcclRootInfo *root, int chan,
+			   int coll)
 {
 	uint32_t i;
 
@@ -487,11 +602,18 @@ static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
 		a[i].nranks = nranks;
 		a[i].root = root;
 		a[i].chan = chan;
+		a[i].coll = coll;
 		a[i].is_root = !base;
 		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(a[i].tid, NULL);
+}
+
+static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
+		      uint32_t nranks, const HcclRootInfo *root, int chan)
+{
+	run_ranks_coll(a, n, base, nranks, root, chan, 0);
 }
 
 /*
@@ -633,7 +755,7 @@ int main(int argc, char **argv)
 		}
 		return bench(is_root, ls, &sa, rounds);
 	}
-	printf("1..4\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
+	printf("1..5\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
 	if (is_root) {
@@ -700,7 +822,25 @@ int main(int argc, char **argv)
 	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong and move data (RDMA, checked); a peer that goes breaks them (%.2f s)",
 	       2 * n, worst);
 
-	/* 3: a rank of the joiner gives up: the root's ranks fail at once. */
+	/* 3: HCCL's collectives on the 2N ranks of the two hosts. */
+	if (is_root) {
+		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		run_ranks_coll(a, n, 0, 2 * n, &root, 0, 1);
+	} else {
+		ok = !fetch(&sa, &root);
+		run_ranks_coll(a, n, n, 2 * n, &root, 0, 1);
+	}
+	for (i = 0; i < n; i++) {
+		if (a[i].ret != HCCL_SUCCESS || a[i].coll_ret) {
+			printf("# rank %u: %d, collectives step %d\n", a[i].rank,
+			       (int)a[i].ret, a[i].coll_ret);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "HcclAllReduce, HcclAllGather, HcclBroadcast and HcclReduceScatter on %u ranks of two hosts, every element checked (%.2f s)",
+	       2 * n, a[0].coll_secs);
+
+	/* 4: a rank of the joiner gives up: the root's ranks fail at once. */
 	if (is_root) {
 		ok = root_ranks_fail(a, n, ls, &worst);
 		tap_ok(ok && worst < 10,
