@@ -853,7 +853,7 @@ int main(int argc, char **argv)
 		tap_ok(ok && a[0].ret == HCCL_E_TIMEOUT,
 		       "a rank that waits past its timeout gives up (%d)", (int)a[0].ret);
 	}
-	/* 4: the other host goes away while the ranks wait. */
+	/* 5: the other host goes away while the ranks wait. */
 	if (is_root) {
 		ok = root_ranks_fail(a, n, ls, &worst);
 		tap_ok(ok && worst < 20,
