@@ -10,7 +10,11 @@
  *
  * With -b (make bench): one rank per host on card 0, one channel, ROUNDS
  * ping-pongs of channel notifies queued at once; prints the round trip
- * ("channel notify round trip: U us") and runs none of the cases.
+ * ("channel notify round trip: U us"), then WRITEs 64 MiB from the root's
+ * card into the other's HCCL buffer ("write 64 MiB: B MB/s"), and runs
+ * none of the cases. With -a ITERS (make bench): the 2N ranks run ITERS
+ * AllReduces of 8 MiB (float32, sum) after one; rank 0 prints the bus
+ * bandwidth ("allreduce 8 MiB: busbw B MB/s").
  *
  * N is the number of cards of the host (aclrtGetDeviceCount), one rank per
  * card, as threads. The root info travels as applications send theirs
@@ -77,6 +81,7 @@ struct rank_arg {
 	uint32_t layers;	/* of its rank graph */
 	int coll;	/* the collectives case (3) after the join */
 	int coll_ret;	/* 0, or the step of it that failed */
+	int ar_iters;	/* -a: the AllReduce bench's iterations instead */
 	double coll_secs;
 };
 
@@ -422,8 +427,19 @@ static int chan_case(struct rank_arg *a, HcclComm comm)
 
 static int coll_sync(aclrtStream st, HcclResult ret)
 {
-	return ret != HCCL_SUCCESS || aclrtSynchronizeStream(st) != ACL_SUCCESS;
+	aclError e;
+
+	if (ret != HCCL_SUCCESS) {
+		printf("# collective: %d\n", (int)ret);
+		return 1;
+	}
+	e = aclrtSynchronizeStream(st);
+	if (e != ACL_SUCCESS)
+		printf("# collective's stream: %d\n", (int)e);
+	return e != ACL_SUCCESS;
 }
+
+static int ar_bench(struct rank_arg *a, HcclComm comm);
 
 /*
  * Case 3 on rank @a's communicator of 2N ranks on two hosts: HCCL's
@@ -538,7 +554,7 @@ static void *rank_main(void *p)
 		if (a->chan)
 			a->chan_ret = chan_case(a, comm);
 		if (a->coll)
-			a->coll_ret = coll_case(a, comm);
+			a->coll_ret = a->ar_iters ? ar_bench(a, comm) : coll_case(a, comm);
 		HcclCommDestroy(comm);
 	}
 	aclrtResetDevice(a->dev);
@@ -641,11 +657,119 @@ static int root_ranks_fail(struct rank_arg *a, uint32_t n, int ls, double *worst
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS]\n");
+	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS | -a ITERS]\n");
 	return 2;
 }
 
-/* -b: the channel notify round trip between the two hosts' card 0. */
+/* Bytes of the bench's WRITE, as ib_write_bw's -s (pair-bench). */
+#define BENCH_WRITE	(64u << 20)
+#define BENCH_WRITES	2
+
+/*
+ * The bench's WRITE of BENCH_WRITE bytes from the root's card 0 into the
+ * HCCL buffer of the other's, BENCH_WRITES times after one to warm up;
+ * prints its bandwidth ("write 64 MiB: B MB/s, T ms", MB = 2^20 as
+ * perftest's). 0 or 1.
+ */
+static int bench_write(int is_root, HcclComm comm, ThreadHandle th, ChannelHandle ch)
+{
+	void *peer, *src = NULL;
+	uint64_t psize;
+	double t0 = 0, t1;
+	int k;
+
+	if (HcclChannelGetHcclBuffer(comm, ch, &peer, &psize) != HCCL_SUCCESS ||
+	    psize < BENCH_WRITE) {
+		fprintf(stderr, "bench: no peer buffer of 64 MiB\n");
+		return 1;
+	}
+	if (!is_root) {
+		/* Until the root is done with this side's buffer. */
+		if (HcommChannelNotifyWaitOnThread(th, ch, 0, 600) != HCCL_SUCCESS ||
+		    hccltThreadSynchronize(th, 700000) != ACL_SUCCESS) {
+			fprintf(stderr, "bench: the writes failed on the other side\n");
+			return 1;
+		}
+		return 0;
+	}
+	if (aclrtMalloc(&src, BENCH_WRITE, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMemset(src, BENCH_WRITE, 0x5a, BENCH_WRITE) != ACL_SUCCESS)
+		return 1;
+	for (k = 0; k <= BENCH_WRITES; k++) {
+		if (HcommWriteOnThread(th, ch, peer, src, BENCH_WRITE) != HCCL_SUCCESS ||
+		    hccltThreadSynchronize(th, 600000) != ACL_SUCCESS) {
+			fprintf(stderr, "bench: a write failed\n");
+			aclrtFree(src);
+			return 1;
+		}
+		if (!k)
+			t0 = now_s();
+	}
+	t1 = now_s();
+	printf("write 64 MiB: %.2f MB/s, %.0f ms per write (%d in %.3f s)\n",
+	       BENCH_WRITES * 64.0 / (t1 - t0), (t1 - t0) * 1e3 / BENCH_WRITES,
+	       BENCH_WRITES, t1 - t0);
+	aclrtFree(src);
+	if (HcommChannelNotifyRecordOnThread(th, ch, 0) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+		return 1;
+	return 0;
+}
+
+/* Bytes of the bench's AllReduce (float32, sum), and its iterations. */
+#define BENCH_AR	(8u << 20)
+
+/*
+ * The bench's AllReduce on rank @a of 2N: one to warm up, then
+ * @a->ar_iters, timed on each rank; rank 0 prints the bus bandwidth
+ * ("allreduce 8 MiB: busbw B MB/s, algbw A MB/s, T ms"; busbw = size x
+ * 2(n-1)/n / time, as HCCL's test tool and nccl-tests report it). 0 or
+ * the failed step.
+ */
+static int ar_bench(struct rank_arg *a, HcclComm comm)
+{
+	uint32_t count = BENCH_AR / sizeof(float), k;
+	void *in = NULL, *out = NULL;
+	aclrtStream st = NULL;
+	double t0 = 0, t;
+	int ret = 0;
+
+	if (aclrtCreateStream(&st) != ACL_SUCCESS ||
+	    aclrtMalloc(&in, BENCH_AR, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMalloc(&out, BENCH_AR, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMemset(in, BENCH_AR, 0, BENCH_AR) != ACL_SUCCESS) {
+		ret = 50;
+		goto out;
+	}
+	for (k = 0; k <= (uint32_t)a->ar_iters; k++) {
+		if (coll_sync(st, HcclAllReduce(in, out, count, HCCL_DATA_TYPE_FP32,
+						HCCL_REDUCE_SUM, comm, st))) {
+			ret = 51;
+			goto out;
+		}
+		if (!k)
+			t0 = now_s();
+	}
+	t = (now_s() - t0) / a->ar_iters;
+	a->coll_secs = t;
+	if (!a->rank)
+		printf("allreduce 8 MiB: busbw %.2f MB/s, algbw %.2f MB/s, %.0f ms (%u ranks, %d iterations)\n",
+		       8.0 * 2 * (a->nranks - 1) / a->nranks / t, 8.0 / t, t * 1e3,
+		       a->nranks, a->ar_iters);
+out:
+	if (in)
+		aclrtFree(in);
+	if (out)
+		aclrtFree(out);
+	if (st)
+		aclrtDestroyStream(st);
+	return ret;
+}
+
+/*
+ * -b: the channel notify round trip between the two hosts' card 0, then
+ * the 64 MiB WRITE between them.
+ */
 static int bench(int is_root, int ls, const struct sockaddr_in *sa, int rounds)
 {
 	uint32_t k, rank = is_root ? 0 : 1;
@@ -697,9 +821,53 @@ static int bench(int is_root, int ls, const struct sockaddr_in *sa, int rounds)
 	t1 = now_s();
 	printf("channel notify round trip: %.1f us (%d rounds in %.3f s)\n",
 	       (t1 - t0) * 1e6 / rounds, rounds, t1 - t0);
+	if (bench_write(is_root, comm, th, ch))
+		return 1;
 	HcclCommDestroy(comm);
 	aclrtResetDevice(0);
 	return 0;
+}
+
+/* -a ITERS: the AllReduce bench on the 2N ranks of both hosts. */
+static int ar_main(struct rank_arg *a, uint32_t n, int is_root,
+		   const struct sockaddr_in *sa, int iters)
+{
+	HcclRootInfo root;
+	int ls = -1, one = 1, ok = 1;
+	uint32_t i;
+
+	if (is_root) {
+		ls = socket(AF_INET, SOCK_STREAM, 0);
+		setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ls < 0 || bind(ls, (const struct sockaddr *)sa, sizeof(*sa)) ||
+		    listen(ls, 4) || HcclGetRootInfo(&root) != HCCL_SUCCESS ||
+		    serve(ls, &root))
+			return 1;
+	} else if (fetch(sa, &root)) {
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].dev = (int32_t)i;
+		a[i].rank = (is_root ? 0 : n) + i;
+		a[i].nranks = 2 * n;
+		a[i].root = &root;
+		a[i].coll = 1;
+		a[i].ar_iters = iters;
+		a[i].is_root = is_root;
+		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(a[i].tid, NULL);
+		if (a[i].ret != HCCL_SUCCESS || a[i].coll_ret) {
+			fprintf(stderr, "bench: rank %u: %d, step %d\n", a[i].rank,
+				(int)a[i].ret, a[i].coll_ret);
+			ok = 0;
+		}
+	}
+	if (ls >= 0)
+		close(ls);
+	return !ok;
 }
 
 int main(int argc, char **argv)
@@ -712,19 +880,26 @@ int main(int argc, char **argv)
 	double worst;
 	char *colon;
 
-	int rounds = 0;
+	int rounds = 0, ar = 0;
 
 	/*
 	 * 24 MiB HCCL buffers (2 x 12 MB): mapping one pins its pages, and a
-	 * guest has 8 ranks in 768 MB. data_case() needs 16.25 MiB.
+	 * guest has 8 ranks in 768 MB. data_case() needs 16.25 MiB; the
+	 * bench's 64 MiB WRITE (one rank per host) 80 MiB.
 	 */
 	setenv("HCCL_BUFFSIZE", "12", 1);
-	if (argc == 5 && !strcmp(argv[3], "-b"))
+	if (argc == 5 && !strcmp(argv[3], "-b")) {
 		rounds = atoi(argv[4]);
-	else if (argc != 3)
+		setenv("HCCL_BUFFSIZE", "40", 1);
+		if (rounds < 1)
+			return usage();
+	} else if (argc == 5 && !strcmp(argv[3], "-a")) {
+		ar = atoi(argv[4]);
+		if (ar < 1)
+			return usage();
+	} else if (argc != 3) {
 		return usage();
-	if (argc == 5 && rounds < 1)
-		return usage();
+	}
 	is_root = !strcmp(argv[1], "root");
 	if (!is_root && strcmp(argv[1], "join"))
 		return usage();
@@ -755,6 +930,8 @@ int main(int argc, char **argv)
 		}
 		return bench(is_root, ls, &sa, rounds);
 	}
+	if (ar)
+		return ar_main(a, n, is_root, &sa, ar);
 	printf("1..5\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
