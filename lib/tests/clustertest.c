@@ -10,11 +10,11 @@
  *
  * With -b (make bench): one rank per host on card 0, one channel, ROUNDS
  * ping-pongs of channel notifies queued at once; prints the round trip
- * ("channel notify round trip: U us"), then WRITEs 64 MiB from the root's
- * card into the other's HCCL buffer ("write 64 MiB: B MB/s"), and runs
- * none of the cases. With -a ITERS (make bench): the 2N ranks run ITERS
- * AllReduces of 8 MiB (float32, sum) after one; rank 0 prints the bus
- * bandwidth ("allreduce 8 MiB: busbw B MB/s").
+ * ("channel notify round trip: U us"), then the joiner's card WRITEs 64
+ * MiB into the root's HCCL buffer ("write 64 MiB: B MB/s", printed by the
+ * joiner), and runs none of the cases. With -a ITERS (make bench): the 2N
+ * ranks run ITERS AllReduces of 8 MiB (float32, sum) after one; rank N
+ * prints the bus bandwidth ("allreduce 8 MiB: busbw B MB/s").
  *
  * N is the number of cards of the host (aclrtGetDeviceCount), one rank per
  * card, as threads. The root info travels as applications send theirs
@@ -666,8 +666,8 @@ static int usage(void)
 #define BENCH_WRITES	2
 
 /*
- * The bench's WRITE of BENCH_WRITE bytes from the root's card 0 into the
- * HCCL buffer of the other's, BENCH_WRITES times after one to warm up;
+ * The bench's WRITE of BENCH_WRITE bytes from the joiner's card 0 into the
+ * HCCL buffer of the root's (the joiner's host writes make bench's rows), BENCH_WRITES times after one to warm up;
  * prints its bandwidth ("write 64 MiB: B MB/s, T ms", MB = 2^20 as
  * perftest's). 0 or 1.
  */
@@ -683,8 +683,8 @@ static int bench_write(int is_root, HcclComm comm, ThreadHandle th, ChannelHandl
 		fprintf(stderr, "bench: no peer buffer of 64 MiB\n");
 		return 1;
 	}
-	if (!is_root) {
-		/* Until the root is done with this side's buffer. */
+	if (is_root) {
+		/* Until the joiner is done with this side's buffer. */
 		if (HcommChannelNotifyWaitOnThread(th, ch, 0, 600) != HCCL_SUCCESS ||
 		    hccltThreadSynchronize(th, 700000) != ACL_SUCCESS) {
 			fprintf(stderr, "bench: the writes failed on the other side\n");
@@ -721,7 +721,8 @@ static int bench_write(int is_root, HcclComm comm, ThreadHandle th, ChannelHandl
 
 /*
  * The bench's AllReduce on rank @a of 2N: one to warm up, then
- * @a->ar_iters, timed on each rank; rank 0 prints the bus bandwidth
+ * @a->ar_iters, timed on each rank; the joiner's first rank (N) prints
+ * the bus bandwidth
  * ("allreduce 8 MiB: busbw B MB/s, algbw A MB/s, T ms"; busbw = size x
  * 2(n-1)/n / time, as HCCL's test tool and nccl-tests report it). 0 or
  * the failed step.
@@ -752,7 +753,7 @@ static int ar_bench(struct rank_arg *a, HcclComm comm)
 	}
 	t = (now_s() - t0) / a->ar_iters;
 	a->coll_secs = t;
-	if (!a->rank)
+	if (a->rank == a->nranks / 2)
 		printf("allreduce 8 MiB: busbw %.2f MB/s, algbw %.2f MB/s, %.0f ms (%u ranks, %d iterations)\n",
 		       8.0 * 2 * (a->nranks - 1) / a->nranks / t, 8.0 / t, t * 1e3,
 		       a->nranks, a->ar_iters);
