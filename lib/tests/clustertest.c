@@ -840,11 +840,15 @@ static int ar_main(struct rank_arg *a, uint32_t n, int is_root,
 	if (is_root) {
 		ls = socket(AF_INET, SOCK_STREAM, 0);
 		setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* The root info names this host's card 0. */
 		if (ls < 0 || bind(ls, (const struct sockaddr *)sa, sizeof(*sa)) ||
-		    listen(ls, 4) || HcclGetRootInfo(&root) != HCCL_SUCCESS ||
-		    serve(ls, &root))
+		    listen(ls, 4) || aclrtSetDevice(0) != ACL_SUCCESS ||
+		    HcclGetRootInfo(&root) != HCCL_SUCCESS || serve(ls, &root)) {
+			fprintf(stderr, "bench: no root info\n");
 			return 1;
+		}
 	} else if (fetch(sa, &root)) {
+		fprintf(stderr, "bench: no root info\n");
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
@@ -866,8 +870,10 @@ static int ar_main(struct rank_arg *a, uint32_t n, int is_root,
 			ok = 0;
 		}
 	}
-	if (ls >= 0)
+	if (ls >= 0) {
 		close(ls);
+		aclrtResetDevice(0);
+	}
 	return !ok;
 }
 
