@@ -39,7 +39,13 @@
  *   4. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
  *      that left (HCCL_E_TCP_CONNECT);
- *   5. the joiner's host goes away (its eth0 down, 2 s after its rank
+ *   5. the joiner's 8 ranks run in a process of their own
+ *      (hcclt-clustertest kill-child FILE N), AllReduces with the root's
+ *      until the joiner kills it (SIGKILL, 6 s after it started) and tells
+ *      the root: the root's ranks' AllReduce fails within 1.5 s of hearing
+ *      it (target 1 s: the driver of the killed process's host breaks its
+ *      channels as the process's files close);
+ *   6. the joiner's host goes away (its eth0 down, 2 s after its rank
  *      joined: nothing says goodbye): the ranks of both hosts fail
  *      (HCCL_E_TCP_CONNECT) when their link's QP gives up, within 15 s.
  *      This case is last: the joiner's network stays down.
@@ -50,7 +56,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,6 +91,10 @@ struct rank_arg {
 	int coll;	/* the collectives case (3) after the join */
 	int coll_ret;	/* 0, or the step of it that failed */
 	int ar_iters;	/* -a: the AllReduce bench's iterations instead */
+	int kill;	/* case 5: AllReduces until one fails */
+	double t_fail;	/* when it failed (now_s()) */
+	int fail_code;	/* how: the call's or its stream's code */
+	uint32_t loops;	/* AllReduces done before */
 	double coll_secs;
 };
 
@@ -536,6 +549,47 @@ out:
 	return ret;
 }
 
+/* Elements of case 5's AllReduces (int32). */
+#define KILL_COUNT	(16 * 1024)
+
+/*
+ * Case 5 on rank @a: AllReduces of KILL_COUNT int32 until one fails (the
+ * other host's ranks are killed mid-way); when and how in @a. The killed
+ * process's ranks run it too, until they die.
+ */
+static void kill_loop(struct rank_arg *a, HcclComm comm)
+{
+	void *in = NULL, *out = NULL;
+	aclrtStream st = NULL;
+	HcclResult r;
+	aclError e = ACL_SUCCESS;
+
+	if (aclrtCreateStream(&st) != ACL_SUCCESS ||
+	    aclrtMalloc(&in, KILL_COUNT * 4, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMalloc(&out, KILL_COUNT * 4, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+		a->fail_code = -1;
+		goto out;
+	}
+	for (a->loops = 0; a->loops < 100000; a->loops++) {
+		r = HcclAllReduce(in, out, KILL_COUNT, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM,
+				  comm, st);
+		if (r == HCCL_SUCCESS)
+			e = aclrtSynchronizeStream(st);
+		if (r != HCCL_SUCCESS || e != ACL_SUCCESS) {
+			a->t_fail = now_s();
+			a->fail_code = r != HCCL_SUCCESS ? (int)r : (int)e;
+			break;
+		}
+	}
+out:
+	if (in)
+		aclrtFree(in);
+	if (out)
+		aclrtFree(out);
+	if (st)
+		aclrtDestroyStream(st);
+}
+
 static void *rank_main(void *p)
 {
 	struct rank_arg *a = p;
@@ -555,6 +609,8 @@ static void *rank_main(void *p)
 			a->chan_ret = chan_case(a, comm);
 		if (a->coll)
 			a->coll_ret = a->ar_iters ? ar_bench(a, comm) : coll_case(a, comm);
+		if (a->kill)
+			kill_loop(a, comm);
 		HcclCommDestroy(comm);
 	}
 	aclrtResetDevice(a->dev);
@@ -624,6 +680,78 @@ static void run_ranks_coll(struct rank_arg *a, uint32_t n, uint32_t base,
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(a[i].tid, NULL);
+}
+
+/* Case 5's ranks: as run_ranks(), started only. */
+static void start_kill_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
+			     uint32_t nranks, const HcclRootInfo *root)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].dev = (int32_t)i;
+		a[i].rank = base + i;
+		a[i].nranks = nranks;
+		a[i].root = root;
+		a[i].kill = 1;
+		a[i].is_root = !base;
+		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
+	}
+}
+
+/*
+ * hcclt-clustertest kill-child FILE: case 5's process on the joiner's
+ * host, ranks N .. 2N-1 of the root info in FILE, AllReduces until it is
+ * killed.
+ */
+static int kill_child(const char *file, uint32_t n)
+{
+	struct rank_arg a[MAX_CARDS];
+	HcclRootInfo root;
+	FILE *f = fopen(file, "r");
+	uint32_t i;
+
+	if (!f || fread(&root, sizeof(root), 1, f) != 1)
+		return 1;
+	fclose(f);
+	start_kill_ranks(a, n, n, 2 * n, &root);
+	for (i = 0; i < n; i++)
+		pthread_join(a[i].tid, NULL);
+	return 0;
+}
+
+/* When a byte comes on @ls (the other host's "killed"): now_s(), or 0. */
+static double kill_heard(int ls)
+{
+	struct timeval tv = { .tv_sec = 120 };
+	char c;
+	int fd;
+
+	setsockopt(ls, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	fd = accept(ls, NULL, NULL);
+	if (fd < 0)
+		return 0;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (read(fd, &c, 1) != 1) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	return now_s();
+}
+
+/* Tell the root (@sa) that the process is killed. */
+static int kill_tell(const struct sockaddr_in *sa)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = !connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) && write(fd, "k", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
 }
 
 static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
@@ -887,7 +1015,7 @@ int main(int argc, char **argv)
 	double worst;
 	char *colon;
 
-	int rounds = 0, ar = 0;
+	int rounds = 0, ar = 0, kill_mode = 0;
 
 	/*
 	 * 24 MiB HCCL buffers (2 x 12 MB): mapping one pins its pages, and a
@@ -904,14 +1032,18 @@ int main(int argc, char **argv)
 		ar = atoi(argv[4]);
 		if (ar < 1)
 			return usage();
+	} else if (argc == 4 && !strcmp(argv[1], "kill-child")) {
+		kill_mode = 1;
 	} else if (argc != 3) {
 		return usage();
 	}
 	is_root = !strcmp(argv[1], "root");
-	if (!is_root && strcmp(argv[1], "join"))
+	if (!is_root && !kill_mode && strcmp(argv[1], "join"))
 		return usage();
 	colon = strrchr(argv[2], ':');
-	if (is_root) {
+	if (kill_mode) {
+		/* Case 5's child: the root info is in the file argv[2]. */
+	} else if (is_root) {
 		sa.sin_port = htons((uint16_t)atoi(argv[2]));
 	} else {
 		if (!colon)
@@ -939,7 +1071,9 @@ int main(int argc, char **argv)
 	}
 	if (ar)
 		return ar_main(a, n, is_root, &sa, ar);
-	printf("1..5\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
+	if (kill_mode)
+		return kill_child(argv[2], n);
+	printf("1..6\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
 	if (is_root) {
@@ -1037,7 +1171,55 @@ int main(int argc, char **argv)
 		tap_ok(ok && a[0].ret == HCCL_E_TIMEOUT,
 		       "a rank that waits past its timeout gives up (%d)", (int)a[0].ret);
 	}
-	/* 5: the other host goes away while the ranks wait. */
+	/* 5: the joiner's ranks' process is killed mid-operator (SIGKILL). */
+	if (is_root) {
+		double heard, late = -1;
+
+		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		start_kill_ranks(a, n, 0, 2 * n, &root);
+		heard = kill_heard(ls);
+		for (i = 0; i < n; i++) {
+			pthread_join(a[i].tid, NULL);
+			if (a[i].ret != HCCL_SUCCESS || !a[i].fail_code || !a[i].t_fail) {
+				printf("# rank %u: %d, failed with %d after %u AllReduces\n",
+				       a[i].rank, (int)a[i].ret, a[i].fail_code, a[i].loops);
+				ok = 0;
+			} else if (a[i].t_fail - heard > late) {
+				late = a[i].t_fail - heard;
+			}
+		}
+		printf("# the root's ranks ran %u AllReduces before the kill\n", a[0].loops);
+		tap_ok(ok && heard && a[0].loops && late < 1.5,
+		       "the other host's ranks killed mid-operator: the root's ranks fail %.2f s after the kill (%d)",
+		       late, a[0].fail_code);
+	} else {
+		char file[] = "/tmp/hcclt-root-XXXXXX";
+		int fd = mkstemp(file), status = 0;
+		pid_t pid = -1;
+		char nb[16];
+
+		unsetenv("HCCL_CONNECT_TIMEOUT");	/* case 4's */
+		ok = !fetch(&sa, &root) && fd >= 0 &&
+		     write(fd, &root, sizeof(root)) == (ssize_t)sizeof(root);
+		if (fd >= 0)
+			close(fd);
+		snprintf(nb, sizeof(nb), "%u", n);
+		if (ok)
+			pid = fork();
+		if (!pid) {
+			execl("/proc/self/exe", argv[0], "kill-child", file, nb, (char *)NULL);
+			_exit(127);
+		}
+		/* Its ranks join (about 1 s) and run AllReduces with the root's. */
+		sleep(6);
+		if (pid < 0 || kill(pid, SIGKILL) || waitpid(pid, &status, 0) != pid ||
+		    !WIFSIGNALED(status) || kill_tell(&sa))
+			ok = 0;
+		unlink(file);
+		tap_ok(ok, "this host's ranks' process killed mid-operator (SIGKILL), the root told");
+	}
+
+	/* 6: the other host goes away while the ranks wait. */
 	if (is_root) {
 		ok = root_ranks_fail(a, n, ls, &worst);
 		tap_ok(ok && worst < 20,
