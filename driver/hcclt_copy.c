@@ -703,7 +703,7 @@ void hcclt_copy_start(struct hcclt_stream *s, struct hcclt_copy *c,
 			.saturate = c->saturate,
 		};
 
-		hcclt_xfer_start(c->xfer, c, &t, hdev->wq);
+		hcclt_xfer_start(c->xfer, c, &t, hdev->xfer_wq);
 		return;
 	}
 	hcclt_copy_queue(hdev, c);

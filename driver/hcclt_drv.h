@@ -240,6 +240,8 @@ struct hcclt_copy;
  * @streams: every stream of the device (for unplug).
  * @unplugged: set once on removal; no work is queued afterwards.
  * @wq: the device's scheduler workqueue.
+ * @xfer_wq: the workqueue of its data tasks to other hosts
+ *	(hcclt_xfer.c), which sleep in network round trips.
  * @run_work: runs @runlist when the submitter's inline budget ran out.
  * @copy_clients: the copy engine's clients with copies queued, in the
  *	order they are served (struct hcclt_copyq; hcclt_copy.c);
@@ -302,6 +304,7 @@ struct hcclt_device {
 	struct list_head streams;
 	bool unplugged;
 	struct workqueue_struct *wq;
+	struct workqueue_struct *xfer_wq;
 	struct work_struct run_work;
 	struct list_head copy_clients;
 	struct work_struct copy_work;

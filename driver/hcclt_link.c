@@ -73,9 +73,8 @@
  */
 #define HCCLT_LINK_RDMA		HCCLT_XFER_WINDOW
 #define HCCLT_LINK_SGE		32
-#define HCCLT_LINK_RDMA_WRS	\
-	(HCCLT_LINK_RDMA * (DIV_ROUND_UP(HCCLT_XFER_CHUNK / PAGE_SIZE + 1, \
-					 HCCLT_LINK_SGE) + 1))
+/* Pages of one RDMA operation at most (a chunk, unaligned). */
+#define HCCLT_LINK_OP_PAGES	(HCCLT_XFER_CHUNK / PAGE_SIZE + 1)
 /* Address and route resolution, each (rdma_cm's own timeouts). */
 #define HCCLT_LINK_RESOLVE_MS	2000
 /*
@@ -172,6 +171,7 @@ struct hcclt_tx {
  * @rec_work: sends them (hcclt_link_rec_work()).
  * @reqs: this host's requests waiting for their REPLY (struct
  *	hcclt_link_req), by id; its own lock.
+ * @req_next: the next id of @reqs (xa_alloc_cyclic()); @reqs' lock.
  * @maps: ranges of this host the peer may reach, by the id of the
  *	peer's XMAP (hcclt_xfer.c); written by the receive work only.
  * @xslots: chunks of data tasks this host may still have in flight on
@@ -209,6 +209,7 @@ struct hcclt_link {
 	struct list_head recs;
 	struct work_struct rec_work;
 	struct xarray reqs;
+	u32 req_next;
 	struct xarray maps;
 	struct semaphore xslots;
 	struct rw_semaphore qp_sem;
@@ -376,9 +377,12 @@ int hcclt_link_req_start(struct hcclt_link *link, struct hcclt_link_req *req,
 
 	init_completion(&req->done);
 	req->err = 0;
-	ret = xa_alloc(&link->reqs, id, req, xa_limit_31b, GFP_KERNEL);
-	if (ret)
+	/* Cyclic: a late REPLY never meets a new request of its id. */
+	ret = xa_alloc_cyclic(&link->reqs, id, req, xa_limit_31b,
+			      &link->req_next, GFP_KERNEL);
+	if (ret < 0)
 		return ret;
+	ret = 0;
 	/* After the entry: the teardown fails it, or it sees the link down. */
 	spin_lock_bh(&link->lock);
 	if (link->state != HCCLT_LINK_UP)
@@ -400,11 +404,27 @@ static void hcclt_link_reply(struct hcclt_link *link, const void *body,
 	if (len < sizeof(*m))
 		return;
 	err = le32_to_cpu(m->err);
+	/* Only what an owner answers (hcclt_xfer.c) reaches users. */
+	switch (err) {
+	case 0:
+	case ERANGE:
+	case EINVAL:
+	case EOPNOTSUPP:
+	case ECONNRESET:
+	case ENOBUFS:
+	case EDQUOT:
+	case ENOMEM:
+	case EBUSY:
+		break;
+	default:
+		err = EIO;
+		break;
+	}
 	/* Under the lock: the waiter erases it before it returns. */
 	xa_lock(&link->reqs);
 	req = xa_load(&link->reqs, le32_to_cpu(m->id));
 	if (req && !completion_done(&req->done)) {
-		req->err = err ? (err < MAX_ERRNO ? -(int)err : -EIO) : 0;
+		req->err = -(int)err;
 		req->reply = *m;
 		complete(&req->done);
 	}
@@ -441,21 +461,25 @@ static void hcclt_link_reqs_fail(struct hcclt_link *link)
  * range the peer mapped (XMAP) is dropped once its XDONE is sent, so that
  * no other request of the link takes the id while the range is mapped.
  *
- * Return: 0 (@req->reply holds the answer), the REPLY's error,
- * -ECONNRESET (the link went down), -ETIMEDOUT.
+ * Return: 0 (@req->reply holds the answer), the REPLY's error (an errno
+ * of hcclt_xfer.c's, anything else -EIO), -ECONNRESET (the link went
+ * down), -ETIMEDOUT, -EINTR (the caller was killed).
  */
 int hcclt_link_req_wait(struct hcclt_link *link, struct hcclt_link_req *req,
 			u32 id)
 {
 	long left;
 
-	left = wait_for_completion_timeout(&req->done,
-					   HCCLT_LINK_REPLY_TIMEOUT);
+	/* Killable: an ioctl's caller (a kworker never is killed). */
+	left = wait_for_completion_killable_timeout(&req->done,
+						    HCCLT_LINK_REPLY_TIMEOUT);
 	/* Under the lock: a late REPLY finds it completed, or not at all. */
 	xa_lock(&link->reqs);
-	if (!left)
+	if (left <= 0)
 		complete(&req->done);
 	xa_unlock(&link->reqs);
+	if (left < 0)
+		return -EINTR;
 	return left ? req->err : -ETIMEDOUT;
 }
 
@@ -557,15 +581,26 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
 	return ret;
 }
 
-/* An unsignaled registration only completes when it failed. */
+/**
+ * struct hcclt_link_reg - a registration of hcclt_link_mr_reg() in flight.
+ * @cqe: its completion.
+ * @done: completed by it.
+ * @status: its status.
+ */
+struct hcclt_link_reg {
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+};
+
 static void hcclt_link_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_warn_ratelimited("hcclthread: memory registration failed: %s\n",
-				    ib_wc_status_msg(wc->status));
-}
+	struct hcclt_link_reg *reg = container_of(wc->wr_cqe,
+						  struct hcclt_link_reg, cqe);
 
-static struct ib_cqe hcclt_link_reg_cqe = { .done = hcclt_link_reg_done };
+	reg->status = wc->status;
+	complete(&reg->done);
+}
 
 /**
  * hcclt_link_mr_reg - let the peer of @link reach pages of this host.
@@ -576,10 +611,13 @@ static struct ib_cqe hcclt_link_reg_cqe = { .done = hcclt_link_reg_done };
  * @writable: the peer may write them (else only read).
  *
  * Maps @sgt for the link's device and registers it with a fast-reg MR
- * of its own, posted on the link's send queue: a message sent after this
- * (hcclt_link_send()) reaches the peer after the registration is in
- * effect. Receive work only (hcclt_xfer.c): it is not run concurrently
- * with the teardown, which drains it first.
+ * of its own, posted on the link's send queue, and waits for the
+ * registration to complete: the MR may be deregistered as soon as this
+ * returns (a peer's XDONE may follow its XMAP at once), and a message
+ * sent after it reaches the peer with the registration in effect. The
+ * wait always ends: a QP in error completes the request (flushed).
+ * Receive work only (hcclt_xfer.c): it is not run concurrently with the
+ * teardown, which drains it first.
  *
  * Return: the MR (its rkey and iova for the peer), or an ERR_PTR().
  */
@@ -589,10 +627,13 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 	enum dma_data_direction dir = writable ? DMA_FROM_DEVICE :
 				      DMA_TO_DEVICE;
 	struct ib_device *dev = link->id->device;
+	struct hcclt_link_reg reg = {};
 	struct ib_reg_wr wr = {};
 	struct ib_mr *mr;
 	int n, ret;
 
+	reg.cqe.done = hcclt_link_reg_done;
+	init_completion(&reg.done);
 	ret = ib_dma_map_sgtable_attrs(dev, sgt, dir, 0);
 	if (ret)
 		return ERR_PTR(ret);
@@ -608,7 +649,8 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 	}
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 	wr.wr.opcode = IB_WR_REG_MR;
-	wr.wr.wr_cqe = &hcclt_link_reg_cqe;
+	wr.wr.wr_cqe = &reg.cqe;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
 	wr.mr = mr;
 	wr.key = mr->rkey;
 	wr.access = IB_ACCESS_LOCAL_WRITE | (writable ? IB_ACCESS_REMOTE_WRITE :
@@ -619,7 +661,14 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 	spin_unlock_bh(&link->lock);
 	if (ret)
 		goto err;
-	return mr;
+	wait_for_completion(&reg.done);
+	if (reg.status == IB_WC_SUCCESS)
+		return mr;
+	if (reg.status != IB_WC_WR_FLUSH_ERR)
+		pr_warn_ratelimited("hcclthread: link to %pI4: memory registration failed: %s\n",
+				    &link->peer.addr, ib_wc_status_msg(reg.status));
+	hcclt_link_fail(link);
+	ret = -ECONNRESET;
 err:
 	ib_dereg_mr(mr);
 	ib_dma_unmap_sgtable_attrs(dev, sgt, dir, 0);
@@ -642,6 +691,18 @@ void hcclt_link_mr_dereg(struct hcclt_link *link, struct ib_mr *mr,
 	ib_dma_unmap_sgtable_attrs(link->id->device, sgt,
 				   writable ? DMA_FROM_DEVICE : DMA_TO_DEVICE,
 				   0);
+}
+
+/**
+ * hcclt_link_abort - take a link down: a message it must carry could not
+ * be sent.
+ * @link: the link.
+ */
+void hcclt_link_abort(struct hcclt_link *link)
+{
+	pr_warn_ratelimited("hcclthread: link to %pI4: a message could not be queued\n",
+			    &link->peer.addr);
+	hcclt_link_fail(link);
 }
 
 /**
@@ -983,6 +1044,7 @@ static int hcclt_link_setup(struct hcclt_link *link)
 {
 	struct ib_device *dev = link->id->device;
 	struct ib_qp_init_attr attr = {};
+	u32 sge;
 	int i, ret;
 
 	link->pd = ib_alloc_pd(dev, 0);
@@ -991,19 +1053,29 @@ static int hcclt_link_setup(struct hcclt_link *link)
 		link->pd = NULL;
 		return ret;
 	}
-	/* Entries for every request, the drain's, and one spare. */
+	/*
+	 * The send queue: the messages, the HCCLT_LINK_RDMA operations of
+	 * as many work requests as the device's SGE limits make of a chunk
+	 * (rdma_rw splits by them; a READ by the smaller), the
+	 * registrations, and the drain's request; rdma_rw_init_qp() adds up
+	 * to 3 per operation for devices that register MRs for them. A QP in
+	 * error completes every request, signaled or not: the send CQ has an
+	 * entry for each, and the receive CQ for every receive.
+	 */
+	sge = min3(dev->attrs.max_send_sge, HCCLT_LINK_SGE,
+		   dev->attrs.max_sge_rd ?: HCCLT_LINK_SGE);
+	attr.cap.max_send_wr = HCCLT_LINK_SENDS + HCCLT_XFER_MAPS + 1 +
+			       HCCLT_LINK_RDMA *
+			       DIV_ROUND_UP(HCCLT_LINK_OP_PAGES, sge);
 	ret = hcclt_link_cq(link, &link->rcq, HCCLT_LINK_RECVS + 2,
 			    IB_POLL_WORKQUEUE);
 	if (!ret)
-		ret = hcclt_link_cq(link, &link->scq, HCCLT_LINK_SENDS +
-				    HCCLT_LINK_RDMA + HCCLT_XFER_MAPS + 2,
-				    IB_POLL_SOFTIRQ);
+		ret = hcclt_link_cq(link, &link->scq, attr.cap.max_send_wr +
+				    3 * HCCLT_LINK_RDMA + 1, IB_POLL_SOFTIRQ);
 	if (ret)
 		goto err;
-	attr.cap.max_send_wr = HCCLT_LINK_SENDS + HCCLT_LINK_RDMA_WRS +
-			       HCCLT_XFER_MAPS + 1;
 	attr.cap.max_recv_wr = HCCLT_LINK_RECVS + 1;
-	attr.cap.max_send_sge = min(dev->attrs.max_send_sge, HCCLT_LINK_SGE);
+	attr.cap.max_send_sge = sge;
 	/* Devices that need an MR for RDMA READ (iWARP) take them here. */
 	attr.cap.max_rdma_ctxs = HCCLT_LINK_RDMA;
 	attr.port_num = link->id->port_num;

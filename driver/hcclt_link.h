@@ -366,6 +366,7 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 void hcclt_link_mr_dereg(struct hcclt_link *link, struct ib_mr *mr,
 			 struct sg_table *sgt, bool writable);
 struct xarray *hcclt_link_maps(struct hcclt_link *link);
+void hcclt_link_abort(struct hcclt_link *link);
 void hcclt_link_xfer_begin(struct hcclt_link *link);
 void hcclt_link_xfer_end(struct hcclt_link *link);
 #else

@@ -362,7 +362,21 @@ int hcclt_sched_init(struct hcclt_device *hdev)
 	 * users', and competes with their processes as theirs would.
 	 */
 	hdev->wq = alloc_workqueue("hcclt%u", WQ_UNBOUND, 0, hdev->index);
-	return hdev->wq ? 0 : -ENOMEM;
+	if (!hdev->wq)
+		return -ENOMEM;
+	/*
+	 * Data tasks to other hosts (hcclt_xfer.c) sleep in network round
+	 * trips: a workqueue of their own, so that they never hold up the
+	 * executor and the copy engine of @wq.
+	 */
+	hdev->xfer_wq = alloc_workqueue("hcclt%u_xfer", WQ_UNBOUND, 0,
+					hdev->index);
+	if (!hdev->xfer_wq) {
+		destroy_workqueue(hdev->wq);
+		hdev->wq = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -407,6 +421,9 @@ void hcclt_sched_unplug(struct hcclt_device *hdev)
 	}
 	spin_unlock_bh(&hdev->xrec_lock);
 	cancel_work_sync(&hdev->run_work);
+	/* Transfers end by completing tasks, which may queue on @wq. */
+	destroy_workqueue(hdev->xfer_wq);
+	hdev->xfer_wq = NULL;
 	destroy_workqueue(hdev->wq);
 	hdev->wq = NULL;
 }

@@ -114,20 +114,28 @@ static int hcclt_xpages_obj(struct hcclt_xpages *p, struct drm_gem_object *obj,
 	return ret;
 }
 
-/* @p: @len bytes of staging pages of its own. */
-static int hcclt_xpages_stage(struct hcclt_xpages *p, u32 len)
+/*
+ * @p: @len bytes of staging pages of its own, zeroed (a peer that writes
+ * less than it mapped must reduce zeros, never stale memory), charged to
+ * @memcg (the creator of the object they stage for).
+ */
+static int hcclt_xpages_stage(struct hcclt_xpages *p, u32 len,
+			      struct mem_cgroup *memcg)
 {
+	struct mem_cgroup *old;
 	int ret = 0;
 
 	p->n = DIV_ROUND_UP(len, PAGE_SIZE);
 	p->pages = kvcalloc(p->n, sizeof(*p->pages), GFP_KERNEL);
 	if (!p->pages)
 		return -ENOMEM;
+	old = set_active_memcg(memcg);
 	for (ret = 0; ret < p->n; ret++) {
-		p->pages[ret] = alloc_page(GFP_KERNEL_ACCOUNT);
+		p->pages[ret] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!p->pages[ret])
 			break;
 	}
+	set_active_memcg(old);
 	if (ret < p->n) {
 		p->n = ret;
 		ret = -ENOMEM;
@@ -293,7 +301,8 @@ static int hcclt_xmap_make(struct hcclt_link *link, struct hcclt_xmap *x,
 	if (ret)
 		return ret;
 	if (x->op == HCCLT_TASK_WRITE_REDUCE) {
-		ret = hcclt_xpages_stage(&x->stage, x->len);
+		ret = hcclt_xpages_stage(&x->stage, x->len,
+					 hcclt_mem_memcg(obj));
 		if (ret)
 			return ret;
 	}
@@ -520,7 +529,7 @@ static int hcclt_xfer_chunk(struct hcclt_xfer *x, u64 done, u32 n)
 
 	ret = hcclt_xpages_obj(&local, t->local, t->loff + done, n);
 	if (!ret && stage)
-		ret = hcclt_xpages_stage(&tmp, n);
+		ret = hcclt_xpages_stage(&tmp, n, hcclt_mem_memcg(t->local));
 	if (ret)
 		goto out;
 	ret = hcclt_link_req_start(x->link, &req, &id);
@@ -547,7 +556,8 @@ static int hcclt_xfer_chunk(struct hcclt_xfer *x, u64 done, u32 n)
 		/* It may have been mapped: the owner unmaps it on XDONE. */
 		d.id = m.id;
 		d.err = cpu_to_le32(ETIMEDOUT);
-		hcclt_link_send(x->link, HCCLT_MSG_XDONE, &d, sizeof(d));
+		if (hcclt_link_send(x->link, HCCLT_MSG_XDONE, &d, sizeof(d)))
+			hcclt_link_abort(x->link);
 	}
 	if (ret) {
 		hcclt_link_req_drop(x->link, id);
@@ -558,8 +568,13 @@ static int hcclt_xfer_chunk(struct hcclt_xfer *x, u64 done, u32 n)
 			      le32_to_cpu(req.reply.rkey), read);
 	d.id = m.id;
 	d.err = cpu_to_le32(-ret);
-	/* After the operation, in order: a WRITE_REDUCE is reduced first. */
-	hcclt_link_send(x->link, HCCLT_MSG_XDONE, &d, sizeof(d));
+	/*
+	 * After the operation, in order: a WRITE_REDUCE is reduced first.
+	 * An XDONE that cannot go leaves the range mapped under an id this
+	 * host no longer holds: the link goes down, which unmaps it.
+	 */
+	if (hcclt_link_send(x->link, HCCLT_MSG_XDONE, &d, sizeof(d)))
+		hcclt_link_abort(x->link);
 	/* The owner unmaps it before it handles the id again. */
 	hcclt_link_req_drop(x->link, id);
 	if (!ret && stage)
@@ -584,7 +599,9 @@ static void hcclt_xfer_work(struct work_struct *work)
 			break;
 		n = min_t(u64, x->t.len - done, HCCLT_XFER_CHUNK);
 		hcclt_link_xfer_begin(x->link);
-		err = hcclt_xfer_chunk(x, done, n);
+		/* Flushed while it waited for a slot: nothing more runs. */
+		if (!hcclt_copy_cancelled(x->c))
+			err = hcclt_xfer_chunk(x, done, n);
 		hcclt_link_xfer_end(x->link);
 		done += n;
 	}

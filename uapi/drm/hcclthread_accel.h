@@ -765,6 +765,18 @@ struct drm_hcclt_thread_export {
  * A queued data task holds its objects: closing their handles, unmapping
  * them or destroying the channel's peer communicator does not free them
  * before the task has completed.
+ *
+ * (uAPI 1.16, HCCLT_FEATURE_CLUSTER_DATA) On a channel to a rank of another
+ * host, the peer side is that rank's HCCL buffer (peer handle 0; a
+ * registered range of such a peer is -EOPNOTSUPP at submission), and its
+ * range is checked by that host when the task runs: a range outside the
+ * buffer fails the task (-ERANGE), as do a peer gone (-ECONNRESET), its
+ * host's refusal for lack of memory (-ENOMEM, -ENOBUFS, -EDQUOT) or of
+ * mapping room (-EBUSY), the link going down (-ECONNRESET) and a peer
+ * host that does not answer in 30 s (-ETIMEDOUT). The local range is
+ * checked at submission as above. A flush (the stream's process killed,
+ * its thread released) stops such a task before its next chunk of at
+ * most 1 MiB; the chunk in flight ends first.
  */
 enum drm_hcclt_task_op {
 	HCCLT_TASK_NOTIFY_RECORD = 1,
@@ -1909,7 +1921,8 @@ struct drm_hcclt_comm_buffer {
  * - -ENOBUFS: the peer has no HCCL buffer and @size is zero or exceeds the
  *   capacity the peer's device has left; -EDQUOT: beyond its account's
  *   memory share.
- * - -ETIMEDOUT: the peer's host did not answer in 30 s.
+ * - -ETIMEDOUT: the peer's host did not answer in 30 s; -EINTR: the
+ *   caller was killed meanwhile.
  * - -ENOMEM, -EMFILE.
  */
 struct drm_hcclt_channel_buffer {
