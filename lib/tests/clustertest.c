@@ -23,7 +23,8 @@
  *      notifies) to its counterpart on the other host (rank r and r + N),
  *      the pairs ping-pong ROUNDS times over channel notifies, and the
  *      joiner's ranks destroy their communicators while the root's wait
- *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s;
+ *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s
+ *      (15 s on the debug kernels, see break_limit());
  *   3. a rank of the joiner gives up (a 1 s timeout): the root's ranks
  *      waiting for the others fail within 10 s, with the code of a rank
  *      that left (HCCL_E_TCP_CONNECT);
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,6 +75,23 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Case 2's bound on the breaks, in seconds. It spans the joiner's 2 s
+ * sleep, its ranks' teardown, the BREAK messages and, on rank 0, a run of
+ * hcclthread-smi. On the debug kernels (KASAN, lockdep, release
+ * *-hccltdbg) under TCG, with the host's other core busy, that took 5.15 s
+ * (make check's pair-debug-6.12): 15 s there. A lost BREAK still fails
+ * the case: the wait would then end at the synchronize's 30 s timeout.
+ */
+static double break_limit(void)
+{
+	struct utsname u;
+
+	if (!uname(&u) && strstr(u.release, "-hccltdbg"))
+		return 15;
+	return 5;
 }
 
 /* Does hcclthread-smi --hangs name the host of rank @peer's side? */
@@ -425,7 +444,7 @@ int main(int argc, char **argv)
 	}
 	printf("# channel ping-pong: %d round trips of 8 pairs at once in %.3f s (rank %u)\n",
 	       ROUNDS, a[0].pp_secs, a[0].rank);
-	tap_ok(ok && worst < 5,
+	tap_ok(ok && worst < break_limit(),
 	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong; a peer that goes breaks them (%.2f s)",
 	       2 * n, worst);
 
