@@ -28,10 +28,13 @@
 #                        kselftests through a kernel tree's make run_tests
 #   6.1, 6.1 PREEMPT_RT, every kselftest, and the representative subset of
 #   debug 6.1            the library's device tests ("subset" below)
-#   pair 6.12, 6.1       two guests linked by soft-RoCE (tools/vm/run-pair,
-#                        one pair at a time: two 1-vCPU guests each):
+#   pair 6.12, 6.1,      two guests linked by soft-RoCE (tools/vm/run-pair,
+#   pair debug 6.12      one pair at a time: two 1-vCPU guests each):
 #                        rxe0 up, then ibv_rc_pingpong and rping between
-#                        them (tools/vm/guest/hcclt-pair-smoke); 15-20 s
+#                        them, the cluster test with cluster_addr on both
+#                        (tools/vm/guest/hcclt-pair-smoke); 35-45 s; on the
+#                        debug 6.12 kernel the driver's cluster code runs
+#                        under KASAN, lockdep, UBSAN, kmemleak: 90 s
 #
 # Two workers run the jobs (the list below) side by side, at most one
 # guest or build each: the debug kernels build while the static checks
@@ -45,7 +48,9 @@
 # no debug kernels then); CHECK_NO_DEBUG=1 leaves the debug kernels out;
 # CHECK_WORKERS=N runs N jobs at a time (default 2); CHECK_JOBS="NAME ..."
 # runs only the jobs named (from the list below), their needs taken as met
-# (e.g. CHECK_JOBS="pair-6.12 pair-6.1" once the module and tools are built).
+# unless named too (e.g. CHECK_JOBS="pair-6.12 pair-6.1" once the module and
+# tools are built; CHECK_JOBS="debug-6.12 pair-debug-6.12": the debug
+# kernel, built or from the cache, and its module, then the pair on it).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -296,16 +301,25 @@ vm_kernel() {
 
 # pair_kernel RELEASE: two guests of the kernel linked by a UNIX-socket
 # netdev, soft-RoCE on each (tools/vm/run-pair), the smoke test on both:
-# each guest's TAP results, then the pair's own (both runs clean).
+# each guest's TAP results, then the pair's own (both runs clean). On a
+# debug kernel, both guests also fail on a kmemleak report into
+# hcclthread (as vm_kernel's runs), and have a longer limit.
 pair_kernel() {
-	local k=$1 dir=$logs/pair-$1 rc
+	local k=$1 dir=$logs/pair-$1 rc pre='' post='' t=300
 	if [ -z "$k" ]; then
 		result skip "two guests over soft-RoCE: kernel not installed (make deps)"
 		return 0
 	fi
+	hcclt_kernel_paths "$k"
+	if [ "$KDEBUG" = 1 ]; then
+		pre='kmemleak-check clear'
+		post='kmemleak-check scan hcclthread || echo "BUG: kmemleak: leaks of hcclthread" > /dev/kmsg'
+		t=600
+	fi
 	rm -rf "$dir"
+	HCCLT_PRE=$pre HCCLT_POST=$post \
 	HCCLT_MODPARAMS_A=cluster_addr=10.0.0.1 HCCLT_MODPARAMS_B=cluster_addr=10.0.0.2 \
-		tools/vm/run-pair --kernel "$k" --timeout 300 --logs "$dir" -- \
+		VM_LOG=$dir.dmesg tools/vm/run-pair --kernel "$k" --timeout "$t" --logs "$dir" -- \
 		sh /opt/hcclt/bin/hcclt-pair-smoke > "$dir.log" 2>&1
 	rc=$?
 	tap_tally "$k" "$dir/a.log"
@@ -360,6 +374,7 @@ jobs=(
 	"fresh:static:fresh_clone"
 	"pair-6.12:static:pair_kernel $k612"
 	"pair-6.1:static,pair-6.12:pair_kernel $k61"
+	"pair-debug-6.12:static,debug-6.12,pair-6.1:pair_debug 6.12"
 )
 if [ -n "${CHECK_KERNELS:-}" ]; then
 	jobs=("static:-:static_checks" "host:static:host_tests")
@@ -370,7 +385,7 @@ if [ -n "${CHECK_KERNELS:-}" ]; then
 	done
 	jobs+=("fresh:static:fresh_clone")
 elif [ "$debug" = 0 ]; then
-	jobs=("${jobs[0]}" "${jobs[@]:3:2}" "${jobs[@]:7}")
+	jobs=("${jobs[0]}" "${jobs[@]:3:2}" "${jobs[@]:7:5}")
 fi
 
 if [ -n "${CHECK_JOBS:-}" ]; then
@@ -378,8 +393,15 @@ if [ -n "${CHECK_JOBS:-}" ]; then
 	for j in "${jobs[@]}"; do
 		name=${j%%:*}
 		fn=${j#*:}
+		needs=${fn%%:*}
 		fn=${fn#*:}
-		case " $CHECK_JOBS " in *" $name "*) sel+=("$name:-:$fn") ;; esac
+		# Needs that are selected too are kept (debug-6.12 before
+		# vm-debug-6.12); the others are taken as met.
+		kept=
+		for n in ${needs//,/ }; do
+			case " $CHECK_JOBS " in *" $n "*) kept=${kept:+$kept,}$n ;; esac
+		done
+		case " $CHECK_JOBS " in *" $name "*) sel+=("$name:${kept:--}:$fn") ;; esac
 	done
 	[ ${#sel[@]} -gt 0 ] || { echo "check: CHECK_JOBS matches no job" >&2; exit 1; }
 	jobs=("${sel[@]}")
@@ -391,6 +413,15 @@ vm_debug() {
 		vm_kernel "$(cat "$logs/.debug-$1")" "$2"
 	else
 		result skip "debug $1 tests: the debug kernel did not build (failed above)"
+	fi
+}
+
+# pair_debug SERIES: pair_kernel on the debug kernel its job built.
+pair_debug() {
+	if [ -f "$logs/.debug-$1" ]; then
+		pair_kernel "$(cat "$logs/.debug-$1")"
+	else
+		result skip "debug $1 pair: no debug kernel from this run's debug-$1 job (failed above, or not selected)"
 	fi
 }
 

@@ -31,7 +31,8 @@
  *      WRITE_REDUCE, READ_REDUCE between the HCCL buffers, RDMA between
  *      the drivers, every byte checked), and the joiner's ranks destroy
  *      their communicators while the root's wait
- *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s;
+ *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s
+ *      (15 s on the debug kernels, see break_limit());
  *   3. 2N ranks run HCCL's collectives of libhccl (coll_case():
  *      HcclAllReduce, HcclAllGather, HcclBroadcast, HcclReduceScatter,
  *      int32 sum), every element checked: the ring crosses the hosts
@@ -44,7 +45,8 @@
  *      until the joiner kills it (SIGKILL, 6 s after it started) and tells
  *      the root: the root's ranks' AllReduce fails within 1.5 s of hearing
  *      it (target 1 s: the driver of the killed process's host breaks its
- *      channels as the process's files close);
+ *      channels as the process's files close; 5 s on the debug kernels,
+ *      see kill_limit());
  *   6. the joiner's host goes away (its eth0 down, 2 s after its rank
  *      joined: nothing says goodbye): the ranks of both hosts fail
  *      (HCCL_E_TCP_CONNECT) when their link's QP gives up, within 15 s.
@@ -60,6 +62,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,6 +107,36 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Case 2's bound on the breaks, in seconds. It spans the joiner's 2 s
+ * sleep, its ranks' teardown, the BREAK messages and, on rank 0, a run of
+ * hcclthread-smi. On the debug kernels (KASAN, lockdep, release
+ * *-hccltdbg) under TCG, with the host's other core busy, that took 5.15 s
+ * (make check's pair-debug-6.12): 15 s there. A lost BREAK still fails
+ * the case: the wait would then end at the synchronize's 30 s timeout.
+ */
+static int debug_kernel(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.release, "-hccltdbg");
+}
+
+static double break_limit(void)
+{
+	return debug_kernel() ? 15 : 5;
+}
+
+/*
+ * Case 5's bound on the root's failure after it heard of the kill: the
+ * target is 1 s; 1.5 s on Debian's kernels for TCG's jitter, 5 s on the
+ * debug kernels (KASAN, lockdep under TCG, several times slower).
+ */
+static double kill_limit(void)
+{
+	return debug_kernel() ? 5 : 1.5;
 }
 
 /* Does hcclthread-smi --hangs name the host of rank @peer's side? */
@@ -1136,7 +1169,7 @@ int main(int argc, char **argv)
 	       n, a[0].data_secs, a[0].rank);
 	printf("# rank graph of rank %u on %s: %u layers\n", a[0].rank,
 	       aclrtGetSocName() ? aclrtGetSocName() : "?", a[0].layers);
-	tap_ok(ok && worst < 5,
+	tap_ok(ok && worst < break_limit(),
 	       "%u ranks on two hosts form one communicator; channels between the hosts ping-pong and move data (RDMA, checked); a peer that goes breaks them (%.2f s)",
 	       2 * n, worst);
 
@@ -1189,7 +1222,7 @@ int main(int argc, char **argv)
 			}
 		}
 		printf("# the root's ranks ran %u AllReduces before the kill\n", a[0].loops);
-		tap_ok(ok && heard && a[0].loops && late < 1.5,
+		tap_ok(ok && heard && a[0].loops && late < kill_limit(),
 		       "the other host's ranks killed mid-operator: the root's ranks fail %.2f s after the kill (%d)",
 		       late, a[0].fail_code);
 	} else {
