@@ -91,8 +91,8 @@
  */
 #define HCCLT_LINK_BEAT		HZ
 /*
- * Beats in a row with sends in flight and none completed after which the
- * peer is taken for gone. The QP's own retries should fail the sends
+ * Beats in a row with sends in flight, none completed and no message
+ * received after which the peer is taken for gone. The QP's own retries should fail the sends
  * first, but a passive side's QP may have been given no ACK timeout
  * (measured with rxe on 6.12: none failed in 120 s): this bounds it.
  */
@@ -157,7 +157,8 @@ struct hcclt_tx {
  * @state: HCCLT_LINK_*.
  * @sq_free: sends that may still be posted.
  * @sq_done: sends completed, ever.
- * @beat_done: @sq_done at the last beat (the beat's own).
+ * @rx_done: messages received, ever (the receive work).
+ * @beat_done: @sq_done + @rx_done at the last beat (the beat's own).
  * @beat_silent: beats in a row that found sends in flight and none done
  *	since the last (the beat's own).
  * @outbox: messages to post (struct hcclt_tx); @lock.
@@ -198,6 +199,7 @@ struct hcclt_link {
 	u32 state;
 	u32 sq_free;
 	u64 sq_done;
+	u64 rx_done;
 	u64 beat_done;
 	u32 beat_silent;
 	struct list_head outbox;
@@ -271,13 +273,21 @@ static void hcclt_link_beat(struct work_struct *work)
 	struct hcclt_link *link = container_of(to_delayed_work(work),
 					       struct hcclt_link, beat);
 	bool silent, busy;
+	u64 progress;
 
+	/*
+	 * Silent: sends in flight, and neither one of them completed nor a
+	 * message came since the last beat. A send may wait behind an RDMA
+	 * operation of megabytes on a slow link; the peer's own beats and
+	 * messages still show it is there.
+	 */
 	spin_lock_bh(&link->lock);
-	if (link->sq_free < HCCLT_LINK_SENDS && link->sq_done == link->beat_done)
+	progress = link->sq_done + READ_ONCE(link->rx_done);
+	if (link->sq_free < HCCLT_LINK_SENDS && progress == link->beat_done)
 		link->beat_silent++;
 	else
 		link->beat_silent = 0;
-	link->beat_done = link->sq_done;
+	link->beat_done = progress;
 	silent = link->beat_silent >= HCCLT_LINK_SILENT;
 	spin_unlock_bh(&link->lock);
 	if (silent) {
@@ -828,6 +838,8 @@ static void hcclt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(dev, rx->dma, HCCLT_MSG_BYTES,
 				   DMA_FROM_DEVICE);
+	/* Only this work writes it; the beat reads it. */
+	WRITE_ONCE(link->rx_done, link->rx_done + 1);
 	/*
 	 * The requester sends only once it is established: a message may
 	 * reach an accepted link before its own ESTABLISHED event, and its
@@ -1452,8 +1464,15 @@ static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	/* Listed first, so that a teardown queued once it is up finds it. */
 	hcclt_link_list(link);
 	ret = rdma_accept(id, &param);
-	if (!ret)
-		return 0;	/* its teardown destroys @id (hcclt_link_fail()) */
+	if (!ret) {
+		/*
+		 * The list's reference keeps it now (and its users' theirs);
+		 * its teardown destroys @id (hcclt_link_fail()) before it
+		 * drops that one, so no event of @id outlives it.
+		 */
+		hcclt_link_put(link);
+		return 0;
+	}
 	hcclt_link_unlist(link);
 err_qp:
 	/* Down first: the flushed receives must not queue a teardown. */
