@@ -41,8 +41,9 @@
  *      waiting for the others fail within 10 s, with the code of a rank
  *      that left (HCCL_E_TCP_CONNECT);
  *   5. the joiner's 8 ranks run in a process of their own
- *      (hcclt-clustertest kill-child FILE N), AllReduces with the root's
- *      until the joiner kills it (SIGKILL, 6 s after it started) and tells
+ *      (hcclt-clustertest kill-child FILE FD), AllReduces with the root's
+ *      until the joiner kills it (SIGKILL, 2 s after its first AllReduce
+ *      is done) and tells
  *      the root: the root's ranks' AllReduce fails within 1.5 s of hearing
  *      it (target 1 s: the driver of the killed process's host breaks its
  *      channels as the process's files close; 5 s on the debug kernels,
@@ -58,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -585,6 +587,9 @@ out:
 /* Elements of case 5's AllReduces (int32). */
 #define KILL_COUNT	(16 * 1024)
 
+/* The kill-child's pipe to its parent: a byte once an AllReduce is done. */
+static int kill_ready_fd = -1;
+
 /*
  * Case 5 on rank @a: AllReduces of KILL_COUNT int32 until one fails (the
  * other host's ranks are killed mid-way); when and how in @a. The killed
@@ -613,6 +618,10 @@ static void kill_loop(struct rank_arg *a, HcclComm comm)
 			a->fail_code = r != HCCL_SUCCESS ? (int)r : (int)e;
 			break;
 		}
+		/* The kill-child: its channels are up, it may be killed now. */
+		if (!a->loops && kill_ready_fd >= 0 && a->rank == a->nranks / 2 &&
+		    write(kill_ready_fd, "r", 1) != 1)
+			break;
 	}
 out:
 	if (in)
@@ -734,17 +743,18 @@ static void start_kill_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
 }
 
 /*
- * hcclt-clustertest kill-child FILE: case 5's process on the joiner's
+ * hcclt-clustertest kill-child FILE FD: case 5's process on the joiner's
  * host, ranks N .. 2N-1 of the root info in FILE, AllReduces until it is
- * killed.
+ * killed; a byte on FD once the first is done.
  */
-static int kill_child(const char *file, uint32_t n)
+static int kill_child(const char *file, uint32_t n, int fd)
 {
 	struct rank_arg a[MAX_CARDS];
 	HcclRootInfo root;
 	FILE *f = fopen(file, "r");
 	uint32_t i;
 
+	kill_ready_fd = fd;
 	if (!f || fread(&root, sizeof(root), 1, f) != 1)
 		return 1;
 	fclose(f);
@@ -1105,7 +1115,7 @@ int main(int argc, char **argv)
 	if (ar)
 		return ar_main(a, n, is_root, &sa, ar);
 	if (kill_mode)
-		return kill_child(argv[2], n);
+		return kill_child(argv[2], n, atoi(argv[3]));
 	printf("1..6\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
@@ -1227,24 +1237,39 @@ int main(int argc, char **argv)
 		       late, a[0].fail_code);
 	} else {
 		char file[] = "/tmp/hcclt-root-XXXXXX";
-		int fd = mkstemp(file), status = 0;
+		int fd = mkstemp(file), status = 0, ready[2] = { -1, -1 };
+		struct pollfd pfd;
 		pid_t pid = -1;
-		char nb[16];
+		char nb[16], c;
 
 		unsetenv("HCCL_CONNECT_TIMEOUT");	/* case 4's */
 		ok = !fetch(&sa, &root) && fd >= 0 &&
 		     write(fd, &root, sizeof(root)) == (ssize_t)sizeof(root);
 		if (fd >= 0)
 			close(fd);
-		snprintf(nb, sizeof(nb), "%u", n);
+		if (ok && pipe(ready))
+			ok = 0;
+		snprintf(nb, sizeof(nb), "%d", ready[1]);
 		if (ok)
 			pid = fork();
 		if (!pid) {
+			close(ready[0]);
 			execl("/proc/self/exe", argv[0], "kill-child", file, nb, (char *)NULL);
 			_exit(127);
 		}
-		/* Its ranks join (about 1 s) and run AllReduces with the root's. */
-		sleep(6);
+		if (ready[1] >= 0)
+			close(ready[1]);
+		/*
+		 * Its ranks join and run AllReduces with the root's: killed 2 s
+		 * after its first is done, its channels all up (mid-operator).
+		 */
+		pfd.fd = ready[0];
+		pfd.events = POLLIN;
+		if (ready[0] < 0 || poll(&pfd, 1, 300000) != 1 || read(ready[0], &c, 1) != 1)
+			ok = 0;
+		sleep(2);
+		if (ready[0] >= 0)
+			close(ready[0]);
 		if (pid < 0 || kill(pid, SIGKILL) || waitpid(pid, &status, 0) != pid ||
 		    !WIFSIGNALED(status) || kill_tell(&sa))
 			ok = 0;
