@@ -71,40 +71,18 @@ struct hcclt_xpages {
 	struct sg_table sgt;
 };
 
-/* @p's @len bytes at @off of @obj: its shmem pages, read in if need be. */
-static int hcclt_xpages_obj(struct hcclt_xpages *p, struct drm_gem_object *obj,
-			    u64 off, u32 len)
+/*
+ * The end of filling @p: @got of its pages were had (@ret 0 if all), then
+ * the table of @len bytes from @off in the first; everything given back
+ * on failure.
+ */
+static int hcclt_xpages_done(struct hcclt_xpages *p, u32 got, int ret,
+			     u32 off, u32 len)
 {
-	struct address_space *mapping = obj->filp->f_mapping;
-	struct mem_cgroup *old;
-	struct page *page;
-	pgoff_t first = off >> PAGE_SHIFT;
-	int ret;
-
-	p->n = DIV_ROUND_UP(offset_in_page(off) + len, PAGE_SIZE);
-	p->pages = kvcalloc(p->n, sizeof(*p->pages), GFP_KERNEL);
-	if (!p->pages)
-		return -ENOMEM;
-	/* Charged to the object's creator, never the OOM killer's. */
-	old = set_active_memcg(hcclt_mem_memcg(obj));
-	for (ret = 0; ret < p->n; ret++) {
-		page = shmem_read_mapping_page_gfp(mapping, first + ret,
-						   mapping_gfp_mask(mapping) |
-						   __GFP_RETRY_MAYFAIL |
-						   __GFP_NOWARN);
-		if (IS_ERR(page))
-			break;
-		p->pages[ret] = page;
-	}
-	set_active_memcg(old);
-	if (ret < p->n) {
-		p->n = ret;
-		ret = PTR_ERR(page);
-	} else {
-		ret = sg_alloc_table_from_pages(&p->sgt, p->pages, p->n,
-						offset_in_page(off), len,
-						GFP_KERNEL);
-	}
+	p->n = got;
+	if (!ret)
+		ret = sg_alloc_table_from_pages(&p->sgt, p->pages, p->n, off,
+						len, GFP_KERNEL);
 	if (ret) {
 		while (p->n)
 			put_page(p->pages[--p->n]);
@@ -112,6 +90,36 @@ static int hcclt_xpages_obj(struct hcclt_xpages *p, struct drm_gem_object *obj,
 		p->pages = NULL;
 	}
 	return ret;
+}
+
+/* @p's @len bytes at @off of @obj: its shmem pages, read in if need be. */
+static int hcclt_xpages_obj(struct hcclt_xpages *p, struct drm_gem_object *obj,
+			    u64 off, u32 len)
+{
+	struct address_space *mapping = obj->filp->f_mapping;
+	struct mem_cgroup *old;
+	struct page *page = NULL;
+	pgoff_t first = off >> PAGE_SHIFT;
+	u32 i;
+
+	p->n = DIV_ROUND_UP(offset_in_page(off) + len, PAGE_SIZE);
+	p->pages = kvcalloc(p->n, sizeof(*p->pages), GFP_KERNEL);
+	if (!p->pages)
+		return -ENOMEM;
+	/* Charged to the object's creator, never the OOM killer's. */
+	old = set_active_memcg(hcclt_mem_memcg(obj));
+	for (i = 0; i < p->n; i++) {
+		page = shmem_read_mapping_page_gfp(mapping, first + i,
+						   mapping_gfp_mask(mapping) |
+						   __GFP_RETRY_MAYFAIL |
+						   __GFP_NOWARN);
+		if (IS_ERR(page))
+			break;
+		p->pages[i] = page;
+	}
+	set_active_memcg(old);
+	return hcclt_xpages_done(p, i, i < p->n ? PTR_ERR(page) : 0,
+				 offset_in_page(off), len);
 }
 
 /*
@@ -123,33 +131,20 @@ static int hcclt_xpages_stage(struct hcclt_xpages *p, u32 len,
 			      struct mem_cgroup *memcg)
 {
 	struct mem_cgroup *old;
-	int ret = 0;
+	u32 i;
 
 	p->n = DIV_ROUND_UP(len, PAGE_SIZE);
 	p->pages = kvcalloc(p->n, sizeof(*p->pages), GFP_KERNEL);
 	if (!p->pages)
 		return -ENOMEM;
 	old = set_active_memcg(memcg);
-	for (ret = 0; ret < p->n; ret++) {
-		p->pages[ret] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-		if (!p->pages[ret])
+	for (i = 0; i < p->n; i++) {
+		p->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		if (!p->pages[i])
 			break;
 	}
 	set_active_memcg(old);
-	if (ret < p->n) {
-		p->n = ret;
-		ret = -ENOMEM;
-	} else {
-		ret = sg_alloc_table_from_pages(&p->sgt, p->pages, p->n, 0, len,
-						GFP_KERNEL);
-	}
-	if (ret) {
-		while (p->n)
-			put_page(p->pages[--p->n]);
-		kvfree(p->pages);
-		p->pages = NULL;
-	}
-	return ret;
+	return hcclt_xpages_done(p, i, i < p->n ? -ENOMEM : 0, 0, len);
 }
 
 /* Give back @p's pages, marked dirty when @dirty (they were written). */

@@ -702,10 +702,17 @@ static int fetch(const struct sockaddr_in *sa, HcclRootInfo *root)
 	return 0;
 }
 
-/* Run ranks @base .. @base + @n - 1 of @nranks, one per card; join them. */
-static void run_ranks_coll(struct rank_arg *a, uint32_t n, uint32_t base,
-			   uint32_t nranks, const HcclRootInfo *root, int chan,
-			   int coll)
+/* What the ranks of start_ranks() do after they joined. */
+#define DO_CHAN		0x1	/* case 2 */
+#define DO_COLL		0x2	/* case 3, or with @ar_iters the bench */
+#define DO_KILL		0x4	/* case 5 */
+
+/*
+ * Start ranks @base .. @base + @n - 1 of @nranks, one thread per card,
+ * doing @what (DO_*) once joined; -a's iterations in @ar.
+ */
+static void start_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
+			uint32_t nranks, const HcclRootInfo *root, int what, int ar)
 {
 	uint32_t i;
 
@@ -715,31 +722,30 @@ static void run_ranks_coll(struct rank_arg *a, uint32_t n, uint32_t base,
 		a[i].rank = base + i;
 		a[i].nranks = nranks;
 		a[i].root = root;
-		a[i].chan = chan;
-		a[i].coll = coll;
+		a[i].chan = !!(what & DO_CHAN);
+		a[i].coll = !!(what & DO_COLL);
+		a[i].kill = !!(what & DO_KILL);
+		a[i].ar_iters = ar;
 		a[i].is_root = !base;
 		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
 	}
+}
+
+static void join_ranks(struct rank_arg *a, uint32_t n)
+{
+	uint32_t i;
+
 	for (i = 0; i < n; i++)
 		pthread_join(a[i].tid, NULL);
 }
 
-/* Case 5's ranks: as run_ranks(), started only. */
-static void start_kill_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
-			     uint32_t nranks, const HcclRootInfo *root)
+/* start_ranks(), then join them. */
+static void run_ranks_coll(struct rank_arg *a, uint32_t n, uint32_t base,
+			   uint32_t nranks, const HcclRootInfo *root, int chan,
+			   int coll)
 {
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		memset(&a[i], 0, sizeof(a[i]));
-		a[i].dev = (int32_t)i;
-		a[i].rank = base + i;
-		a[i].nranks = nranks;
-		a[i].root = root;
-		a[i].kill = 1;
-		a[i].is_root = !base;
-		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
-	}
+	start_ranks(a, n, base, nranks, root, (chan ? DO_CHAN : 0) | (coll ? DO_COLL : 0), 0);
+	join_ranks(a, n);
 }
 
 /*
@@ -752,15 +758,13 @@ static int kill_child(const char *file, uint32_t n, int fd)
 	struct rank_arg a[MAX_CARDS];
 	HcclRootInfo root;
 	FILE *f = fopen(file, "r");
-	uint32_t i;
 
 	kill_ready_fd = fd;
 	if (!f || fread(&root, sizeof(root), 1, f) != 1)
 		return 1;
 	fclose(f);
-	start_kill_ranks(a, n, n, 2 * n, &root);
-	for (i = 0; i < n; i++)
-		pthread_join(a[i].tid, NULL);
+	start_ranks(a, n, n, 2 * n, &root, DO_KILL, 0);
+	join_ranks(a, n);
 	return 0;
 }
 
@@ -1022,19 +1026,9 @@ static int ar_main(struct rank_arg *a, uint32_t n, int is_root,
 		fprintf(stderr, "bench: no root info\n");
 		return 1;
 	}
+	start_ranks(a, n, is_root ? 0 : n, 2 * n, &root, DO_COLL, iters);
+	join_ranks(a, n);
 	for (i = 0; i < n; i++) {
-		memset(&a[i], 0, sizeof(a[i]));
-		a[i].dev = (int32_t)i;
-		a[i].rank = (is_root ? 0 : n) + i;
-		a[i].nranks = 2 * n;
-		a[i].root = &root;
-		a[i].coll = 1;
-		a[i].ar_iters = iters;
-		a[i].is_root = is_root;
-		pthread_create(&a[i].tid, NULL, rank_main, &a[i]);
-	}
-	for (i = 0; i < n; i++) {
-		pthread_join(a[i].tid, NULL);
 		if (a[i].ret != HCCL_SUCCESS || a[i].coll_ret) {
 			fprintf(stderr, "bench: rank %u: %d, step %d\n", a[i].rank,
 				(int)a[i].ret, a[i].coll_ret);
@@ -1219,7 +1213,7 @@ int main(int argc, char **argv)
 		double heard, late = -1;
 
 		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
-		start_kill_ranks(a, n, 0, 2 * n, &root);
+		start_ranks(a, n, 0, 2 * n, &root, DO_KILL, 0);
 		heard = kill_heard(ls);
 		for (i = 0; i < n; i++) {
 			pthread_join(a[i].tid, NULL);
