@@ -504,26 +504,32 @@ void hcclt_link_req_drop(struct hcclt_link *link, u32 id)
 }
 
 /**
- * struct hcclt_link_op - one RDMA READ or WRITE of hcclt_link_rdma().
- * @ctx: its rdma_rw context.
- * @cqe: the completion of its last work request.
+ * struct hcclt_link_wait - a signaled work request that a caller sleeps on
+ * (an RDMA operation's last, a registration).
+ * @cqe: its completion.
  * @done: completed by it.
  * @status: its status.
  */
-struct hcclt_link_op {
-	struct rdma_rw_ctx ctx;
+struct hcclt_link_wait {
 	struct ib_cqe cqe;
 	struct completion done;
 	enum ib_wc_status status;
 };
 
-static void hcclt_link_op_done(struct ib_cq *cq, struct ib_wc *wc)
+static void hcclt_link_wait_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct hcclt_link_op *op = container_of(wc->wr_cqe,
-						struct hcclt_link_op, cqe);
+	struct hcclt_link_wait *w = container_of(wc->wr_cqe,
+						 struct hcclt_link_wait, cqe);
 
-	op->status = wc->status;
-	complete(&op->done);
+	w->status = wc->status;
+	complete(&w->done);
+}
+
+static void hcclt_link_wait_init(struct hcclt_link_wait *w)
+{
+	w->cqe.done = hcclt_link_wait_done;
+	init_completion(&w->done);
+	w->status = IB_WC_SUCCESS;
 }
 
 /**
@@ -545,19 +551,19 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
 		    u64 raddr, u32 rkey, bool read)
 {
 	enum dma_data_direction dir = read ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
-	struct hcclt_link_op op = {};
+	struct hcclt_link_wait w;
+	struct rdma_rw_ctx ctx = {};
 	u32 port;
 	int ret;
 
-	op.cqe.done = hcclt_link_op_done;
-	init_completion(&op.done);
+	hcclt_link_wait_init(&w);
 	down_read(&link->qp_sem);
 	if (READ_ONCE(link->state) != HCCLT_LINK_UP) {
 		up_read(&link->qp_sem);
 		return -ECONNRESET;
 	}
 	port = link->id->port_num;
-	ret = rdma_rw_ctx_init(&op.ctx, link->id->qp, port, sgt->sgl,
+	ret = rdma_rw_ctx_init(&ctx, link->id->qp, port, sgt->sgl,
 			       sgt->orig_nents, 0, raddr, rkey, dir);
 	if (ret < 0) {
 		up_read(&link->qp_sem);
@@ -565,18 +571,18 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
 	}
 	spin_lock_bh(&link->lock);
 	ret = link->state == HCCLT_LINK_UP ?
-	      rdma_rw_ctx_post(&op.ctx, link->id->qp, port, &op.cqe, NULL) :
+	      rdma_rw_ctx_post(&ctx, link->id->qp, port, &w.cqe, NULL) :
 	      -ECONNRESET;
 	spin_unlock_bh(&link->lock);
 	if (!ret) {
 		/* Always completes: the teardown drains the QP first. */
-		wait_for_completion(&op.done);
-		if (op.status != IB_WC_SUCCESS) {
-			if (op.status != IB_WC_WR_FLUSH_ERR)
+		wait_for_completion(&w.done);
+		if (w.status != IB_WC_SUCCESS) {
+			if (w.status != IB_WC_WR_FLUSH_ERR)
 				pr_warn_ratelimited("hcclthread: link to %pI4: RDMA %s failed: %s\n",
 						    &link->peer.addr,
 						    read ? "READ" : "WRITE",
-						    ib_wc_status_msg(op.status));
+						    ib_wc_status_msg(w.status));
 			hcclt_link_fail(link);
 			ret = -ECONNRESET;
 		}
@@ -585,31 +591,10 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
 				    &link->peer.addr, read ? "READ" : "WRITE", ret);
 		hcclt_link_fail(link);
 	}
-	rdma_rw_ctx_destroy(&op.ctx, link->id->qp, port, sgt->sgl,
+	rdma_rw_ctx_destroy(&ctx, link->id->qp, port, sgt->sgl,
 			    sgt->orig_nents, dir);
 	up_read(&link->qp_sem);
 	return ret;
-}
-
-/**
- * struct hcclt_link_reg - a registration of hcclt_link_mr_reg() in flight.
- * @cqe: its completion.
- * @done: completed by it.
- * @status: its status.
- */
-struct hcclt_link_reg {
-	struct ib_cqe cqe;
-	struct completion done;
-	enum ib_wc_status status;
-};
-
-static void hcclt_link_reg_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct hcclt_link_reg *reg = container_of(wc->wr_cqe,
-						  struct hcclt_link_reg, cqe);
-
-	reg->status = wc->status;
-	complete(&reg->done);
 }
 
 /**
@@ -637,13 +622,12 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 	enum dma_data_direction dir = writable ? DMA_FROM_DEVICE :
 				      DMA_TO_DEVICE;
 	struct ib_device *dev = link->id->device;
-	struct hcclt_link_reg reg = {};
+	struct hcclt_link_wait reg;
 	struct ib_reg_wr wr = {};
 	struct ib_mr *mr;
 	int n, ret;
 
-	reg.cqe.done = hcclt_link_reg_done;
-	init_completion(&reg.done);
+	hcclt_link_wait_init(&reg);
 	ret = ib_dma_map_sgtable_attrs(dev, sgt, dir, 0);
 	if (ret)
 		return ERR_PTR(ret);
