@@ -60,9 +60,14 @@
 #define HCCLT_CLUSTER_PORT	60000
 /*
  * Receive buffers posted per link; sends in flight per link. The queues
- * have one entry more, for ib_drain_qp()'s own work request.
+ * have one entry more, for ib_drain_qp()'s own work request. Receives are
+ * three times the peer's sends: a receive work that sleeps (an XMAP waits
+ * for its registration) must not leave the peer's SENDs without a buffer,
+ * whose RNR retry makes 6.1's rxe run the send queue again from its first
+ * unacknowledged request, registrations that already ran included, which
+ * fails them ("not free") and the QP (Documentation/two-guests.rst).
  */
-#define HCCLT_LINK_RECVS	32
+#define HCCLT_LINK_RECVS	96
 #define HCCLT_LINK_SENDS	32
 /*
  * RDMA READs and WRITEs of data tasks (hcclt_link_rdma()) in flight per
