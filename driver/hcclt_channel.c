@@ -48,9 +48,8 @@
  * rank, its call giving up) sends BREAK; a link that goes down breaks
  * every channel over it. Data tasks on such channels are RDMA READs and
  * WRITEs of the link into ranges of the peer's HCCL buffer that its host
- * maps for each (hcclt_xfer.c); the peer side of such a task is always
- * that buffer (registered ranges of another host are not reachable:
- * -EOPNOTSUPP).
+ * maps for each (hcclt_xfer.c), or of ranges the peer registered, which
+ * its host lists (hcclt_channel_remote_mems()) and checks.
  *
  * Lock order: file->lock -> hcclt_chan_lock -> hcclt_groups_lock, and
  * hcclt_chan_lock -> hdev->sched_lock (of one device at a time) ->
@@ -931,44 +930,90 @@ int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine)
 	return READ_ONCE(chan->broken) ? -ECONNRESET : 0;
 }
 
+/*
+ * The link of @chan, a channel to another host, with a reference, and its
+ * peer side's token and cookie; NULL when the peer is gone.
+ */
+static struct hcclt_link *hcclt_channel_remote(struct hcclt_channel *chan,
+					       u32 *rtoken, u32 *rcookie)
+{
+	struct hcclt_link *link = NULL;
+
+	mutex_lock(&hcclt_chan_lock);
+	if (chan->live && !chan->broken) {
+		link = hcclt_link_ref(chan->rlink);
+		*rtoken = chan->rtoken;
+		*rcookie = chan->rcookie;
+	}
+	mutex_unlock(&hcclt_chan_lock);
+	return link;
+}
+
 /**
  * hcclt_channel_xfer_new - a transfer for a data task on a channel to a
  * rank of another host (hcclt_xfer.c).
  * @chan: the channel.
+ * @rreg: the id of the range the peer registered that the task reaches
+ *	(hcclt_channel_remote_mems()), or 0 for the peer's HCCL buffer.
  *
  * Return: the transfer, NULL when @chan is to a rank of this host,
  * ERR_PTR(-ECONNRESET) when the peer is gone, ERR_PTR(-ENOMEM).
  */
-struct hcclt_xfer *hcclt_channel_xfer_new(struct hcclt_channel *chan)
+struct hcclt_xfer *hcclt_channel_xfer_new(struct hcclt_channel *chan,
+					  u32 rreg)
 {
+	struct hcclt_link *link;
 	struct hcclt_xfer *x;
+	u32 rtoken, rcookie;
 
 	if (!chan->rlink)
 		return NULL;
-	mutex_lock(&hcclt_chan_lock);
-	if (!chan->live || chan->broken)
-		x = ERR_PTR(-ECONNRESET);
-	else
-		x = hcclt_xfer_new(chan->rlink, chan->rtoken, chan->rcookie);
-	mutex_unlock(&hcclt_chan_lock);
+	link = hcclt_channel_remote(chan, &rtoken, &rcookie);
+	if (!link)
+		return ERR_PTR(-ECONNRESET);
+	x = hcclt_xfer_new(link, rtoken, rcookie, rreg);
+	hcclt_link_put(link);
 	return x;
+}
+
+/**
+ * hcclt_channel_remote_mems - the ranges a channel's peer on another host
+ * has registered (hcclt_xfer_mems()).
+ * @chan: the channel.
+ * @out: where the first @cap go.
+ * @cap: entries of @out.
+ * @n: out, how many there are.
+ *
+ * Return: 0, -ENOLINK (the peer is on this host), or an error of
+ * hcclt_xfer_mems().
+ */
+int hcclt_channel_remote_mems(struct hcclt_channel *chan,
+			      struct drm_hcclt_remote_mem *out, u32 cap,
+			      u32 *n)
+{
+	struct hcclt_link *link;
+	u32 rtoken, rcookie;
+	int ret;
+
+	if (!chan->rlink)
+		return -ENOLINK;
+	link = hcclt_channel_remote(chan, &rtoken, &rcookie);
+	if (!link)
+		return -ECONNRESET;
+	ret = hcclt_xfer_mems(link, rtoken, rcookie, out, cap, n);
+	hcclt_link_put(link);
+	return ret;
 }
 
 /* The peer's buffer size on another host, made with @size if none yet. */
 static int hcclt_channel_remote_buffer(struct hcclt_channel *chan, u64 size,
 				       u64 *out)
 {
-	struct hcclt_link *link = NULL;
-	u32 rtoken = 0, rcookie = 0;
+	struct hcclt_link *link;
+	u32 rtoken, rcookie;
 	int ret;
 
-	mutex_lock(&hcclt_chan_lock);
-	if (chan->live && !chan->broken) {
-		link = hcclt_link_ref(chan->rlink);
-		rtoken = chan->rtoken;
-		rcookie = chan->rcookie;
-	}
-	mutex_unlock(&hcclt_chan_lock);
+	link = hcclt_channel_remote(chan, &rtoken, &rcookie);
 	if (!link)
 		return -ECONNRESET;
 	ret = hcclt_xfer_buffer(link, rtoken, rcookie, size, out);

@@ -11,6 +11,7 @@
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
+struct drm_hcclt_remote_mem;
 struct hcclt_channel;
 struct hcclt_comm;
 struct hcclt_link;
@@ -28,7 +29,11 @@ bool hcclt_channel_is(const struct hcclt_channel *chan, u64 id);
 int hcclt_channel_task_notify(struct hcclt_channel *chan, u32 engine,
 			      u32 op, u32 idx, struct hcclt_notify **out);
 int hcclt_channel_task_check(struct hcclt_channel *chan, u32 engine);
-struct hcclt_xfer *hcclt_channel_xfer_new(struct hcclt_channel *chan);
+struct hcclt_xfer *hcclt_channel_xfer_new(struct hcclt_channel *chan,
+					  u32 rreg);
+int hcclt_channel_remote_mems(struct hcclt_channel *chan,
+			      struct drm_hcclt_remote_mem *out, u32 cap,
+			      u32 *n);
 struct hcclt_comm *hcclt_channel_xfer_comm(struct hcclt_link *link, u32 token,
 					   u32 cookie);
 struct drm_gem_object *hcclt_channel_peer_buffer(struct hcclt_channel *chan,

@@ -116,6 +116,7 @@ struct hcclt_memreg {
 
 /* hcclt_memreg.c */
 struct hcclt_memreg *hcclt_memreg_get(struct hcclt_comm *comm, u32 id);
+struct hcclt_memreg *hcclt_memreg_next(struct hcclt_comm *comm, u32 after);
 void hcclt_memreg_put(struct hcclt_memreg *reg);
 void hcclt_memreg_comm_gone(struct hcclt_comm *comm);
 int hcclt_mem_reg_ioctl(struct drm_device *drm, void *data,

@@ -187,7 +187,8 @@ static int hcclt_query_ioctl(struct drm_device *drm, void *data,
 	args->server = hcclt_device_server(hdev->index);
 	args->device_index = hdev->index;
 #ifdef HCCLT_HAS_CLUSTER
-	args->features |= HCCLT_FEATURE_CLUSTER | HCCLT_FEATURE_CLUSTER_DATA;
+	args->features |= HCCLT_FEATURE_CLUSTER | HCCLT_FEATURE_CLUSTER_DATA |
+			  HCCLT_FEATURE_CLUSTER_MEMREG;
 #endif
 	args->cluster_addr = self ? (__force __u32)self->addr : 0;
 	args->cluster_port = self ? (__force __u16)self->port : 0;

@@ -392,6 +392,8 @@ int hcclt_link_req_start(struct hcclt_link *link, struct hcclt_link_req *req,
 
 	init_completion(&req->done);
 	req->err = 0;
+	req->tail = NULL;
+	req->tail_len = 0;
 	/* Cyclic: a late REPLY never meets a new request of its id. */
 	ret = xa_alloc_cyclic(&link->reqs, id, req, xa_limit_31b,
 			      &link->req_next, GFP_KERNEL);
@@ -441,6 +443,11 @@ static void hcclt_link_reply(struct hcclt_link *link, const void *body,
 	if (req && !completion_done(&req->done)) {
 		req->err = -(int)err;
 		req->reply = *m;
+		if (req->tail) {
+			memset(req->tail, 0, req->tail_len);
+			memcpy(req->tail, m + 1,
+			       min(req->tail_len, len - sizeof(*m)));
+		}
 		complete(&req->done);
 	}
 	xa_unlock(&link->reqs);

@@ -33,9 +33,12 @@ struct hcclt_host {
 	__be16 port;
 };
 
-/* Wire format, version 1: little-endian, fixed size, explicit padding. */
+/*
+ * Wire format: little-endian, fixed size, explicit padding. Version 3:
+ * XMAP names a registered range (@reg), MEMQ lists them.
+ */
 #define HCCLT_LINK_MAGIC	0x544c4348	/* "HCLT" */
-#define HCCLT_LINK_VERSION	2
+#define HCCLT_LINK_VERSION	3
 #define HCCLT_MSG_BYTES		512
 
 /**
@@ -73,6 +76,7 @@ struct hcclt_link_hello {
 #define HCCLT_MSG_XDONE		21	/* struct hcclt_msg_xdone */
 #define HCCLT_MSG_BUFQ		22	/* struct hcclt_msg_bufq */
 #define HCCLT_MSG_REPLY		23	/* struct hcclt_msg_reply */
+#define HCCLT_MSG_MEMQ		24	/* struct hcclt_msg_memq */
 
 /**
  * struct hcclt_msg_hdr - head of every message.
@@ -233,19 +237,23 @@ struct hcclt_msg_record {
 
 /**
  * struct hcclt_msg_xmap - the sender's data task needs a range of the
- * receiver's channel peer's HCCL buffer: map it for one RDMA operation
- * of the sender (answered by REPLY with the range's address and rkey).
+ * receiver's channel peer's HCCL buffer, or of a range it registered:
+ * map it for one RDMA operation of the sender (answered by REPLY with the
+ * range's address and rkey).
  * @dst: the receiver's channel token.
  * @cookie: its cookie.
  * @id: the sender's request (echoed in REPLY, named by XDONE).
  * @op: HCCLT_TASK_WRITE (the sender writes the range), HCCLT_TASK_READ
  *	(it reads it) or HCCLT_TASK_WRITE_REDUCE (it writes a staging
  *	range that XDONE reduces into the buffer).
- * @offset: of the range in the receiver's HCCL buffer.
+ * @offset: of the range in the receiver's HCCL buffer, or in @reg.
  * @len: bytes, at most HCCLT_XFER_CHUNK.
  * @dtype: of a reduce, HCCLT_DTYPE_*.
  * @rop: of a reduce, HCCLT_REDUCE_*.
  * @flags: HCCLT_XMAP_SATURATE or zero.
+ * @reg: the id of a range the receiver's channel peer registered (MEMQ),
+ *	or 0 for its HCCL buffer.
+ * @pad: zero.
  */
 struct hcclt_msg_xmap {
 	__le32 dst;
@@ -257,6 +265,8 @@ struct hcclt_msg_xmap {
 	__le32 dtype;
 	__le32 rop;
 	__le32 flags;
+	__le32 reg;
+	__le32 pad;
 };
 
 /*
@@ -303,14 +313,48 @@ struct hcclt_msg_bufq {
 };
 
 /**
+ * struct hcclt_msg_memq - the next range the receiver's channel peer has
+ * registered after @after (answered by REPLY followed by struct
+ * hcclt_msg_mem).
+ * @dst: the receiver's channel token.
+ * @cookie: its cookie.
+ * @id: the sender's request.
+ * @after: a range's id; 0 for the first.
+ */
+struct hcclt_msg_memq {
+	__le32 dst;
+	__le32 cookie;
+	__le32 id;
+	__le32 after;
+};
+
+/* Bytes of a registered range's tag, NUL included (the uAPI's). */
+#define HCCLT_MSG_TAG_BYTES	256
+
+/**
+ * struct hcclt_msg_mem - what follows a REPLY to MEMQ: one registered
+ * range, the one with the lowest id above the MEMQ's @after.
+ * @reg: its id; 0 when there is none (the list ended).
+ * @pad: zero.
+ * @size: its bytes.
+ * @tag: its tag, NUL-terminated.
+ */
+struct hcclt_msg_mem {
+	__le32 reg;
+	__le32 pad;
+	__le64 size;
+	char tag[HCCLT_MSG_TAG_BYTES];
+};
+
+/**
  * struct hcclt_msg_reply - the answer to the request @id of the receiver
- * (XMAP, BUFQ).
+ * (XMAP, BUFQ, MEMQ; MEMQ's is followed by struct hcclt_msg_mem).
  * @id: the request.
  * @err: zero or a positive errno.
- * @rkey: XMAP: the rkey of the range; BUFQ: zero.
+ * @rkey: XMAP: the rkey of the range; BUFQ, MEMQ: zero.
  * @pad: zero.
  * @addr: XMAP: the range's address for that rkey; BUFQ: the buffer's
- *	size.
+ *	size; MEMQ: zero.
  */
 struct hcclt_msg_reply {
 	__le32 id;
@@ -326,11 +370,17 @@ struct hcclt_msg_reply {
  * @done: completed by the REPLY, or by the link going down.
  * @err: 0, the REPLY's error, or -ECONNRESET (the link went down).
  * @reply: the REPLY, when @err is 0.
+ * @tail: where what follows the REPLY goes (MEMQ's), or NULL; set by
+ *	the caller between hcclt_link_req_start() and its message's send.
+ * @tail_len: bytes of @tail; bytes the REPLY had beyond them are
+ *	dropped, those it lacked are zero.
  */
 struct hcclt_link_req {
 	struct completion done;
 	int err;
 	struct hcclt_msg_reply reply;
+	void *tail;
+	size_t tail_len;
 };
 
 struct hcclt_notify;

@@ -85,6 +85,28 @@ struct hcclt_memreg *hcclt_memreg_get(struct hcclt_comm *comm, u32 id)
 	return reg;
 }
 
+/**
+ * hcclt_memreg_next - a communicator's registration of the lowest id
+ * above @after (a peer of another host lists them, hcclt_xfer.c).
+ * @comm: the communicator.
+ * @after: an id; 0 for the first.
+ *
+ * Return: the registration with a reference held, or NULL when there is
+ * none above @after.
+ */
+struct hcclt_memreg *hcclt_memreg_next(struct hcclt_comm *comm, u32 after)
+{
+	unsigned long idx = after;
+	struct hcclt_memreg *reg;
+
+	xa_lock(&comm->memregs);
+	reg = xa_find_after(&comm->memregs, &idx, U32_MAX, XA_PRESENT);
+	if (reg)
+		kref_get(&reg->ref);
+	xa_unlock(&comm->memregs);
+	return reg;
+}
+
 /* Revoke @reg from the peers and drop the table's reference. */
 static void hcclt_memreg_revoke(struct hcclt_memreg *reg)
 {
@@ -268,17 +290,29 @@ int hcclt_channel_mems_ioctl(struct drm_device *drm, void *data,
 	hcclt_comm_put(comm);
 	if (!chan)
 		return -ENOENT;
-	pc = hcclt_channel_peer_comm(chan);
-	hcclt_channel_put(chan);
-	if (!pc)
-		return -ECONNRESET;
 	if (args->count) {
 		out = kvcalloc(min_t(u32, args->count, HCCLT_MAX_MEMREGS),
 			       sizeof(*out), GFP_KERNEL_ACCOUNT);
 		if (!out) {
-			hcclt_comm_put(pc);
+			hcclt_channel_put(chan);
 			return -ENOMEM;
 		}
+	}
+	/* uAPI 1.17: a peer on another host lists them over the link. */
+	ret = hcclt_channel_remote_mems(chan, out,
+					min_t(u32, args->count,
+					      HCCLT_MAX_MEMREGS), &n);
+	if (ret != -ENOLINK) {
+		hcclt_channel_put(chan);
+		goto copy;
+	}
+	ret = 0;
+	n = 0;
+	pc = hcclt_channel_peer_comm(chan);
+	hcclt_channel_put(chan);
+	if (!pc) {
+		kvfree(out);
+		return -ECONNRESET;
 	}
 	mutex_lock(&pc->lock);
 	if (pc->dead) {
@@ -295,6 +329,7 @@ int hcclt_channel_mems_ioctl(struct drm_device *drm, void *data,
 	}
 	mutex_unlock(&pc->lock);
 	hcclt_comm_put(pc);
+copy:
 	if (!ret && n && args->count &&
 	    copy_to_user(u64_to_user_ptr(args->mems_ptr), out,
 			 (size_t)min3(n, args->count, (u32)HCCLT_MAX_MEMREGS) *

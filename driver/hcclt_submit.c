@@ -146,7 +146,8 @@ static struct drm_gem_object *hcclt_prep_obj(struct hcclt_prep *pp,
 
 /*
  * A data task on the channel @pp->chan when its peer is on another host
- * (uAPI 1.16): its copy, moved by a transfer (hcclt_xfer.c), in @c.
+ * (uAPI 1.16, registered ranges 1.17): its copy, moved by a transfer
+ * (hcclt_xfer.c), in @c.
  * Return: -EREMOTE when it made it, -ENOLINK when the peer is on this
  * host (nothing made), or another negative errno.
  */
@@ -158,16 +159,13 @@ static int hcclt_task_prepare_remote(struct hcclt_prep *pp,
 	struct hcclt_xfer *x;
 	int ret;
 
-	x = hcclt_channel_xfer_new(pp->chan);
+	/* The peer's registered range, or 0: its host checks the range. */
+	x = hcclt_channel_xfer_new(pp->chan, from_peer ? ut->src_handle :
+				   ut->dst_handle);
 	if (!x)
 		return -ENOLINK;
 	if (IS_ERR(x))
 		return PTR_ERR(x);
-	/* Ranges a peer of another host registered are not reachable. */
-	if (from_peer ? ut->src_handle : ut->dst_handle) {
-		hcclt_xfer_free(x);
-		return -EOPNOTSUPP;
-	}
 	local = hcclt_mem_lookup(pp->df, from_peer ? ut->dst_handle :
 				 ut->src_handle);
 	if (!local) {
@@ -228,7 +226,10 @@ static int hcclt_task_prepare_data(struct hcclt_prep *pp,
 		ret = hcclt_channel_task_check(pp->chan, pp->thread->engine);
 		if (ret)
 			return ret;
-		/* uAPI 1.16: a peer on another host, its HCCL buffer only. */
+		/*
+		 * uAPI 1.16: a peer on another host, its HCCL buffer; 1.17:
+		 * or a range it registered.
+		 */
 		ret = hcclt_task_prepare_remote(pp, ut, from_peer, &c);
 		if (ret == -EREMOTE)
 			goto made;

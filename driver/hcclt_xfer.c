@@ -196,10 +196,12 @@ static void hcclt_xpages_reduce(struct hcclt_xpages *dst, u32 doff,
 /* ---- the owner's side ---------------------------------------------------- */
 
 /**
- * struct hcclt_xmap - a range of this host's HCCL buffer the peer of a
- * link may reach for one operation.
- * @obj: the buffer (reference held).
- * @off: the range's offset in it.
+ * struct hcclt_xmap - a range of this host's HCCL buffer, or of a range
+ * registered with a communicator, the peer of a link may reach for one
+ * operation.
+ * @obj: the buffer, or the registration's object (reference held).
+ * @reg: the registration, or NULL (reference held).
+ * @off: the range's offset in @obj.
  * @len: its bytes.
  * @op: HCCLT_TASK_WRITE, _READ or _WRITE_REDUCE (the peer's view).
  * @dtype: of a reduce.
@@ -211,6 +213,7 @@ static void hcclt_xpages_reduce(struct hcclt_xpages *dst, u32 doff,
  */
 struct hcclt_xmap {
 	struct drm_gem_object *obj;
+	struct hcclt_memreg *reg;
 	u64 off;
 	u32 len;
 	u32 op;
@@ -232,6 +235,22 @@ static struct sg_table *hcclt_xmap_sgt(struct hcclt_xmap *m)
 	return m->op == HCCLT_TASK_WRITE_REDUCE ? &m->stage.sgt : &m->buf.sgt;
 }
 
+/*
+ * hcclt_mem_peer_begin() of @m's object, which fails once @m's buffer is
+ * revoked or its registration (hcclt_mem_flag_revoke(), as the copy
+ * engine's hcclt_copy.c).
+ */
+static int hcclt_xmap_begin(const struct hcclt_xmap *m)
+{
+	int ret = hcclt_mem_peer_begin(m->obj);
+
+	if (!ret && m->reg && READ_ONCE(m->reg->revoked)) {
+		hcclt_mem_peer_end(m->obj);
+		ret = -ECONNRESET;
+	}
+	return ret;
+}
+
 /* Free @m; with @reduce, reduce its staging pages into the buffer first. */
 static void hcclt_xmap_free(struct hcclt_link *link, struct hcclt_xmap *m,
 			    bool reduce)
@@ -239,15 +258,16 @@ static void hcclt_xmap_free(struct hcclt_link *link, struct hcclt_xmap *m,
 	if (m->mr)
 		hcclt_link_mr_dereg(link, m->mr, hcclt_xmap_sgt(m),
 				    hcclt_xmap_writable(m));
-	/* A revoked buffer takes no more data (hcclt_mem_revoke()). */
+	/* A revoked range takes no more data (hcclt_mem_revoke()). */
 	if (reduce && m->op == HCCLT_TASK_WRITE_REDUCE &&
-	    !hcclt_mem_peer_begin(m->obj)) {
+	    !hcclt_xmap_begin(m)) {
 		hcclt_xpages_reduce(&m->buf, offset_in_page(m->off), &m->stage,
 				    m->len, m->dtype, m->rop, m->saturate);
 		hcclt_mem_peer_end(m->obj);
 	}
 	hcclt_xpages_put(&m->stage, false);
 	hcclt_xpages_put(&m->buf, m->op != HCCLT_TASK_READ);
+	hcclt_memreg_put(m->reg);
 	drm_gem_object_put(m->obj);
 	kfree(m);
 }
@@ -259,25 +279,30 @@ static int hcclt_xmap_check(const struct hcclt_msg_xmap *m)
 	u32 dtype = le32_to_cpu(m->dtype), rop = le32_to_cpu(m->rop);
 	u32 esize;
 
-	if (!len || len > HCCLT_XFER_CHUNK ||
+	if (!len || len > HCCLT_XFER_CHUNK || m->pad ||
 	    le32_to_cpu(m->flags) & ~HCCLT_XMAP_SATURATE)
 		return -EINVAL;
 	if (op == HCCLT_TASK_WRITE || op == HCCLT_TASK_READ)
 		return dtype || rop ? -EINVAL : 0;
 	if (op != HCCLT_TASK_WRITE_REDUCE)
 		return -EINVAL;
+	/* The offset is checked once it is one in the object. */
 	esize = hcclt_reduce_size(dtype);
-	if (!esize || !hcclt_reduce_op_known(rop) ||
-	    le64_to_cpu(m->offset) % esize || len % esize)
+	if (!esize || !hcclt_reduce_op_known(rop) || len % esize)
 		return -EINVAL;
 	return hcclt_reduce_supported(dtype) ? 0 : -EOPNOTSUPP;
 }
 
-/* Map @m's range of @obj for the peer of @link into @x. */
+/*
+ * Map @m's range of @x's buffer or registration for the peer of @link:
+ * the range is checked against the registration's bounds, or the
+ * buffer's.
+ */
 static int hcclt_xmap_make(struct hcclt_link *link, struct hcclt_xmap *x,
-			   struct drm_gem_object *obj,
 			   const struct hcclt_msg_xmap *m)
 {
+	u64 base = x->reg ? x->reg->offset : 0;
+	u64 size = x->reg ? x->reg->size : x->obj->size;
 	int ret;
 
 	x->off = le64_to_cpu(m->offset);
@@ -286,18 +311,23 @@ static int hcclt_xmap_make(struct hcclt_link *link, struct hcclt_xmap *x,
 	x->dtype = le32_to_cpu(m->dtype);
 	x->rop = le32_to_cpu(m->rop);
 	x->saturate = le32_to_cpu(m->flags) & HCCLT_XMAP_SATURATE;
-	if (x->off > obj->size || x->len > obj->size - x->off)
+	if (x->off > size || x->len > size - x->off)
 		return -ERANGE;
-	ret = hcclt_mem_peer_begin(obj);
+	x->off += base;
+	/* Whole elements of the object, as on one host (hcclt_copy.c). */
+	if (x->op == HCCLT_TASK_WRITE_REDUCE &&
+	    x->off % hcclt_reduce_size(x->dtype))
+		return -EINVAL;
+	ret = hcclt_xmap_begin(x);
 	if (ret)
 		return ret;
-	ret = hcclt_xpages_obj(&x->buf, obj, x->off, x->len);
-	hcclt_mem_peer_end(obj);
+	ret = hcclt_xpages_obj(&x->buf, x->obj, x->off, x->len);
+	hcclt_mem_peer_end(x->obj);
 	if (ret)
 		return ret;
 	if (x->op == HCCLT_TASK_WRITE_REDUCE) {
 		ret = hcclt_xpages_stage(&x->stage, x->len,
-					 hcclt_mem_memcg(obj));
+					 hcclt_mem_memcg(x->obj));
 		if (ret)
 			return ret;
 	}
@@ -311,13 +341,36 @@ static int hcclt_xmap_make(struct hcclt_link *link, struct hcclt_xmap *x,
 	return ret;
 }
 
+/*
+ * The object @m names in @comm into @x: the HCCL buffer, or the object of
+ * the registration @m->reg.
+ */
+static int hcclt_xmap_target(struct hcclt_xmap *x, struct hcclt_comm *comm,
+			     const struct hcclt_msg_xmap *m)
+{
+	struct drm_gem_object *obj;
+
+	if (m->reg) {
+		x->reg = hcclt_memreg_get(comm, le32_to_cpu(m->reg));
+		if (!x->reg)
+			return -ECONNRESET;	/* unregistered */
+		drm_gem_object_get(x->reg->obj);
+		x->obj = x->reg->obj;
+		return 0;
+	}
+	obj = hcclt_comm_buffer_get(comm, 0);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj) == -ENOENT ? -ECONNRESET : PTR_ERR(obj);
+	x->obj = obj;
+	return 0;
+}
+
 /* XMAP: map the range, answer with it. */
 static void hcclt_xfer_msg_xmap(struct hcclt_link *link,
 				const struct hcclt_msg_xmap *m)
 {
 	struct xarray *maps = hcclt_link_maps(link);
 	struct hcclt_msg_reply r = { .id = m->id };
-	struct drm_gem_object *obj = NULL;
 	struct hcclt_comm *comm;
 	struct hcclt_xmap *x = NULL;
 	unsigned long idx;
@@ -341,21 +394,11 @@ static void hcclt_xfer_msg_xmap(struct hcclt_link *link,
 		ret = -ECONNRESET;
 		goto out;
 	}
-	obj = hcclt_comm_buffer_get(comm, 0);
-	hcclt_comm_put(comm);
-	if (IS_ERR(obj)) {
-		ret = PTR_ERR(obj) == -ENOENT ? -ECONNRESET : PTR_ERR(obj);
-		obj = NULL;
-		goto out;
-	}
 	x = kzalloc(sizeof(*x), GFP_KERNEL);
-	if (!x) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	x->obj = obj;
-	obj = NULL;
-	ret = hcclt_xmap_make(link, x, x->obj, m);
+	ret = x ? hcclt_xmap_target(x, comm, m) : -ENOMEM;
+	hcclt_comm_put(comm);
+	if (!ret)
+		ret = hcclt_xmap_make(link, x, m);
 	if (!ret)
 		ret = xa_insert(maps, le32_to_cpu(m->id), x, GFP_KERNEL);
 	if (!ret) {
@@ -366,8 +409,6 @@ static void hcclt_xfer_msg_xmap(struct hcclt_link *link,
 out:
 	if (x)
 		hcclt_xmap_free(link, x, false);
-	if (obj)
-		drm_gem_object_put(obj);
 	r.err = cpu_to_le32(-ret);
 	hcclt_link_send(link, HCCLT_MSG_REPLY, &r, sizeof(r));
 }
@@ -400,10 +441,45 @@ static void hcclt_xfer_msg_bufq(struct hcclt_link *link,
 	hcclt_link_send(link, HCCLT_MSG_REPLY, &r, sizeof(r));
 }
 
+/* A REPLY and the registered range a MEMQ asked for. */
+struct hcclt_xfer_memr {
+	struct hcclt_msg_reply r;
+	struct hcclt_msg_mem e;
+};
+
+static_assert(sizeof(struct hcclt_xfer_memr) + sizeof(struct hcclt_msg_hdr) <=
+	      HCCLT_MSG_BYTES);
+static_assert(HCCLT_MSG_TAG_BYTES == HCCLT_MEMREG_TAG_LEN);
+
+/* MEMQ: the next registered range, or none. */
+static void hcclt_xfer_msg_memq(struct hcclt_link *link,
+				const struct hcclt_msg_memq *m)
+{
+	struct hcclt_xfer_memr a = { .r.id = m->id };
+	struct hcclt_memreg *reg;
+	struct hcclt_comm *comm;
+
+	comm = hcclt_channel_xfer_comm(link, le32_to_cpu(m->dst),
+				       le32_to_cpu(m->cookie));
+	if (!comm) {
+		a.r.err = cpu_to_le32(ECONNRESET);
+	} else {
+		reg = hcclt_memreg_next(comm, le32_to_cpu(m->after));
+		hcclt_comm_put(comm);
+		if (reg) {
+			a.e.reg = cpu_to_le32(reg->id);
+			a.e.size = cpu_to_le64(reg->size);
+			strscpy(a.e.tag, reg->tag, sizeof(a.e.tag));
+			hcclt_memreg_put(reg);
+		}
+	}
+	hcclt_link_send(link, HCCLT_MSG_REPLY, &a, sizeof(a));
+}
+
 /**
  * hcclt_xfer_msg - a message about data came on @link.
  * @link: the link, up.
- * @type: HCCLT_MSG_XMAP, _XDONE or _BUFQ.
+ * @type: HCCLT_MSG_XMAP, _XDONE, _BUFQ or _MEMQ.
  * @body: its body.
  * @len: its bytes.
  *
@@ -431,6 +507,10 @@ void hcclt_xfer_msg(struct hcclt_link *link, u16 type, const void *body,
 	case HCCLT_MSG_BUFQ:
 		if (len >= sizeof(struct hcclt_msg_bufq))
 			hcclt_xfer_msg_bufq(link, body);
+		break;
+	case HCCLT_MSG_MEMQ:
+		if (len >= sizeof(struct hcclt_msg_memq))
+			hcclt_xfer_msg_memq(link, body);
 		break;
 	default:
 		pr_warn_ratelimited("hcclthread: link to %pI4: unknown message %u dropped\n",
@@ -464,6 +544,8 @@ void hcclt_xfer_link_drained(struct hcclt_link *link)
  * @link: the channel's link (reference held).
  * @rtoken: the peer side's channel token.
  * @rcookie: its cookie.
+ * @rreg: the id of the peer's registered range the task reaches, or 0
+ *	for its HCCL buffer.
  * @c: the task's copy, once started.
  * @t: what it moves, once started.
  */
@@ -472,6 +554,7 @@ struct hcclt_xfer {
 	struct hcclt_link *link;
 	u32 rtoken;
 	u32 rcookie;
+	u32 rreg;
 	struct hcclt_copy *c;
 	struct hcclt_xfer_task t;
 };
@@ -481,11 +564,13 @@ struct hcclt_xfer {
  * @link: the channel's link.
  * @rtoken: the other side's channel token.
  * @rcookie: its cookie.
+ * @rreg: the id of the range of the other side the task reaches (one it
+ *	registered, hcclt_xfer_mems()), or 0 for its HCCL buffer.
  *
  * Return: the transfer, or ERR_PTR(-ENOMEM).
  */
 struct hcclt_xfer *hcclt_xfer_new(struct hcclt_link *link, u32 rtoken,
-				  u32 rcookie)
+				  u32 rcookie, u32 rreg)
 {
 	struct hcclt_xfer *x = kzalloc(sizeof(*x), GFP_KERNEL_ACCOUNT);
 
@@ -494,6 +579,7 @@ struct hcclt_xfer *hcclt_xfer_new(struct hcclt_link *link, u32 rtoken,
 	x->link = hcclt_link_ref(link);
 	x->rtoken = rtoken;
 	x->rcookie = rcookie;
+	x->rreg = rreg;
 	return x;
 }
 
@@ -536,6 +622,7 @@ static int hcclt_xfer_chunk(struct hcclt_xfer *x, u64 done, u32 n)
 	m.op = cpu_to_le32(read ? HCCLT_TASK_READ : t->op);
 	m.offset = cpu_to_le64(t->roff + done);
 	m.len = cpu_to_le32(n);
+	m.reg = cpu_to_le32(x->rreg);
 	if (t->op == HCCLT_TASK_WRITE_REDUCE) {
 		m.dtype = cpu_to_le32(t->dtype);
 		m.rop = cpu_to_le32(t->rop);
@@ -663,4 +750,63 @@ int hcclt_xfer_buffer(struct hcclt_link *link, u32 rtoken, u32 rcookie,
 	if (!ret)
 		*out = le64_to_cpu(req.reply.addr);
 	return ret;
+}
+
+/**
+ * hcclt_xfer_mems - the ranges a channel's peer on another host has
+ * registered, one round trip (MEMQ) each, in id order.
+ * @link: the channel's link.
+ * @rtoken: the peer side's channel token.
+ * @rcookie: its cookie.
+ * @out: where the first @cap go.
+ * @cap: entries of @out.
+ * @n: out, how many there are (at most HCCLT_MAX_MEMREGS: no peer has
+ *	more).
+ *
+ * Ranges registered or unregistered meanwhile may or may not be listed.
+ * Sleeps for the round trips.
+ *
+ * Return: 0, -ECONNRESET (the peer is gone, or the link), -EIO (the peer
+ * broke the protocol), -ETIMEDOUT, -EINTR.
+ */
+int hcclt_xfer_mems(struct hcclt_link *link, u32 rtoken, u32 rcookie,
+		    struct drm_hcclt_remote_mem *out, u32 cap, u32 *n)
+{
+	struct hcclt_msg_memq m = {};
+	struct hcclt_link_req req;
+	struct hcclt_msg_mem e;
+	u32 id, after = 0;
+	int ret;
+
+	*n = 0;
+	m.dst = cpu_to_le32(rtoken);
+	m.cookie = cpu_to_le32(rcookie);
+	for (;;) {
+		ret = hcclt_link_req_start(link, &req, &id);
+		if (ret)
+			return ret;
+		req.tail = &e;
+		req.tail_len = sizeof(e);
+		m.id = cpu_to_le32(id);
+		m.after = cpu_to_le32(after);
+		ret = hcclt_link_send(link, HCCLT_MSG_MEMQ, &m, sizeof(m));
+		if (!ret)
+			ret = hcclt_link_req_wait(link, &req, id);
+		hcclt_link_req_drop(link, id);
+		if (ret)
+			return ret;
+		if (!e.reg)
+			return 0;
+		/* Ids only go up; a peer has HCCLT_MAX_MEMREGS at most. */
+		if (le32_to_cpu(e.reg) <= after || *n == HCCLT_MAX_MEMREGS)
+			return -EIO;
+		after = le32_to_cpu(e.reg);
+		if (*n < cap) {
+			out[*n].reg_id = after;
+			out[*n].pad = 0;
+			out[*n].size = le64_to_cpu(e.size);
+			strscpy_pad(out[*n].tag, e.tag, sizeof(out[*n].tag));
+		}
+		(*n)++;
+	}
 }

@@ -12,6 +12,7 @@
 #include "hcclt_link.h"
 
 struct drm_gem_object;
+struct drm_hcclt_remote_mem;
 struct hcclt_copy;
 struct hcclt_xfer;
 
@@ -39,17 +40,20 @@ struct hcclt_xfer_task {
 
 #ifdef HCCLT_HAS_CLUSTER
 struct hcclt_xfer *hcclt_xfer_new(struct hcclt_link *link, u32 rtoken,
-				  u32 rcookie);
+				  u32 rcookie, u32 rreg);
 void hcclt_xfer_free(struct hcclt_xfer *x);
 void hcclt_xfer_start(struct hcclt_xfer *x, struct hcclt_copy *c,
 		      const struct hcclt_xfer_task *t,
 		      struct workqueue_struct *wq);
 int hcclt_xfer_buffer(struct hcclt_link *link, u32 rtoken, u32 rcookie,
 		      u64 size, u64 *out);
+int hcclt_xfer_mems(struct hcclt_link *link, u32 rtoken, u32 rcookie,
+		    struct drm_hcclt_remote_mem *out, u32 cap, u32 *n);
 #else
 /* No links: no channel to another host, no data task to one. */
 static inline struct hcclt_xfer *hcclt_xfer_new(struct hcclt_link *link,
-						u32 rtoken, u32 rcookie)
+						u32 rtoken, u32 rcookie,
+						u32 rreg)
 {
 	return ERR_PTR(-EOPNOTSUPP);
 }
@@ -67,6 +71,14 @@ static inline void hcclt_xfer_start(struct hcclt_xfer *x,
 
 static inline int hcclt_xfer_buffer(struct hcclt_link *link, u32 rtoken,
 				    u32 rcookie, u64 size, u64 *out)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int hcclt_xfer_mems(struct hcclt_link *link, u32 rtoken,
+				  u32 rcookie,
+				  struct drm_hcclt_remote_mem *out, u32 cap,
+				  u32 *n)
 {
 	return -EOPNOTSUPP;
 }

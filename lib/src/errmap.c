@@ -287,6 +287,9 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_MEMS, EFAULT, HCCL_E_PTR),
 	R(CHANNEL_MEMS, ENOMEM, HCCL_E_MEMORY),
 	R(CHANNEL_MEMS, ENODEV, HCCL_E_DRV),
+	R(CHANNEL_MEMS, ETIMEDOUT, HCCL_E_TIMEOUT),	/* another host's: no answer */
+	R(CHANNEL_MEMS, EINTR, HCCL_E_SYSCALL),	/* killed while it waited */
+	R(CHANNEL_MEMS, EIO, HCCL_E_REMOTE),	/* another host broke the protocol */
 };
 
 #undef R

@@ -29,7 +29,9 @@
  *      (rank r and r + N), the pairs ping-pong ROUNDS times over channel
  *      notifies, move data both ways (data_case(): WRITE, READ,
  *      WRITE_REDUCE, READ_REDUCE between the HCCL buffers, RDMA between
- *      the drivers, every byte checked), and the joiner's ranks destroy
+ *      the drivers, every byte checked), list, read, write and reduce
+ *      into ranges the joiner's ranks registered and fail a write into
+ *      one unregistered (reg_case()), and the joiner's ranks destroy
  *      their communicators while the root's wait
  *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s
  *      (15 s on the debug kernels, see break_limit());
@@ -73,6 +75,7 @@
 #include <hccl/hccl_rank_graph.h>
 #include <hccl/hccl_res.h>
 #include <hccl/hcomm_primitives.h>
+#include <hccl/hccl_comm.h>
 #include <hcclthread.h>
 
 #include "tap.h"
@@ -334,6 +337,206 @@ out:
 	return ret;
 }
 
+/*
+ * Case 2's registered ranges: the joiner's rank registers two ranges
+ * (HcclCommMemReg): "ct-a", REG_LEN bytes at REG_BASE of an allocation
+ * (neither aligned to a page: the owner's bounds are the range's, not
+ * the object's), and "ct-b", a small one of another allocation. The
+ * root's rank lists them (HcclChannelGetRemoteMems: tags and sizes, over
+ * the link), READs all of "ct-a" (three RDMA chunks), WRITEs REG_W bytes
+ * into it at REG_OFF_W and WRITE_REDUCEs REG_S int32 at REG_OFF_S; the
+ * joiner's checks both in its memory. Then the joiner unregisters "ct-b":
+ * the root's WRITE into it fails when it runs (its host finds no such
+ * range), on a thread of its own, and a new listing has "ct-a" alone.
+ * Notifies: the joiner records 1, the root records 0, twice each.
+ * 0 or the failed step (40 and up).
+ */
+#define REG_OBJ		(3u << 20)
+#define REG_BASE	4100u
+#define REG_LEN		((2u << 20) + 12)
+#define REG_OFF_W	5u
+#define REG_W		((1u << 20) + 100)
+#define REG_OFF_S	(REG_LEN - 4000)	/* REG_BASE + it: whole int32 */
+#define REG_S		1000u
+
+static uint8_t pat_m(uint32_t i, uint32_t r)
+{
+	return (uint8_t)(i * 11 + r + 3);
+}
+
+static int reg_root(struct rank_arg *a, HcclComm comm, ThreadHandle th, ChannelHandle ch,
+		    uint8_t *h, void *dev, uint32_t r)
+{
+	CommMem *mems = NULL;
+	char **tags = NULL;
+	ThreadHandle th2;
+	uint32_t n = 0, i;
+	int32_t v[REG_S];
+	char *ra;
+	int ret;
+
+	if (HcommChannelNotifyWaitOnThread(th, ch, 1, 60) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+		return 40;
+	ret = HcclChannelGetRemoteMems(comm, ch, &n, &mems, &tags);
+	if (ret != HCCL_SUCCESS || n != 2 || strcmp(tags[0], "ct-a") || strcmp(tags[1], "ct-b") ||
+	    mems[0].size != REG_LEN || mems[1].size != 8192) {
+		printf("# rank %u: HcclChannelGetRemoteMems: %d, %u ranges\n", a->rank, ret, n);
+		return 41;
+	}
+	ra = mems[0].addr;
+	if (HcommReadOnThread(th, ch, dev, ra, REG_LEN) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 120000) != ACL_SUCCESS || d2h(h, dev, REG_LEN))
+		return 42;
+	for (i = 0; i < REG_LEN; i++)
+		if (h[i] != pat_m(REG_BASE + i, r)) {
+			printf("# rank %u: byte %u of ct-a read: %u, not %u\n", a->rank, i, h[i],
+			       pat_m(REG_BASE + i, r));
+			return 43;
+		}
+	for (i = 0; i < REG_W; i++)
+		h[i] = pat_w(i, r);
+	for (i = 0; i < REG_S; i++)
+		v[i] = (int32_t)(i * 5 + 1);
+	if (h2d(dev, h, REG_W) || h2d((char *)dev + REG_W, v, sizeof(v)))
+		return 44;
+	ret = HcommWriteOnThread(th, ch, ra + REG_OFF_W, dev, REG_W);
+	if (!ret)
+		ret = HcommWriteReduceOnThread(th, ch, ra + REG_OFF_S, (char *)dev + REG_W, REG_S,
+					       HCOMM_DATA_TYPE_INT32, HCOMM_REDUCE_SUM);
+	/* One byte past the range: refused before it runs. */
+	if (!ret && HcommWriteOnThread(th, ch, ra + REG_LEN - 10, dev, 11) != HCCL_E_PARA)
+		ret = 45;
+	if (!ret)
+		ret = HcommChannelNotifyRecordOnThread(th, ch, 0);
+	if (!ret)
+		ret = HcommChannelNotifyWaitOnThread(th, ch, 1, 60);
+	if (!ret)
+		ret = hccltThreadSynchronize(th, 120000);
+	if (ret) {
+		printf("# rank %u: write, reduce into ct-a: %d\n", a->rank, ret);
+		return ret == 45 ? 45 : 46;
+	}
+	/* "ct-b" is gone: the write fails where it runs, at its owner. */
+	if (HcclThreadAcquire(comm, COMM_ENGINE_CPU, 1, 0, &th2) != HCCL_SUCCESS)
+		return 47;
+	ret = HcommWriteOnThread(th2, ch, mems[1].addr, dev, 100);
+	if (ret == HCCL_SUCCESS && hccltThreadSynchronize(th2, 60000) == ACL_SUCCESS) {
+		printf("# rank %u: a write into an unregistered range succeeded\n", a->rank);
+		return 48;
+	}
+	ret = HcclChannelGetRemoteMems(comm, ch, &n, &mems, &tags);
+	if (ret != HCCL_SUCCESS || n != 1 || strcmp(tags[0], "ct-a"))
+		return 49;
+	if (HcommChannelNotifyRecordOnThread(th, ch, 0) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+		return 50;
+	return 0;
+}
+
+static int reg_joiner(struct rank_arg *a, HcclComm comm, ThreadHandle th, ChannelHandle ch,
+		      uint8_t *h, uint32_t r)
+{
+	void *obj = NULL, *objb = NULL, *ha = NULL, *hb = NULL;
+	CommMem ma = { COMM_MEM_TYPE_DEVICE, NULL, REG_LEN };
+	CommMem mb = { COMM_MEM_TYPE_DEVICE, NULL, 8192 };
+	int32_t v[REG_S], w;
+	uint32_t i;
+	int ret = 0;
+
+	if (aclrtMalloc(&obj, REG_OBJ, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+	    aclrtMalloc(&objb, 8192, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+		ret = 51;
+		goto out;
+	}
+	for (i = 0; i < REG_OBJ; i++)
+		h[i] = pat_m(i, r);
+	ma.addr = (char *)obj + REG_BASE;
+	mb.addr = objb;
+	if (h2d(obj, h, REG_OBJ) || HcclCommMemReg(comm, "ct-a", &ma, &ha) != HCCL_SUCCESS ||
+	    HcclCommMemReg(comm, "ct-b", &mb, &hb) != HCCL_SUCCESS) {
+		ret = 52;
+		goto out;
+	}
+	if (HcommChannelNotifyRecordOnThread(th, ch, 1) != HCCL_SUCCESS ||
+	    HcommChannelNotifyWaitOnThread(th, ch, 0, 120) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 180000) != ACL_SUCCESS || d2h(h, obj, REG_OBJ)) {
+		ret = 53;
+		goto out;
+	}
+	/* The write, the reduce, and not one byte around the range. */
+	for (i = 0; i < REG_OBJ; i++) {
+		uint32_t k = i - REG_BASE;
+		uint8_t want = pat_m(i, r);
+
+		if (i >= REG_BASE && k >= REG_OFF_W && k < REG_OFF_W + REG_W)
+			want = pat_w(k - REG_OFF_W, r);
+		if (i >= REG_BASE && k >= REG_OFF_S && k < REG_OFF_S + sizeof(v))
+			continue;
+		if (h[i] != want) {
+			printf("# rank %u: byte %u of the registered object: %u, not %u\n",
+			       a->rank, i, h[i], want);
+			ret = 54;
+			goto out;
+		}
+	}
+	memcpy(v, h + REG_BASE + REG_OFF_S, sizeof(v));
+	for (i = 0; i < REG_S; i++) {
+		uint8_t b[4];
+		uint32_t j;
+
+		for (j = 0; j < 4; j++)
+			b[j] = pat_m(REG_BASE + REG_OFF_S + 4 * i + j, r);
+		memcpy(&w, b, sizeof(w));
+		if (v[i] != (int32_t)((uint32_t)w + i * 5 + 1)) {
+			ret = 55;
+			goto out;
+		}
+	}
+	if (HcclCommDeregMem(comm, "ct-b", hb) != HCCL_SUCCESS) {
+		ret = 56;
+		goto out;
+	}
+	hb = NULL;
+	if (HcommChannelNotifyRecordOnThread(th, ch, 1) != HCCL_SUCCESS ||
+	    HcommChannelNotifyWaitOnThread(th, ch, 0, 120) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 180000) != ACL_SUCCESS)
+		ret = 57;
+out:
+	if (hb)
+		HcclCommDeregMem(comm, "ct-b", hb);
+	if (ha && HcclCommDeregMem(comm, "ct-a", ha) != HCCL_SUCCESS && !ret)
+		ret = 58;
+	if (obj)
+		aclrtFree(obj);
+	if (objb)
+		aclrtFree(objb);
+	return ret;
+}
+
+static int reg_case(struct rank_arg *a, HcclComm comm, ThreadHandle th, ChannelHandle ch)
+{
+	uint32_t r = a->is_root ? a->rank : a->rank - a->nranks / 2;
+	uint8_t *h = malloc(REG_OBJ);
+	void *dev = NULL;
+	int ret;
+
+	if (!h)
+		return 59;
+	if (a->is_root) {
+		ret = 59;
+		if (aclrtMalloc(&dev, REG_LEN + REG_S * sizeof(int32_t),
+				ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS)
+			ret = reg_root(a, comm, th, ch, h, dev, r);
+		if (dev)
+			aclrtFree(dev);
+	} else {
+		ret = reg_joiner(a, comm, th, ch, h, r);
+	}
+	free(h);
+	return ret;
+}
+
 /* Does @e name a card of the host of @ip ("10.0.0.x") on server @server? */
 static int endpoint_is(const EndpointDesc *e, const char *ip, uint32_t server)
 {
@@ -449,6 +652,8 @@ static int chan_case(struct rank_arg *a, HcclComm comm)
 	a->pp_secs = now_s() - t0;
 	t0 = now_s();
 	k = (uint32_t)data_case(a, comm, th, ch);
+	if (!k)
+		k = (uint32_t)reg_case(a, comm, th, ch);
 	if (k)
 		return (int)k;
 	a->data_secs = now_s() - t0;

@@ -72,9 +72,11 @@ extern "C" {
  * servers in QUERY (HCCLT_FEATURE_SERVERS); 15: clusters, QUERY's
  * @cluster_addr and GROUP_JOIN's @root_addr (HCCLT_FEATURE_CLUSTER); 16:
  * data tasks on channels to other hosts, CHANNEL_BUFFER's
- * HCCLT_CHANNEL_BUFFER_REMOTE (HCCLT_FEATURE_CLUSTER_DATA).
+ * HCCLT_CHANNEL_BUFFER_REMOTE (HCCLT_FEATURE_CLUSTER_DATA); 17: registered
+ * ranges of peers on other hosts, CHANNEL_MEMS and data tasks
+ * (HCCLT_FEATURE_CLUSTER_MEMREG).
  */
-#define HCCLT_UAPI_MINOR		16
+#define HCCLT_UAPI_MINOR		17
 
 /*
  * Per-communicator quota of the seed rule set (HcclThreadAcquire contract,
@@ -446,6 +448,13 @@ struct drm_hcclt_query {
  * that buffer's size.
  */
 #define HCCLT_FEATURE_CLUSTER_DATA	0x2000000ULL
+/*
+ * (uAPI 1.17) Registered ranges between hosts: DRM_IOCTL_HCCLT_CHANNEL_MEMS
+ * on a channel to a rank of another host lists the ranges that rank
+ * registered, and data tasks on such a channel reach them by their id
+ * (peer handle), checked against their bounds by that host.
+ */
+#define HCCLT_FEATURE_CLUSTER_MEMREG	0x4000000ULL
 
 /**
  * struct drm_hcclt_comm_create - create a communicator in this file.
@@ -767,10 +776,12 @@ struct drm_hcclt_thread_export {
  * before the task has completed.
  *
  * (uAPI 1.16, HCCLT_FEATURE_CLUSTER_DATA) On a channel to a rank of another
- * host, the peer side is that rank's HCCL buffer (peer handle 0; a
- * registered range of such a peer is -EOPNOTSUPP at submission), and its
+ * host, the peer side is that rank's HCCL buffer (peer handle 0) or, from
+ * uAPI 1.17 (HCCLT_FEATURE_CLUSTER_MEMREG), a range it registered (peer
+ * handle: the range's id from DRM_IOCTL_HCCLT_CHANNEL_MEMS), and its
  * range is checked by that host when the task runs: a range outside the
- * buffer fails the task (-ERANGE), as do a peer gone (-ECONNRESET), its
+ * buffer or the registered range fails the task (-ERANGE), as do a peer
+ * gone or its range unregistered (-ECONNRESET), its
  * host's refusal for lack of memory (-ENOMEM, -ENOBUFS, -EDQUOT) or of
  * mapping room (-EBUSY), the link going down (-ECONNRESET) and a peer
  * host that does not answer in 30 s (-ETIMEDOUT). The local range is
@@ -2511,6 +2522,13 @@ struct drm_hcclt_remote_mem {
  * how many there are. Errors, in the order checked: -EINVAL (@flags not
  * zero, @mem_size not sizeof(struct drm_hcclt_remote_mem)), -ENOENT (no
  * such communicator or channel), -ECONNRESET (the peer is gone), -EFAULT.
+ *
+ * (uAPI 1.17, HCCLT_FEATURE_CLUSTER_MEMREG) A peer on another host: its
+ * host is asked over the link, one round trip per range (ranges
+ * registered or unregistered meanwhile may or may not be listed), and
+ * these may fail too: -ECONNRESET (the link went down), -ETIMEDOUT (no
+ * answer in 30 s), -EINTR (the caller was killed), -EIO (the peer's host
+ * broke the protocol).
  */
 struct drm_hcclt_channel_mems {
 	/** @comm_id: in, the communicator. */
