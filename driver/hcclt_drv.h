@@ -45,7 +45,8 @@
  *	(list, key table, serial), every group's fields, and every file's
  *	groups and groups_pending.
  *   hcclt_links_lock (module mutex, hcclt_link.c): the list of links to
- *	other hosts; nothing is taken under it.
+ *	other hosts and the list of connects in progress; nothing is taken
+ *	under it.
  *   link->lock (spinlock_t, softirq-safe; hcclt_link.c): a link's state
  *	and send credits, held around ib_post_send(); a leaf.
  *   link->xslots (semaphore, HCCLT_XFER_WINDOW; hcclt_link.c): chunks of

@@ -29,8 +29,14 @@
  * destroyed by a work item; the struct itself goes with its last
  * reference.
  *
- * Locks: hcclt_links_lock (mutex) protects the list of links and is held
- * to find or enter one; nothing else is taken under it. link->lock
+ * Links are capped: max_links in all (module parameter),
+ * HCCLT_LINKS_PER_HOST per peer address, HCCLT_LINK_CONNECTS_PER_USER
+ * connects in progress per user; a connect's link is charged to the
+ * memory cgroup of the user whose call makes it.
+ *
+ * Locks: hcclt_links_lock (mutex) protects the list of links and that of
+ * connects in progress, and is held to find or enter one; nothing else
+ * is taken under it. link->lock
  * (spinlock, softirq-safe) protects a link's @state, send credits, outbox
  * and record queue, and is held around ib_post_send(), so that no send is
  * posted once the link is down; it is a leaf. Handlers of received
@@ -83,6 +89,18 @@
 /* Address and route resolution, each (rdma_cm's own timeouts). */
 #define HCCLT_LINK_RESOLVE_MS	2000
 /*
+ * Links to or from one host address at most: two crossing connects make
+ * two, and a peer that takes more (a local user of that host posing as
+ * its driver, say) takes no more than that.
+ */
+#define HCCLT_LINKS_PER_HOST	4
+/*
+ * Connects one user may have in progress at once: a host that does not
+ * answer holds one until its deadline, and the user's next ones, beyond
+ * this, fail at once instead of taking the slots of max_links from others.
+ */
+#define HCCLT_LINK_CONNECTS_PER_USER	4
+/*
  * Local ACK timeout of the QP, 4.096 us * 2^N: 2^16 * 4.096 us = 268 ms,
  * times the 7 retries of the connection: a host gone is seen within
  * about 2 s. 6.1's rxe retransmits on a slow (emulated) CPU when it is
@@ -107,6 +125,16 @@ static char *cluster_addr = "";
 module_param(cluster_addr, charp, 0444);
 MODULE_PARM_DESC(cluster_addr,
 		 "IPv4[:port] on an RDMA device at which this host's driver meets those of other hosts (empty: no cluster)");
+
+/*
+ * Links at most, both ways, connecting ones included (each holds a QP, a
+ * PD, two CQs and about 70 KB of buffers): a connect beyond it fails with
+ * -EMFILE, a connection request beyond it is rejected.
+ */
+static unsigned int max_links = 64;
+module_param(max_links, uint, 0644);
+MODULE_PARM_DESC(max_links,
+		 "links to other hosts' drivers at most, both ways (default 64)");
 
 /* enum hcclt_link_state */
 #define HCCLT_LINK_CONNECTING	0
@@ -188,6 +216,9 @@ struct hcclt_tx {
  * @accepted: made by the listener; immutable.
  * @connecting: an outgoing connect waits for its steps (@cm_done); set
  *	and cleared by hcclt_link_connect().
+ * @cnode: entry in hcclt_connects while hcclt_link_connect() runs;
+ *	hcclt_links_lock.
+ * @uid: the user whose call connects it; immutable.
  * @down_queued: the teardown was queued; @lock.
  * @listed: on hcclt_links; hcclt_links_lock.
  */
@@ -224,11 +255,17 @@ struct hcclt_link {
 	bool connecting;
 	bool down_queued;
 	bool listed;
+	struct list_head cnode;
+	kuid_t uid;
 };
 
-/* protects hcclt_links and every link's node and listed */
+/* protects hcclt_links, hcclt_connects, every link's node, cnode, listed */
 static DEFINE_MUTEX(hcclt_links_lock);
 static LIST_HEAD(hcclt_links);
+/* Outgoing connects in progress (HCCLT_LINK_CONNECTS_PER_USER). */
+static LIST_HEAD(hcclt_connects);
+/* Links that exist, from their allocation to their release (max_links). */
+static atomic_t hcclt_nlinks = ATOMIC_INIT(0);
 static struct hcclt_host hcclt_self;
 static struct rdma_cm_id *hcclt_listener;
 static struct workqueue_struct *hcclt_link_wq;
@@ -251,6 +288,7 @@ static void hcclt_link_release(struct kref *ref)
 	xa_destroy(&link->maps);
 	kfree(link->rx);
 	kfree(link);
+	atomic_dec(&hcclt_nlinks);
 }
 
 struct hcclt_link *hcclt_link_ref(struct hcclt_link *link)
@@ -747,20 +785,30 @@ struct xarray *hcclt_link_maps(struct hcclt_link *link)
 	return &link->maps;
 }
 
-static struct hcclt_link *hcclt_link_alloc(void)
+/*
+ * A new link, counted against max_links until its release: @gfp charges
+ * it to the memory cgroup of the user whose call connects it
+ * (GFP_KERNEL_ACCOUNT), or to none for one the listener accepts.
+ */
+static struct hcclt_link *hcclt_link_alloc(gfp_t gfp)
 {
 	struct hcclt_link *link;
 
-	link = kzalloc(sizeof(*link), GFP_KERNEL);
-	if (!link)
-		return NULL;
-	link->rx = kcalloc(HCCLT_LINK_RECVS, sizeof(*link->rx), GFP_KERNEL);
-	if (!link->rx) {
+	if (atomic_inc_return(&hcclt_nlinks) > READ_ONCE(max_links)) {
+		atomic_dec(&hcclt_nlinks);
+		return ERR_PTR(-EMFILE);
+	}
+	link = kzalloc(sizeof(*link), gfp);
+	if (link)
+		link->rx = kcalloc(HCCLT_LINK_RECVS, sizeof(*link->rx), gfp);
+	if (!link || !link->rx) {
 		kfree(link);
-		return NULL;
+		atomic_dec(&hcclt_nlinks);
+		return ERR_PTR(-ENOMEM);
 	}
 	kref_init(&link->ref);
 	INIT_LIST_HEAD(&link->node);
+	INIT_LIST_HEAD(&link->cnode);
 	spin_lock_init(&link->lock);
 	INIT_LIST_HEAD(&link->outbox);
 	INIT_WORK(&link->send_work, hcclt_link_send_work);
@@ -1164,14 +1212,50 @@ static void hcclt_link_down_work(struct work_struct *work)
 
 /*
  * Enter a link into the list, before it can come up: hcclt_link_get()
- * skips it until it has.
+ * skips it until it has. -EMFILE when its host has HCCLT_LINKS_PER_HOST
+ * listed already.
  */
-static void hcclt_link_list(struct hcclt_link *link)
+static int hcclt_link_list(struct hcclt_link *link)
 {
+	struct hcclt_link *l;
+	u32 n = 0;
+
 	mutex_lock(&hcclt_links_lock);
+	list_for_each_entry(l, &hcclt_links, node)
+		n += l->peer.addr == link->peer.addr;
+	if (n >= HCCLT_LINKS_PER_HOST) {
+		mutex_unlock(&hcclt_links_lock);
+		return -EMFILE;
+	}
 	hcclt_link_ref(link);
 	link->listed = true;
 	list_add_tail(&link->node, &hcclt_links);
+	mutex_unlock(&hcclt_links_lock);
+	return 0;
+}
+
+/*
+ * Enter an outgoing connect of the calling user into hcclt_connects:
+ * -EMFILE when the user has HCCLT_LINK_CONNECTS_PER_USER in progress.
+ */
+static int hcclt_link_connects_enter(struct hcclt_link *link)
+{
+	struct hcclt_link *l;
+	u32 n = 0;
+
+	mutex_lock(&hcclt_links_lock);
+	list_for_each_entry(l, &hcclt_connects, cnode)
+		n += uid_eq(l->uid, link->uid);
+	if (n < HCCLT_LINK_CONNECTS_PER_USER)
+		list_add_tail(&link->cnode, &hcclt_connects);
+	mutex_unlock(&hcclt_links_lock);
+	return n < HCCLT_LINK_CONNECTS_PER_USER ? 0 : -EMFILE;
+}
+
+static void hcclt_link_connects_leave(struct hcclt_link *link)
+{
+	mutex_lock(&hcclt_links_lock);
+	list_del_init(&link->cnode);
 	mutex_unlock(&hcclt_links_lock);
 }
 
@@ -1291,15 +1375,22 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	bool queued;
 	int ret;
 
-	link = hcclt_link_alloc();
-	if (!link)
-		return ERR_PTR(-ENOMEM);
+	link = hcclt_link_alloc(GFP_KERNEL_ACCOUNT);
+	if (IS_ERR(link))
+		return link;
 	link->peer = *to;
+	link->uid = current_uid();
 	link->connecting = true;
 	INIT_WORK(&link->down_work, hcclt_link_down_work);
+	ret = hcclt_link_connects_enter(link);
+	if (ret) {
+		hcclt_link_put(link);
+		return ERR_PTR(ret);
+	}
 	id = rdma_create_id(&init_net, hcclt_link_cm_client, link,
 			    RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {
+		hcclt_link_connects_leave(link);
 		hcclt_link_put(link);
 		return ERR_CAST(id);
 	}
@@ -1338,8 +1429,9 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	param.responder_resources = min_t(u32, HCCLT_LINK_RDMA,
 					  id->device->attrs.max_qp_rd_atom);
 	/* Listed first, so that a teardown after it came up finds it. */
-	hcclt_link_list(link);
-	ret = rdma_connect(id, &param);
+	ret = hcclt_link_list(link);
+	if (!ret)
+		ret = rdma_connect(id, &param);
 	if (!ret)
 		ret = hcclt_link_wait(link, deadline);
 	queued = false;
@@ -1357,6 +1449,7 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	}
 	WRITE_ONCE(link->connecting, false);
 	if (ret && queued) {
+		hcclt_link_connects_leave(link);
 		hcclt_link_put(link);
 		return ERR_PTR(ret == -ERESTARTSYS ? -EINTR : ret);
 	}
@@ -1365,12 +1458,14 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 		hcclt_link_free_qp(link);
 		goto err;
 	}
+	hcclt_link_connects_leave(link);
 	pr_info("hcclthread: link to %pI4:%u up\n", &to->addr, ntohs(to->port));
 	return link;
 err:
 	/* Waits for the handler: no event of @id reaches @link after this. */
 	rdma_destroy_id(id);
 	link->id = NULL;
+	hcclt_link_connects_leave(link);
 	hcclt_link_put(link);
 	return ERR_PTR(ret == -ERESTARTSYS ? -EINTR : ret);
 }
@@ -1386,8 +1481,10 @@ err:
  *
  * Return: the link (a reference for the caller), or -EOPNOTSUPP (this host
  * is in no cluster), -ENETDOWN (its RDMA device is gone), -EINVAL (@to is
- * this host), -EHOSTUNREACH,
- * -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT, -EINTR, -ENOMEM.
+ * this host), -EMFILE (max_links links exist, HCCLT_LINKS_PER_HOST to
+ * @to's address, or HCCLT_LINK_CONNECTS_PER_USER connects of the calling
+ * user are in progress), -EHOSTUNREACH, -ECONNREFUSED, -ECONNRESET,
+ * -ETIMEDOUT, -EINTR, -ENOMEM.
  */
 struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
 				  ktime_t deadline)
@@ -1433,9 +1530,9 @@ static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	    le16_to_cpu(hello->version) != HCCLT_LINK_VERSION ||
 	    from->sin_family != AF_INET)
 		return -EPROTO;
-	link = hcclt_link_alloc();
-	if (!link)
-		return -ENOMEM;
+	link = hcclt_link_alloc(GFP_KERNEL);
+	if (IS_ERR(link))
+		return PTR_ERR(link);
 	link->peer.addr = from->sin_addr.s_addr;
 	link->peer.port = hello->port;
 	link->id = id;
@@ -1458,7 +1555,9 @@ static int hcclt_link_accept(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 					 (u32)ev->param.conn.initiator_depth,
 					 (u32)id->device->attrs.max_qp_rd_atom);
 	/* Listed first, so that a teardown queued once it is up finds it. */
-	hcclt_link_list(link);
+	ret = hcclt_link_list(link);
+	if (ret)
+		goto err_qp;
 	ret = rdma_accept(id, &param);
 	if (!ret) {
 		/*

@@ -151,6 +151,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, ENETDOWN, HCCL_E_ROCE_CONNECT),	/* RDMA device gone */
 	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
 	R(GROUP_JOIN, EXDEV, HCCL_E_PARA),	/* key of another root's group */
+	R(GROUP_JOIN, EMFILE, HCCL_E_UNAVAIL),	/* links capped (max_links) */
 	/* DRM_IOCTL_HCCLT_MEM_CREATE and mmap() of the object (aclrtMalloc) */
 	R(MEM_CREATE, ENOBUFS, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* capacity */
 	R(MEM_CREATE, EDQUOT, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* share */
@@ -172,6 +173,13 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_ACQUIRE, EINTR, HCCL_E_SYSCALL),
 	R(CHANNEL_ACQUIRE, ENOMEM, HCCL_E_MEMORY),
 	R(CHANNEL_ACQUIRE, ENODEV, HCCL_E_DRV),
+	/* a rank of another host whose host is out of reach (uAPI 1.15) */
+	R(CHANNEL_ACQUIRE, EHOSTUNREACH, HCCL_E_ROCE_CONNECT),
+	R(CHANNEL_ACQUIRE, ECONNREFUSED, HCCL_E_ROCE_CONNECT),
+	R(CHANNEL_ACQUIRE, ENETUNREACH, HCCL_E_ROCE_CONNECT),
+	R(CHANNEL_ACQUIRE, ENETDOWN, HCCL_E_ROCE_CONNECT),
+	R(CHANNEL_ACQUIRE, ETIMEDOUT, HCCL_E_TIMEOUT),
+	R(CHANNEL_ACQUIRE, EMFILE, HCCL_E_UNAVAIL),	/* links capped (max_links) */
 	/* DRM_IOCTL_HCCLT_SUBMIT of a channel record or wait */
 	R(CHANNEL_TASK, ENOENT, HCCL_E_PTR),
 	R(CHANNEL_TASK, EINVAL, HCCL_E_INTERNAL),	/* index, engine family */

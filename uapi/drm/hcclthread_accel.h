@@ -1405,6 +1405,10 @@ struct drm_hcclt_group_create {
  * - -EHOSTUNREACH, -ENETUNREACH, -ECONNREFUSED, -ECONNRESET, -ETIMEDOUT:
  *   the root host's driver could not be reached, or the link to it failed;
  *   -ENETDOWN: the RDMA device of this host's cluster address is gone.
+ * - -EMFILE: no link to the root host could be made: the driver has
+ *   module parameter max_links links, or 4 to that address, or the
+ *   calling user has 4 connects in progress (clusters.rst, "Security
+ *   model").
  * - -EXDEV: @key is of a group this host waits for from another root.
  */
 struct drm_hcclt_group_join {
@@ -1652,6 +1656,9 @@ struct drm_hcclt_channel_desc {
  * - -EPROTO: the peer acquires the channel with another @notify_num (both
  *   calls fail with it).
  * - -ETIME: @deadline_ns passed before every channel was established.
+ * - (uAPI 1.15) -EHOSTUNREACH, -ENETUNREACH, -ECONNREFUSED, -ETIMEDOUT,
+ *   -ENETDOWN, -EMFILE: @remote_rank is on another host and no link to
+ *   that host could be made, as for DRM_IOCTL_HCCLT_GROUP_JOIN.
  * - -ERESTARTSYS, -ENOMEM.
  */
 struct drm_hcclt_channel_acquire {
