@@ -68,19 +68,16 @@
  * Receive buffers posted per link; sends in flight per link. The queues
  * have one entry more, for ib_drain_qp()'s own work request. Receives are
  * three times the peer's sends: a receive work that sleeps (an XMAP waits
- * for its registration) must not leave the peer's SENDs without a buffer,
- * whose RNR retry makes 6.1's rxe run the send queue again from its first
- * unacknowledged request, registrations that already ran included, which
- * fails them ("not free") and the QP (Documentation/two-guests.rst).
+ * for its registration) should not leave the peer's SENDs without a
+ * buffer (each RNR retry costs the peer a retry delay).
  */
 #define HCCLT_LINK_RECVS	96
 #define HCCLT_LINK_SENDS	32
 /*
  * RDMA READs and WRITEs of data tasks (hcclt_link_rdma()) in flight per
  * link, each of at most HCCLT_XFER_CHUNK bytes (one work request per
- * HCCLT_LINK_SGE pages); memory registrations of ranges another host
- * may reach (hcclt_link_mr_reg()) at once. The send queue has room for
- * all of them besides the messages.
+ * HCCLT_LINK_SGE pages). The send queue has room for all of them besides
+ * the messages.
  */
 #define HCCLT_LINK_RDMA		HCCLT_XFER_WINDOW
 #define HCCLT_LINK_SGE		32
@@ -210,6 +207,8 @@ struct hcclt_tx {
  *	peer's XMAP (hcclt_xfer.c); written by the receive work only.
  * @xslots: chunks of data tasks this host may still have in flight on
  *	the link (HCCLT_XFER_WINDOW; hcclt_link_xfer_begin()).
+ * @reg_qp: a QP of @pd that only registers memory (hcclt_link_mr_reg()),
+ *	made by the first registration: see hcclt_link_reg_qp().
  * @qp_sem: held for reading by hcclt_link_rdma() from its post to the
  *	destruction of its context; the teardown takes it for writing, once
  *	drained, before it destroys the QP.
@@ -219,6 +218,9 @@ struct hcclt_tx {
  * @cnode: entry in hcclt_connects while hcclt_link_connect() runs;
  *	hcclt_links_lock.
  * @uid: the user whose call connects it; immutable.
+ * @connect_err: how its connect ended (0: up), once @connect_over.
+ * @connect_over: its connect ended (smp_store_release() after
+ *	@connect_err; hcclt_connects_wq is woken).
  * @down_queued: the teardown was queued; @lock.
  * @listed: on hcclt_links; hcclt_links_lock.
  */
@@ -250,6 +252,7 @@ struct hcclt_link {
 	u32 req_next;
 	struct xarray maps;
 	struct semaphore xslots;
+	struct ib_qp *reg_qp;
 	struct rw_semaphore qp_sem;
 	bool accepted;
 	bool connecting;
@@ -257,6 +260,8 @@ struct hcclt_link {
 	bool listed;
 	struct list_head cnode;
 	kuid_t uid;
+	int connect_err;
+	bool connect_over;
 };
 
 /* protects hcclt_links, hcclt_connects, every link's node, cnode, listed */
@@ -264,6 +269,8 @@ static DEFINE_MUTEX(hcclt_links_lock);
 static LIST_HEAD(hcclt_links);
 /* Outgoing connects in progress (HCCLT_LINK_CONNECTS_PER_USER). */
 static LIST_HEAD(hcclt_connects);
+/* Woken when a connect ends (hcclt_link_get() waits for one per host). */
+static DECLARE_WAIT_QUEUE_HEAD(hcclt_connects_wq);
 /* Links that exist, from their allocation to their release (max_links). */
 static atomic_t hcclt_nlinks = ATOMIC_INIT(0);
 static struct hcclt_host hcclt_self;
@@ -647,6 +654,66 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
 	return ret;
 }
 
+/*
+ * The QP of @link's registrations, made on first use (receive work, the
+ * only caller, so never twice): an RC QP of the link's PD in RTS,
+ * "connected" to itself, on which nothing but REG_MR work requests is
+ * ever posted, so it never sends a packet and never retries. On the link's
+ * own QP, a retry (an RNR NAK, an ACK timeout) makes rxe run the send
+ * queue again from its first unacknowledged request, local requests that
+ * already ran included (req_retry() and req_next_wqe() of 6.1 and 6.12's
+ * rxe_req.c do not skip them): a REG_MR run twice finds its MR valid
+ * ("not free") and fails the QP, and the link with it
+ * (Documentation/two-guests.rst). An MR of the PD serves every QP of it.
+ */
+static struct ib_qp *hcclt_link_reg_qp(struct hcclt_link *link)
+{
+	struct ib_qp_init_attr init = {};
+	struct ib_qp_attr attr = {};
+	struct ib_qp *qp;
+	int mask, ret;
+
+	if (link->reg_qp)
+		return link->reg_qp;
+	init.cap.max_send_wr = HCCLT_XFER_MAPS + 1;
+	init.cap.max_recv_wr = 1;
+	init.cap.max_send_sge = 1;
+	init.cap.max_recv_sge = 1;
+	init.sq_sig_type = IB_SIGNAL_REQ_WR;
+	init.qp_type = IB_QPT_RC;
+	init.port_num = link->id->port_num;
+	init.send_cq = link->scq;
+	init.recv_cq = link->rcq;
+	qp = ib_create_qp(link->pd, &init);
+	if (IS_ERR(qp))
+		return qp;
+	/* The link's own attributes, but for the destination: itself. */
+	attr.qp_state = IB_QPS_INIT;
+	ret = rdma_init_qp_attr(link->id, &attr, &mask);
+	if (!ret)
+		ret = ib_modify_qp(qp, &attr, mask);
+	if (!ret) {
+		attr.qp_state = IB_QPS_RTR;
+		ret = rdma_init_qp_attr(link->id, &attr, &mask);
+	}
+	if (!ret) {
+		attr.dest_qp_num = qp->qp_num;
+		ret = ib_modify_qp(qp, &attr, mask);
+	}
+	if (!ret) {
+		attr.qp_state = IB_QPS_RTS;
+		ret = rdma_init_qp_attr(link->id, &attr, &mask);
+	}
+	if (!ret)
+		ret = ib_modify_qp(qp, &attr, mask);
+	if (ret) {
+		ib_destroy_qp(qp);
+		return ERR_PTR(ret);
+	}
+	link->reg_qp = qp;
+	return qp;
+}
+
 /**
  * hcclt_link_mr_reg - let the peer of @link reach pages of this host.
  * @link: the link; the rkey is valid on it alone (its own PD).
@@ -656,8 +723,8 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
  * @writable: the peer may write them (else only read).
  *
  * Maps @sgt for the link's device and registers it with a fast-reg MR
- * of its own, posted on the link's send queue, and waits for the
- * registration to complete: the MR may be deregistered as soon as this
+ * of its own, posted on the link's registration QP (hcclt_link_reg_qp()),
+ * and waits for the registration to complete: the MR may be deregistered as soon as this
  * returns (a peer's XDONE may follow its XMAP at once), and a message
  * sent after it reaches the peer with the registration in effect. The
  * wait always ends: a QP in error completes the request (flushed).
@@ -674,10 +741,17 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 	struct ib_device *dev = link->id->device;
 	struct hcclt_link_wait reg;
 	struct ib_reg_wr wr = {};
+	struct ib_qp *qp;
 	struct ib_mr *mr;
 	int n, ret;
 
 	hcclt_link_wait_init(&reg);
+	qp = hcclt_link_reg_qp(link);
+	if (IS_ERR(qp)) {
+		pr_warn_ratelimited("hcclthread: link to %pI4: no registration QP (%ld)\n",
+				    &link->peer.addr, PTR_ERR(qp));
+		return ERR_CAST(qp);
+	}
 	ret = ib_dma_map_sgtable_attrs(dev, sgt, dir, 0);
 	if (ret)
 		return ERR_PTR(ret);
@@ -701,10 +775,11 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 					     IB_ACCESS_REMOTE_READ);
 	spin_lock_bh(&link->lock);
 	ret = link->state == HCCLT_LINK_UP ?
-	      ib_post_send(link->id->qp, &wr.wr, NULL) : -ECONNRESET;
+	      ib_post_send(qp, &wr.wr, NULL) : -ECONNRESET;
 	spin_unlock_bh(&link->lock);
 	if (ret)
 		goto err;
+	/* Always completes: the teardown drains that QP too. */
 	wait_for_completion(&reg.done);
 	if (reg.status == IB_WC_SUCCESS)
 		return mr;
@@ -1064,6 +1139,11 @@ static void hcclt_link_free_qp(struct hcclt_link *link)
 		ib_drain_qp(link->id->qp);
 		rdma_destroy_qp(link->id);
 	}
+	if (link->reg_qp) {
+		ib_drain_qp(link->reg_qp);
+		ib_destroy_qp(link->reg_qp);
+		link->reg_qp = NULL;
+	}
 	if (link->rcq)
 		ib_free_cq(link->rcq);
 	if (link->scq)
@@ -1112,22 +1192,23 @@ static int hcclt_link_setup(struct hcclt_link *link)
 	/*
 	 * The send queue: the messages, the HCCLT_LINK_RDMA operations of
 	 * as many work requests as the device's SGE limits make of a chunk
-	 * (rdma_rw splits by them; a READ by the smaller), the
-	 * registrations, and the drain's request; rdma_rw_init_qp() adds up
-	 * to 3 per operation for devices that register MRs for them. A QP in
-	 * error completes every request, signaled or not: the send CQ has an
-	 * entry for each, and the receive CQ for every receive.
+	 * (rdma_rw splits by them; a READ by the smaller), and the drain's
+	 * request; rdma_rw_init_qp() adds up to 3 per operation for devices
+	 * that register MRs for them. A QP in error completes every request,
+	 * signaled or not: the send CQ has an entry for each, and for each of
+	 * the registration QP's (hcclt_link_reg_qp(): the registrations and
+	 * its drain's), and the receive CQ for every receive of both QPs.
 	 */
 	sge = min3(dev->attrs.max_send_sge, HCCLT_LINK_SGE,
 		   dev->attrs.max_sge_rd ?: HCCLT_LINK_SGE);
-	attr.cap.max_send_wr = HCCLT_LINK_SENDS + HCCLT_XFER_MAPS + 1 +
-			       HCCLT_LINK_RDMA *
+	attr.cap.max_send_wr = HCCLT_LINK_SENDS + 1 + HCCLT_LINK_RDMA *
 			       DIV_ROUND_UP(HCCLT_LINK_OP_PAGES, sge);
-	ret = hcclt_link_cq(link, &link->rcq, HCCLT_LINK_RECVS + 2,
+	ret = hcclt_link_cq(link, &link->rcq, HCCLT_LINK_RECVS + 1 + 2,
 			    IB_POLL_WORKQUEUE);
 	if (!ret)
 		ret = hcclt_link_cq(link, &link->scq, attr.cap.max_send_wr +
-				    3 * HCCLT_LINK_RDMA + 1, IB_POLL_SOFTIRQ);
+				    3 * HCCLT_LINK_RDMA +
+				    HCCLT_XFER_MAPS + 1, IB_POLL_SOFTIRQ);
 	if (ret)
 		goto err;
 	attr.cap.max_recv_wr = HCCLT_LINK_RECVS + 1;
@@ -1234,29 +1315,16 @@ static int hcclt_link_list(struct hcclt_link *link)
 	return 0;
 }
 
-/*
- * Enter an outgoing connect of the calling user into hcclt_connects:
- * -EMFILE when the user has HCCLT_LINK_CONNECTS_PER_USER in progress.
- */
-static int hcclt_link_connects_enter(struct hcclt_link *link)
-{
-	struct hcclt_link *l;
-	u32 n = 0;
-
-	mutex_lock(&hcclt_links_lock);
-	list_for_each_entry(l, &hcclt_connects, cnode)
-		n += uid_eq(l->uid, link->uid);
-	if (n < HCCLT_LINK_CONNECTS_PER_USER)
-		list_add_tail(&link->cnode, &hcclt_connects);
-	mutex_unlock(&hcclt_links_lock);
-	return n < HCCLT_LINK_CONNECTS_PER_USER ? 0 : -EMFILE;
-}
-
-static void hcclt_link_connects_leave(struct hcclt_link *link)
+/* The connect of @link ended with @err (0: up): its waiters are told. */
+static void hcclt_link_connects_leave(struct hcclt_link *link, int err)
 {
 	mutex_lock(&hcclt_links_lock);
 	list_del_init(&link->cnode);
 	mutex_unlock(&hcclt_links_lock);
+	link->connect_err = err;
+	/* Pairs with hcclt_link_connect_wait(): @connect_err is seen first. */
+	smp_store_release(&link->connect_over, true);
+	wake_up_all(&hcclt_connects_wq);
 }
 
 /* Take a link that never came up off the list. */
@@ -1363,18 +1431,21 @@ static int hcclt_link_wait(struct hcclt_link *link, ktime_t deadline)
 	return link->cm_err;
 }
 
-/* Connect to @to; the returned link is up and listed, one reference ours. */
-static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
-					     ktime_t deadline)
+/*
+ * A new link to @to for a connect of the calling user, entered into
+ * hcclt_connects: -EMFILE when the user has HCCLT_LINK_CONNECTS_PER_USER
+ * in progress (or max_links exist). Caller holds hcclt_links_lock.
+ */
+static struct hcclt_link *hcclt_link_connect_new(const struct hcclt_host *to)
 {
-	struct sockaddr_in src = {}, dst = {};
-	struct rdma_conn_param param = {};
-	struct hcclt_link_hello hello = {};
-	struct hcclt_link *link;
-	struct rdma_cm_id *id;
-	bool queued;
-	int ret;
+	struct hcclt_link *link, *l;
+	u32 n = 0;
 
+	lockdep_assert_held(&hcclt_links_lock);
+	list_for_each_entry(l, &hcclt_connects, cnode)
+		n += uid_eq(l->uid, current_uid());
+	if (n >= HCCLT_LINK_CONNECTS_PER_USER)
+		return ERR_PTR(-EMFILE);
 	link = hcclt_link_alloc(GFP_KERNEL_ACCOUNT);
 	if (IS_ERR(link))
 		return link;
@@ -1382,15 +1453,29 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 	link->uid = current_uid();
 	link->connecting = true;
 	INIT_WORK(&link->down_work, hcclt_link_down_work);
-	ret = hcclt_link_connects_enter(link);
-	if (ret) {
-		hcclt_link_put(link);
-		return ERR_PTR(ret);
-	}
+	list_add_tail(&link->cnode, &hcclt_connects);
+	return link;
+}
+
+/*
+ * Connect @link (hcclt_link_connect_new(), reference handed over) to its
+ * peer; the returned link is up and listed, one reference ours.
+ */
+static struct hcclt_link *hcclt_link_connect(struct hcclt_link *link,
+					     ktime_t deadline)
+{
+	const struct hcclt_host *to = &link->peer;
+	struct sockaddr_in src = {}, dst = {};
+	struct rdma_conn_param param = {};
+	struct hcclt_link_hello hello = {};
+	struct rdma_cm_id *id;
+	bool queued;
+	int ret;
+
 	id = rdma_create_id(&init_net, hcclt_link_cm_client, link,
 			    RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {
-		hcclt_link_connects_leave(link);
+		hcclt_link_connects_leave(link, PTR_ERR(id));
 		hcclt_link_put(link);
 		return ERR_CAST(id);
 	}
@@ -1448,26 +1533,63 @@ static struct hcclt_link *hcclt_link_connect(const struct hcclt_host *to,
 		spin_unlock_bh(&link->lock);
 	}
 	WRITE_ONCE(link->connecting, false);
+	if (ret == -ERESTARTSYS)
+		ret = -EINTR;
 	if (ret && queued) {
-		hcclt_link_connects_leave(link);
+		hcclt_link_connects_leave(link, ret);
 		hcclt_link_put(link);
-		return ERR_PTR(ret == -ERESTARTSYS ? -EINTR : ret);
+		return ERR_PTR(ret);
 	}
 	if (ret) {
 		hcclt_link_unlist(link);
 		hcclt_link_free_qp(link);
 		goto err;
 	}
-	hcclt_link_connects_leave(link);
+	hcclt_link_connects_leave(link, 0);
 	pr_info("hcclthread: link to %pI4:%u up\n", &to->addr, ntohs(to->port));
 	return link;
 err:
+	if (ret == -ERESTARTSYS)
+		ret = -EINTR;
 	/* Waits for the handler: no event of @id reaches @link after this. */
 	rdma_destroy_id(id);
 	link->id = NULL;
-	hcclt_link_connects_leave(link);
+	hcclt_link_connects_leave(link, ret);
 	hcclt_link_put(link);
-	return ERR_PTR(ret == -ERESTARTSYS ? -EINTR : ret);
+	return ERR_PTR(ret);
+}
+
+static bool hcclt_link_connect_over(struct hcclt_link *link)
+{
+	/* Pairs with hcclt_link_connects_leave(): then @connect_err is set. */
+	return smp_load_acquire(&link->connect_over);
+}
+
+/*
+ * Wait for the connect of @link (a reference held, handed over) to end,
+ * until @deadline: the link if it came up, else its connect's error.
+ */
+static struct hcclt_link *hcclt_link_connect_wait(struct hcclt_link *link,
+						  ktime_t deadline)
+{
+	long left = MAX_SCHEDULE_TIMEOUT, r;
+	int err;
+
+	if (deadline != KTIME_MAX)
+		left = nsecs_to_jiffies(max_t(s64, 0,
+					      ktime_to_ns(ktime_sub(deadline,
+								    ktime_get()))));
+	r = wait_event_interruptible_timeout(hcclt_connects_wq,
+					     hcclt_link_connect_over(link),
+					     left);
+	err = r < 0 ? -EINTR : !r ? -ETIMEDOUT : link->connect_err;
+	/* Up, unless it went down since (its users are told). */
+	if (!err && READ_ONCE(link->state) != HCCLT_LINK_UP)
+		err = -ECONNRESET;
+	if (!err)
+		return link;
+	hcclt_link_put(link);
+	return ERR_PTR(err);
 }
 
 /**
@@ -1508,9 +1630,26 @@ struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
 			return link;
 		}
 	}
+	/*
+	 * One connect per host at a time: the callers that find one in
+	 * progress share its outcome (a host that does not answer is tried
+	 * once, and the ranks of a host that do not wait for each other
+	 * make one link, not one each).
+	 */
+	list_for_each_entry(link, &hcclt_connects, cnode) {
+		if (link->peer.addr == to->addr &&
+		    link->peer.port == to->port) {
+			hcclt_link_ref(link);
+			mutex_unlock(&hcclt_links_lock);
+			return hcclt_link_connect_wait(link, deadline);
+		}
+	}
+	link = hcclt_link_connect_new(to);
 	mutex_unlock(&hcclt_links_lock);
-	/* Two callers may both connect: the host then has two links. */
-	return hcclt_link_connect(to, deadline);
+	if (IS_ERR(link))
+		return link;
+	/* The other host may connect meanwhile: it then has two links. */
+	return hcclt_link_connect(link, deadline);
 }
 
 /*
