@@ -6,15 +6,19 @@
  *
  *   hcclt-example-compop [--threads|--processes] [--ranks N] [--bytes B]
  *       [--rounds R] [--expect-unavail]
+ *       [--root-info FILE [--first-rank F] [--local-ranks L] [--first-device D]]
  *
  * Defaults: threads, every card (at most 32), 64 KiB per rank, 2 rounds.
+ * With --root-info, this process runs ranks F .. F + L - 1 of the N, the
+ * others run elsewhere: other processes or hosts (../example_launch.h).
  * --expect-unavail: the seed quota (the default rules): the operator's
  * first call must fail with HCCL_E_UNAVAIL on every rank (its 8 AICPU
  * threads x 8 notifies after the wrapped stream's 1: 65 > 64), and the
  * quota must still be 40 threads / 64 notifies to the unit: 7 x 9 more
  * notifies fit (64), 1 x 1 does not; 33 threads without notifies fit (40
  * acquired threads: a wrapped stream counts its notifies only), one more
- * does not. Its ranks (threads only) destroy their communicators together:
+ * does not. Its ranks (threads only) destroy their communicators together
+ * (those of this process, the first one first):
  * see lib/src/rank_graph.c's topo_get() (a rank graph query fails once a
  * peer's communicator is gone). Exit status 0 when every check passed, 4 no device.
  */
@@ -25,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -34,9 +37,11 @@
 #include "hccl/hccl_rank_graph.h"
 #include "hccl/hccl_res.h"
 #include "all_gather_op.h"
+#include "../example_launch.h"
 
 struct opts {
-	int processes, rounds, expect_unavail;
+	struct launch l;
+	int rounds, expect_unavail;
 	uint32_t nranks;
 	uint64_t bytes;
 };
@@ -98,8 +103,10 @@ static int quota_edges(uint32_t rank, HcclComm comm, aclrtStream stream)
 	return 0;
 }
 
-static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t rank)
+static int run_rank(const void *arg, const HcclRootInfo *root, uint32_t rank)
 {
+	const struct opts *o = arg;
+	int32_t dev = launch_device(&o->l, rank);
 	uint64_t b = o->bytes, total = b * o->nranks, j;
 	void *in = NULL, *out = NULL;
 	aclrtStream stream = NULL;
@@ -109,7 +116,7 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 	uint8_t *host;
 	int fail = 0, round;
 
-	if (aclrtSetDevice((int32_t)rank) != ACL_SUCCESS ||
+	if (aclrtSetDevice(dev) != ACL_SUCCESS ||
 	    HcclCommInitRootInfo(o->nranks, root, rank, &comm) != HCCL_SUCCESS) {
 		say(rank, "cannot join the communicator");
 		return 1;
@@ -167,24 +174,25 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 			    o->nranks, (unsigned long long)b, o->rounds);
 	}
 	free(host);
-	if (!o->processes) {
-		uint32_t *sizes = NULL, n = 0;
+	if (!o->l.processes) {
+		uint32_t *sizes = NULL, n = 0, first = o->l.first;
 
 		/*
-		 * Rank 0 destroys its communicator first: the others' rank
-		 * graph still answers (it once asked the driver for a group
-		 * that needs every rank alive).
+		 * The first rank here destroys its communicator first: the
+		 * others' rank graph still answers (it once asked the driver
+		 * for a group that needs every rank alive).
 		 */
 		pthread_barrier_wait(&done_bar);
-		if (!rank)
+		if (rank == first)
 			fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
 		pthread_barrier_wait(&done_bar);
-		if (rank && HcclRankGraphGetInstSizeListByLayer(comm, 0, &sizes, &n) !=
+		if (rank != first && HcclRankGraphGetInstSizeListByLayer(comm, 0, &sizes, &n) !=
 			    HCCL_SUCCESS) {
-			say(rank, "the rank graph after rank 0 destroyed its communicator failed");
+			say(rank, "the rank graph after rank %u destroyed its communicator failed",
+			    first);
 			fail = 1;
 		}
-		if (rank)
+		if (rank != first)
 			fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
 	} else {
 		fail |= HcclCommDestroy(comm) != HCCL_SUCCESS;
@@ -193,48 +201,29 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 	aclrtFree(out);
 	if (stream)
 		aclrtDestroyStream(stream);
-	aclrtResetDevice((int32_t)rank);
+	aclrtResetDevice(dev);
 	return fail;
-}
-
-struct thread_arg {
-	const struct opts *o;
-	const HcclRootInfo *root;
-	uint32_t rank;
-	int ret;
-};
-
-static void *rank_thread(void *p)
-{
-	struct thread_arg *a = p;
-
-	a->ret = run_rank(a->o, a->root, a->rank);
-	return NULL;
 }
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-example-compop [--threads|--processes] [--ranks N] "
-		"[--bytes B] [--rounds R] [--expect-unavail]\n");
+	fprintf(stderr, "usage: hcclt-example-compop [--bytes B] [--rounds R] "
+		"[--expect-unavail]\n    " LAUNCH_USAGE "\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	struct opts o = { .rounds = 2, .bytes = 64 << 10 };
-	uint32_t ndev = 0, r;
+	uint32_t ndev = 0;
 	HcclRootInfo root;
 	int fail = 0, i;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--processes"))
-			o.processes = 1;
-		else if (!strcmp(argv[i], "--threads"))
-			o.processes = 0;
-		else if (!strcmp(argv[i], "--expect-unavail"))
+		if (launch_opt(&o.l, argc, argv, &i))
+			continue;
+		if (!strcmp(argv[i], "--expect-unavail"))
 			o.expect_unavail = 1;
-		else if (!strcmp(argv[i], "--ranks") && i + 1 < argc)
-			o.nranks = (uint32_t)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
 			o.bytes = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
@@ -242,54 +231,27 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (!o.bytes || o.rounds < 1 || (o.expect_unavail && o.processes))
+	if (o.l.bad || !o.bytes || o.rounds < 1 || (o.expect_unavail && o.l.processes))
 		return usage();
 	aclInit(NULL);
 	if (aclrtGetDeviceCount(&ndev) != ACL_SUCCESS || !ndev) {
 		fprintf(stderr, "no hcclthread device\n");
 		return 4;
 	}
-	if (!o.nranks || o.nranks > ndev)
-		o.nranks = ndev;
-	if (o.nranks > CO_MAX_RANKS)
-		o.nranks = CO_MAX_RANKS;
+	if (launch_setup(&o.l, ndev, CO_MAX_RANKS))
+		return usage();
+	o.nranks = o.l.nranks;
 	printf("competition-style AllGather (%u AICPU threads x %u notifies + a wrapped stream) on "
-	       "%u ranks as %s, %llu bytes per rank, %d rounds%s\n", CO_THREADS, CO_NOTIFIES,
-	       o.nranks, o.processes ? "processes" : "threads", (unsigned long long)o.bytes,
+	       "%u ranks%s as %s, %llu bytes per rank, %d rounds%s\n", CO_THREADS, CO_NOTIFIES,
+	       o.nranks, launch_part(&o.l), o.l.processes ? "processes" : "threads",
+	       (unsigned long long)o.bytes,
 	       o.rounds, o.expect_unavail ? ": expecting HCCL_E_UNAVAIL (seed quota)" : "");
 	fflush(stdout);
-	if (aclrtSetDevice(0) != ACL_SUCCESS || HcclGetRootInfo(&root) != HCCL_SUCCESS) {
-		fprintf(stderr, "cannot create the root info\n");
+	if (launch_root_info(&o.l, &root))
 		return 1;
-	}
-	if (!o.processes) {
-		struct thread_arg a[CO_MAX_RANKS];
-		pthread_t t[CO_MAX_RANKS];
-
-		pthread_barrier_init(&done_bar, NULL, o.nranks);
-		for (r = 0; r < o.nranks; r++) {
-			a[r] = (struct thread_arg){ .o = &o, .root = &root, .rank = r };
-			pthread_create(&t[r], NULL, rank_thread, &a[r]);
-		}
-		for (r = 0; r < o.nranks; r++) {
-			pthread_join(t[r], NULL);
-			fail |= a[r].ret;
-		}
-		pthread_barrier_destroy(&done_bar);
-	} else {
-		pid_t pid[CO_MAX_RANKS];
-		int st;
-
-		for (r = 0; r < o.nranks; r++) {
-			pid[r] = fork();
-			if (!pid[r])
-				_exit(run_rank(&o, &root, r));
-		}
-		for (r = 0; r < o.nranks; r++) {
-			waitpid(pid[r], &st, 0);
-			fail |= !WIFEXITED(st) || WEXITSTATUS(st);
-		}
-	}
+	pthread_barrier_init(&done_bar, NULL, o.l.nlocal);
+	fail = launch_ranks(&o.l, run_rank, &o, &root);
+	pthread_barrier_destroy(&done_bar);
 	aclFinalize();
 	printf("%s\n", fail ? "FAILED" : "every check passed");
 	return fail;

@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
  * The example custom operators on N ranks of the simulated cards, one
- * rank per card, as threads of this process or as processes: P2P (even
- * ranks send to the next odd rank), the ring AllGather and the
+ * rank per card, as threads of this process or as processes: P2P (pairs
+ * of ranks, one sends, the other receives), the ring AllGather and the
  * hierarchical AllGather (a ring per server, then an exchange between
  * servers: module parameter sim_servers). Every output byte is checked
  * against what its source rank sent.
  *
  *   hcclt-example-custom-ops [--threads|--processes] [--op p2p|allgather|hier|all]
- *                            [--ranks N] [--bytes B] [--rounds R]
+ *                            [--ranks N] [--bytes B] [--rounds R] [--p2p-xor X]
+ *                            [--root-info FILE [--first-rank F] [--local-ranks L]
+ *                             [--first-device D]]
  *
  * Defaults: threads, P2P and the ring AllGather, every card, 1 MiB per rank, 2 rounds, HCCL
- * buffers of 2 x 32 MB (HCCL_BUFFSIZE=32 unless set).
+ * buffers of 2 x 32 MB (HCCL_BUFFSIZE=32 unless set). P2P pairs rank r
+ * with rank r XOR X (X a power of two, default 1; 8 on 16 ranks of two
+ * hosts pairs each rank with one of the other host), the lower one
+ * sending. With --root-info, this process runs ranks F .. F + L - 1 of
+ * the N, the others run elsewhere: other processes or hosts
+ * (../example_launch.h).
  * Exit status 0 when every rank saw every byte right.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -27,14 +33,19 @@
 #include "hccl/hccl_rank_graph.h"
 #include "hccl/hccl_res.h"
 #include "example_ops.h"
+#include "../example_launch.h"
 
 #define MAX_RANKS 16
 
 struct opts {
-	int processes, p2p, allgather, hier, rounds;
-	uint32_t nranks;
+	struct launch l;
+	int p2p, allgather, hier, rounds;
+	uint32_t nranks, p2p_xor;
 	uint64_t bytes;
 };
+
+/* Which ranks run here, on which cards. */
+static const struct launch *launch;
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -47,7 +58,8 @@ static void say(uint32_t rank, const char *fmt, const char *what, unsigned long 
 		unsigned long long b)
 {
 	pthread_mutex_lock(&out_lock);
-	printf("  rank %u (device %u, pid %d): ", rank, rank, (int)getpid());
+	printf("  rank %u (device %d, pid %d): ", rank, (int)launch_device(launch, rank),
+	       (int)getpid());
 	printf(fmt, what, a, b);
 	putchar('\n');
 	fflush(stdout);
@@ -87,7 +99,8 @@ static int fill_input(struct rank_ctx *c, int round)
 static int run_p2p(struct rank_ctx *c, int round)
 {
 	const struct opts *o = c->o;
-	uint32_t peer = c->rank ^ 1;
+	uint32_t peer = c->rank ^ o->p2p_xor;
+	int sender = c->rank < peer;
 	long long bad;
 	HcclResult r;
 	aclError e;
@@ -96,7 +109,7 @@ static int run_p2p(struct rank_ctx *c, int round)
 		return 0;	/* the odd one out of an odd rank count */
 	if (fill_input(c, round))
 		return 1;
-	if (c->rank % 2 == 0)
+	if (sender)
 		r = ExampleSend(c->in, o->bytes, peer, c->comm, c->stream);
 	else
 		r = ExampleRecv(c->out, o->bytes, peer, c->comm, c->stream);
@@ -106,7 +119,7 @@ static int run_p2p(struct rank_ctx *c, int round)
 		    (unsigned long long)e);
 		return 1;
 	}
-	if (c->rank % 2 == 0)
+	if (sender)
 		return 0;
 	if (aclrtMemcpy(c->host, o->bytes, c->out, o->bytes,
 			ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS)
@@ -229,14 +242,16 @@ static int show_graph(HcclComm comm, uint32_t rank, uint32_t nranks)
 	return nl > 1 ? cross_check(comm, rank, nranks) : 0;
 }
 
-static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t rank)
+static int run_rank(const void *arg, const HcclRootInfo *root, uint32_t rank)
 {
+	const struct opts *o = arg;
 	struct rank_ctx c = { .o = o, .rank = rank };
+	int32_t dev = launch_device(&o->l, rank);
 	uint64_t total = o->bytes * o->nranks;
 	int fail = 0, round;
 	HcclResult r;
 
-	if (aclrtSetDevice((int32_t)rank) != ACL_SUCCESS)
+	if (aclrtSetDevice(dev) != ACL_SUCCESS)
 		return 1;
 	r = HcclCommInitRootInfo(o->nranks, root, rank, &c.comm);
 	if (r != HCCL_SUCCESS) {
@@ -268,54 +283,37 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 		aclrtDestroyStream(c.stream);
 	free(c.host);
 	fail |= HcclCommDestroy(c.comm) != HCCL_SUCCESS;
-	aclrtResetDevice((int32_t)rank);
+	aclrtResetDevice(dev);
 	return fail;
-}
-
-struct thread_arg {
-	const struct opts *o;
-	const HcclRootInfo *root;
-	uint32_t rank;
-	int ret;
-};
-
-static void *rank_thread(void *p)
-{
-	struct thread_arg *a = p;
-
-	a->ret = run_rank(a->o, a->root, a->rank);
-	return NULL;
 }
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-example-custom-ops [--threads|--processes] "
-		"[--op p2p|allgather|hier|all] [--ranks N] [--bytes B] [--rounds R]\n");
+	fprintf(stderr, "usage: hcclt-example-custom-ops [--op p2p|allgather|hier|all] "
+		"[--bytes B] [--rounds R] [--p2p-xor X]\n    " LAUNCH_USAGE "\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .p2p = 1, .allgather = 1, .rounds = 2, .bytes = 1 << 20 };
-	uint32_t ndev = 0, r;
+	struct opts o = { .p2p = 1, .allgather = 1, .rounds = 2, .bytes = 1 << 20, .p2p_xor = 1 };
+	uint32_t ndev = 0;
 	HcclRootInfo root;
 	const char *soc;
 	int fail = 0, i;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--processes")) {
-			o.processes = 1;
-		} else if (!strcmp(argv[i], "--threads")) {
-			o.processes = 0;
-		} else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
+		if (launch_opt(&o.l, argc, argv, &i))
+			continue;
+		if (!strcmp(argv[i], "--op") && i + 1 < argc) {
 			i++;
 			o.p2p = !strcmp(argv[i], "p2p") || !strcmp(argv[i], "all");
 			o.allgather = !strcmp(argv[i], "allgather") || !strcmp(argv[i], "all");
 			o.hier = !strcmp(argv[i], "hier") || !strcmp(argv[i], "all");
 			if (!o.p2p && !o.allgather && !o.hier)
 				return usage();
-		} else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
-			o.nranks = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--p2p-xor") && i + 1 < argc) {
+			o.p2p_xor = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--bytes") && i + 1 < argc) {
 			o.bytes = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
@@ -324,7 +322,7 @@ int main(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (!o.bytes || o.rounds < 1)
+	if (o.l.bad || !o.bytes || o.rounds < 1 || !o.p2p_xor || (o.p2p_xor & (o.p2p_xor - 1)))
 		return usage();
 	/*
 	 * The simulated cards' memory is this machine's: a mapped HCCL buffer
@@ -337,48 +335,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "no hcclthread device\n");
 		return 4;
 	}
-	if (!o.nranks || o.nranks > ndev)
-		o.nranks = ndev;
-	if (o.nranks > MAX_RANKS)
-		o.nranks = MAX_RANKS;
+	if (launch_setup(&o.l, ndev, MAX_RANKS))
+		return usage();
+	o.nranks = o.l.nranks;
+	launch = &o.l;
 	soc = aclrtGetSocName();
-	printf("custom operators (%s) on %u ranks as %s, %s, %llu bytes per rank, %d rounds\n",
+	printf("custom operators (%s) on %u ranks%s as %s, %s, %llu bytes per rank, %d rounds\n",
 	       o.p2p && o.allgather && o.hier ? "P2P, ring AllGather, hierarchical AllGather" :
 	       o.p2p && o.allgather ? "P2P and ring AllGather" :
 	       o.p2p ? "P2P" : o.allgather ? "ring AllGather" : "hierarchical AllGather", o.nranks,
-	       o.processes ? "processes" : "threads", soc ? soc : "?",
+	       launch_part(&o.l), o.l.processes ? "processes" : "threads", soc ? soc : "?",
 	       (unsigned long long)o.bytes, o.rounds);
 	fflush(stdout);
-	if (aclrtSetDevice(0) != ACL_SUCCESS || HcclGetRootInfo(&root) != HCCL_SUCCESS) {
-		fprintf(stderr, "cannot create the root info\n");
+	if (launch_root_info(&o.l, &root))
 		return 1;
-	}
-	if (!o.processes) {
-		struct thread_arg a[MAX_RANKS];
-		pthread_t t[MAX_RANKS];
-
-		for (r = 0; r < o.nranks; r++) {
-			a[r] = (struct thread_arg){ .o = &o, .root = &root, .rank = r };
-			pthread_create(&t[r], NULL, rank_thread, &a[r]);
-		}
-		for (r = 0; r < o.nranks; r++) {
-			pthread_join(t[r], NULL);
-			fail |= a[r].ret;
-		}
-	} else {
-		pid_t pid[MAX_RANKS];
-		int st;
-
-		for (r = 0; r < o.nranks; r++) {
-			pid[r] = fork();
-			if (!pid[r])
-				_exit(run_rank(&o, &root, r));
-		}
-		for (r = 0; r < o.nranks; r++) {
-			waitpid(pid[r], &st, 0);
-			fail |= !WIFEXITED(st) || WEXITSTATUS(st);
-		}
-	}
+	fail = launch_ranks(&o.l, run_rank, &o, &root);
 	aclFinalize();
 	printf("%s\n", fail ? "FAILED" : "every rank got every byte right");
 	return fail;

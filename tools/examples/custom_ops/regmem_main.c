@@ -8,10 +8,14 @@
  *   hcclt-example-regmem-ops [--threads|--processes]
  *       [--op zcag|pingpong|scatter|neg|all] [--ranks N] [--bytes B]
  *       [--rounds R] [--iters I]
+ *       [--root-info FILE [--first-rank F] [--local-ranks L] [--first-device D]]
  *
  * Defaults: threads, all, every card (at most 32), 256 KiB per rank, 2
  * rounds, 16 ping-pong iterations. The rank count is a parameter: the
- * operators take any; the ping-pong pairs ranks 2k and 2k+1.
+ * operators take any; the ping-pong pairs ranks 2k and 2k+1. With
+ * --root-info, this process runs ranks F .. F + L - 1 of the N, the
+ * others run elsewhere: other processes or hosts (../example_launch.h);
+ * --op neg (two ranks of its own) is then left out.
  * Exit status 0 when every check passed.
  *
  * The host half of each operator, on its first call on a communicator:
@@ -30,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +42,7 @@
 #include "hccl/hccl_comm.h"
 #include "hccl/hccl_rank_graph.h"
 #include "regmem_ops.h"
+#include "../example_launch.h"
 
 #define TRY(call)							\
 	do {								\
@@ -219,7 +223,8 @@ static int32_t rm_call(uint32_t op, const char *tag, struct rm_param *p, const u
 /* ---- the test ---- */
 
 struct opts {
-	int processes, zcag, pingpong, scatter, neg, rounds;
+	struct launch l;
+	int zcag, pingpong, scatter, neg, rounds;
 	uint32_t nranks, iters;
 	uint64_t bytes;
 };
@@ -396,14 +401,16 @@ static int run_scatter(struct rank_ctx *c, int round)
 	return 0;
 }
 
-static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t rank)
+static int run_rank(const void *arg, const HcclRootInfo *root, uint32_t rank)
 {
+	const struct opts *o = arg;
 	struct rank_ctx c = { .o = o, .rank = rank };
+	int32_t dev = launch_device(&o->l, rank);
 	uint64_t total = o->bytes * o->nranks, j;
 	int32_t *ones;
 	int fail = 0, round;
 
-	if (aclrtSetDevice((int32_t)rank) != ACL_SUCCESS ||
+	if (aclrtSetDevice(dev) != ACL_SUCCESS ||
 	    HcclCommInitRootInfo(o->nranks, root, rank, &c.comm) != HCCL_SUCCESS) {
 		fprintf(stderr, "rank %u: cannot join\n", rank);
 		return 1;
@@ -443,7 +450,7 @@ static int run_rank(const struct opts *o, const HcclRootInfo *root, uint32_t ran
 	aclrtFree(c.ones);
 	if (c.stream)
 		aclrtDestroyStream(c.stream);
-	aclrtResetDevice((int32_t)rank);
+	aclrtResetDevice(dev);
 	return fail;
 }
 
@@ -631,26 +638,10 @@ static int run_neg(const HcclRootInfo *root)
 	return neg_fail;
 }
 
-struct thread_arg {
-	const struct opts *o;
-	const HcclRootInfo *root;
-	uint32_t rank;
-	int ret;
-};
-
-static void *rank_thread(void *p)
-{
-	struct thread_arg *a = p;
-
-	a->ret = run_rank(a->o, a->root, a->rank);
-	return NULL;
-}
-
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-example-regmem-ops [--threads|--processes] "
-		"[--op zcag|pingpong|scatter|neg|all] [--ranks N] [--bytes B] [--rounds R] "
-		"[--iters I]\n");
+	fprintf(stderr, "usage: hcclt-example-regmem-ops [--op zcag|pingpong|scatter|neg|all] "
+		"[--bytes B] [--rounds R] [--iters I]\n    " LAUNCH_USAGE "\n");
 	return 2;
 }
 
@@ -658,16 +649,14 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .zcag = 1, .pingpong = 1, .scatter = 1, .neg = 1, .rounds = 2,
 			  .iters = 16, .bytes = 256 << 10 };
-	uint32_t ndev = 0, r;
+	uint32_t ndev = 0;
 	HcclRootInfo root;
 	int fail = 0, i, ops = 0;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--processes")) {
-			o.processes = 1;
-		} else if (!strcmp(argv[i], "--threads")) {
-			o.processes = 0;
-		} else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
+		if (launch_opt(&o.l, argc, argv, &i))
+			continue;
+		if (!strcmp(argv[i], "--op") && i + 1 < argc) {
 			const char *w = argv[++i];
 
 			if (!ops++)
@@ -678,8 +667,6 @@ int main(int argc, char **argv)
 			o.neg |= !strcmp(w, "neg") || !strcmp(w, "all");
 			if (!o.zcag && !o.pingpong && !o.scatter && !o.neg)
 				return usage();
-		} else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
-			o.nranks = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--bytes") && i + 1 < argc) {
 			o.bytes = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
@@ -690,55 +677,33 @@ int main(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (o.bytes < 8 || o.rounds < 1)
+	if (o.l.bad || o.bytes < 8 || o.rounds < 1)
 		return usage();
+	if (o.l.root_file && o.neg) {
+		if (ops && !o.zcag && !o.pingpong && !o.scatter)
+			return usage();
+		o.neg = 0;	/* two ranks of its own, on this host */
+	}
 	setenv("HCCL_BUFFSIZE", "8", 0);
 	aclInit(NULL);
 	if (aclrtGetDeviceCount(&ndev) != ACL_SUCCESS || !ndev) {
 		fprintf(stderr, "no hcclthread device\n");
 		return 4;
 	}
-	if (!o.nranks || o.nranks > ndev)
-		o.nranks = ndev;
-	if (o.nranks > RM_MAX_RANKS)
-		o.nranks = RM_MAX_RANKS;
-	printf("registered-memory operators (%s%s%s%s) on %u ranks as %s, %llu bytes per rank, "
+	if (launch_setup(&o.l, ndev, RM_MAX_RANKS))
+		return usage();
+	o.nranks = o.l.nranks;
+	printf("registered-memory operators (%s%s%s%s) on %u ranks%s as %s, %llu bytes per rank, "
 	       "%d rounds\n", o.zcag ? "zero-copy allgather " : "",
 	       o.pingpong ? "withnotify ping-pong " : "", o.scatter ? "batchtransfer scatter " : "",
-	       o.neg ? "refusals" : "", o.nranks, o.processes ? "processes" : "threads",
+	       o.neg ? "refusals" : "", o.nranks, launch_part(&o.l),
+	       o.l.processes ? "processes" : "threads",
 	       (unsigned long long)o.bytes, o.rounds);
 	fflush(stdout);
-	if (aclrtSetDevice(0) != ACL_SUCCESS || HcclGetRootInfo(&root) != HCCL_SUCCESS) {
-		fprintf(stderr, "cannot create the root info\n");
+	if (launch_root_info(&o.l, &root))
 		return 1;
-	}
-	if ((o.zcag || o.pingpong || o.scatter) && !o.processes) {
-		struct thread_arg a[RM_MAX_RANKS];
-		pthread_t t[RM_MAX_RANKS];
-
-		for (r = 0; r < o.nranks; r++) {
-			a[r] = (struct thread_arg){ .o = &o, .root = &root, .rank = r };
-			pthread_create(&t[r], NULL, rank_thread, &a[r]);
-		}
-		for (r = 0; r < o.nranks; r++) {
-			pthread_join(t[r], NULL);
-			fail |= a[r].ret;
-		}
-	} else if (o.zcag || o.pingpong || o.scatter) {
-		pid_t pid[RM_MAX_RANKS];
-		int st;
-
-		fflush(stdout);
-		for (r = 0; r < o.nranks; r++) {
-			pid[r] = fork();
-			if (!pid[r])
-				_exit(run_rank(&o, &root, r));
-		}
-		for (r = 0; r < o.nranks; r++) {
-			waitpid(pid[r], &st, 0);
-			fail |= !WIFEXITED(st) || WEXITSTATUS(st);
-		}
-	}
+	if (o.zcag || o.pingpong || o.scatter)
+		fail = launch_ranks(&o.l, run_rank, &o, &root);
 	if (o.neg && !fail && o.nranks >= 2) {
 		if (HcclGetRootInfo(&root) != HCCL_SUCCESS)
 			return 1;
