@@ -108,7 +108,10 @@ static int32_t link_protocol(HcclComm comm, uint32_t rank, uint32_t peer, CommPr
 	CommLink *links = NULL;
 	uint32_t n = 0;
 
+	/* This server's layer, else the one across servers (or hosts). */
 	TRY(HcclRankGraphGetLinks(comm, 0, rank, peer, &links, &n));
+	if (!n)
+		TRY(HcclRankGraphGetLinks(comm, 1, rank, peer, &links, &n));
 	if (!n)
 		return HCCL_E_NOT_FOUND;
 	*proto = links[0].linkAttr.linkProtocol;
