@@ -9,6 +9,7 @@
 #include <linux/compat.h>
 #include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/rcupdate.h>
@@ -207,6 +208,7 @@ static void hcclt_file_free(struct hcclt_file *file)
 	put_pid(file->pid);
 	hcclt_usage_put(file->usage);
 	hcclt_acct_put(file->acct);
+	mem_cgroup_put(file->memcg);
 	kfree(file);
 }
 
@@ -265,6 +267,7 @@ static int hcclt_open(struct drm_device *drm, struct drm_file *df)
 	file->df = df;
 	file->pid = get_task_pid(current, PIDTYPE_TGID);
 	file->euid = current_euid();
+	file->memcg = get_mem_cgroup_from_mm(current->mm);
 	kref_init(&file->ref);
 	mutex_init(&file->lock);
 	hcclt_ids_init(&file->comms, HCCLT_ID_INDEX_MASK);

@@ -46,6 +46,10 @@ struct pid;
  * @acl_notifies: ACL notifies by id, their pool slot (the xarray's lock).
  * @acct: what the file, its process and its user hold of the device's
  *	pools (hcclt_limits.c); reference held; immutable.
+ * @memcg: the memory cgroup of the process that opened it (reference
+ *	held; immutable): what is made for the file's communicators by
+ *	others (a peer's CHANNEL_BUFFER, a peer host's BUFQ) is charged
+ *	there (hcclt_comm_buffer_get()).
  * @groups: the pending groups it created (hcclt_group.c), oldest first;
  *	hcclt_groups_lock.
  * @groups_pending: entries of @groups; hcclt_groups_lock.
@@ -81,6 +85,7 @@ struct hcclt_file {
 	u32 event_next;
 	struct xarray acl_notifies;
 	struct hcclt_acct *acct;
+	struct mem_cgroup *memcg;
 	struct list_head groups;
 	u32 groups_pending;
 	bool fail_stop;

@@ -489,16 +489,29 @@ struct drm_gem_object *hcclt_mem_create_object(struct drm_device *drm,
 	return &mem->shmem.base;
 }
 
+/* Another reference of @memcg (none without memory cgroups). */
+static struct mem_cgroup *hcclt_memcg_get(struct mem_cgroup *memcg)
+{
+#ifdef CONFIG_MEMCG
+	css_get(&memcg->css);
+#endif
+	return memcg;
+}
+
 /*
  * A new memory object of at least @want bytes on @hdev, its page-rounded
  * size charged to @acct and taken from the device's capacity (given back
- * when it is freed).
+ * when it is freed), the kernel memory of it and its pages to @memcg
+ * (with a reference), or to the caller's memory cgroup when NULL.
  * Return: the object with one reference, or an ERR_PTR().
  */
 static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
-					    struct hcclt_acct *acct, u64 want)
+					    struct hcclt_acct *acct,
+					    struct mem_cgroup *memcg,
+					    u64 want)
 {
 	struct drm_gem_shmem_object *shmem;
+	struct mem_cgroup *old;
 	u64 size;
 	int ret;
 
@@ -510,7 +523,10 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 	if (ret)
 		return ERR_PTR(ret);
 
+	/* Its struct, shmem file and inode: the charged cgroup's too. */
+	old = set_active_memcg(memcg);
 	shmem = drm_gem_shmem_create(&hdev->drm, size);
+	set_active_memcg(old);
 	if (IS_ERR(shmem)) {
 		hcclt_mem_unreserve(hdev, acct, size);
 		/*
@@ -533,8 +549,8 @@ static struct drm_gem_object *hcclt_mem_new(struct hcclt_device *hdev,
 	drm_dev_get(&hdev->drm);
 	to_hcclt_mem(&shmem->base)->charged = size;
 	to_hcclt_mem(&shmem->base)->acct = hcclt_acct_get(acct);
-	/* An ioctl's: current->mm is the creating process's. */
-	to_hcclt_mem(&shmem->base)->memcg = get_mem_cgroup_from_mm(current->mm);
+	to_hcclt_mem(&shmem->base)->memcg = memcg ? hcclt_memcg_get(memcg) :
+		get_mem_cgroup_from_mm(current->mm);
 	return &shmem->base;
 }
 
@@ -585,8 +601,7 @@ int hcclt_mem_create_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (!args->size)
 		return -EINVAL;
-	obj = hcclt_mem_new(to_hcclt_dev(drm),
-			    hcclt_file_of(df)->acct,
+	obj = hcclt_mem_new(to_hcclt_dev(drm), hcclt_file_of(df)->acct, NULL,
 			    args->size);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
@@ -628,7 +643,12 @@ struct drm_gem_object *hcclt_comm_buffer_get(struct hcclt_comm *comm,
 	} else if (!size) {
 		obj = ERR_PTR(-ENOBUFS);
 	} else {
-		obj = hcclt_mem_new(comm->file->hdev, comm->file->acct, size);
+		/*
+		 * Made by a peer's call or a peer host's message as well as
+		 * by the owner's: charged to the owner, as its account is.
+		 */
+		obj = hcclt_mem_new(comm->file->hdev, comm->file->acct,
+				    comm->file->memcg, size);
 		if (!IS_ERR(obj)) {
 			comm->buf = obj;
 			drm_gem_object_get(obj);

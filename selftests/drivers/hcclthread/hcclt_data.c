@@ -9,7 +9,8 @@
  * processes), a write followed by a channel record seen by the peer's wait;
  * the peer's buffer reachable only through a channel; device memory back
  * at its start after every test and after a process dies. The copy
- * engine: pages it allocates charged to the objects' memory cgroup, work
+ * engine: pages it allocates charged to the objects' memory cgroup (an
+ * HCCL buffer a peer makes to its owner's), work
  * stopped within a chunk by a flush or the owner's death, clients served
  * in turn. Revocation: a rank's communicator torn down, its peers'
  * mappings of its HCCL buffer fault SIGBUS and their data tasks on it,
@@ -1134,6 +1135,113 @@ TEST_F_TIMEOUT(data, copy_charged_to_memory_cgroup, 300)
 		EXPECT_EQ(0, WEXITSTATUS(status));
 	}
 	EXPECT_LE((long long)(2 * CG_BYTES), grew);
+	EXPECT_EQ(0, hcclt_cg_remove(&cg));
+}
+
+/*
+ * The owner of an HCCL buffer that its peer makes: rank 1 on device 1,
+ * in cgroup @cg. It joins, takes a channel to rank 0 and makes no buffer
+ * of its own, then writes memory.current's growth while its peer makes
+ * that buffer (CHANNEL_BUFFER) and writes OWN_BYTES into it to @out; it
+ * holds its communicator until the parent says so.
+ */
+#define OWN_BYTES	(8 * MIB)
+
+static const __u8 *own_key;
+static int own_ready[2], own_go[2];
+
+static int own_child(const char *cg, int out)
+{
+	struct rank r = { .key = own_key, .dev = 1, .rank = 1, .nranks = 2 };
+	long long m0, m1, grew;
+	__u64 c;
+	char b;
+
+	if (hcclt_cg_write(cg, "cgroup.procs", "0"))
+		return 10;
+	if (rank_join(&r) || chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, 0, 1,
+					   now_ns() + 20000000000LL, &c))
+		return 11;
+	m0 = hcclt_cg_read_ll(cg, "memory.current");
+	if (write(own_ready[1], "r", 1) != 1 || read(own_go[0], &b, 1) != 1)
+		return 12;
+	m1 = hcclt_cg_read_ll(cg, "memory.current");
+	grew = m0 < 0 || m1 < 0 ? -1 : m1 - m0;
+	if (write(out, &grew, sizeof(grew)) != sizeof(grew))
+		return 13;
+	if (read(own_go[0], &b, 1) != 1)
+		return 14;
+	close(r.fd);
+	return 0;
+}
+
+/*
+ * An HCCL buffer its peer makes (a peer's CHANNEL_BUFFER; a peer host's
+ * BUFQ, clusters.rst, goes the same way) is charged to its owner, as its
+ * device memory is: the pages the peer's write fills land in the owner's
+ * memory cgroup, none of them in the peer's.
+ */
+TEST_F_TIMEOUT(data, peer_made_buffer_charged_to_owner, 120)
+{
+	struct drm_hcclt_group_create g;
+	struct drm_hcclt_channel_buffer cb;
+	struct rank r = { .dev = 0, .rank = 0, .nranks = 2 };
+	struct drm_hcclt_task t;
+	struct hcclt_cg cg;
+	struct obj loc = {0};
+	long long grew = -1;
+	int pfd[2], st;
+	pid_t pid;
+	__u64 c;
+	char b;
+
+	if (ndevs < 2)
+		SKIP(return, "needs 2 devices");
+	if (hcclt_cg_make(&cg, "hcclt-own"))
+		SKIP(return, "%s", cg.why);
+	memset(&g, 0, sizeof(g));
+	ASSERT_EQ(0, hcclt_ioctl(self->fd, DRM_IOCTL_HCCLT_GROUP_CREATE, &g));
+	own_key = g.key;
+	r.key = g.key;
+	ASSERT_EQ(0, pipe(own_ready));
+	ASSERT_EQ(0, pipe(own_go));
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		close(pfd[0]);
+		_exit(own_child(cg.path, pfd[1]));
+	}
+	close(pfd[1]);
+	ASSERT_EQ(0, rank_join(&r));
+	ASSERT_EQ(0, chan_acquire1(r.fd, r.comm, HCCLT_ENGINE_CPU, 1, 1,
+				   now_ns() + 20000000000LL, &c));
+	ASSERT_EQ(1, read(own_ready[0], &b, 1));
+	/* The owner has no buffer: this call makes it, of OWN_BYTES. */
+	ASSERT_EQ(0, chan_buf_ex(r.fd, r.comm, c, OWN_BYTES, 0, 0, &cb));
+	close(cb.fd);
+	ASSERT_EQ(0, obj_new(r.fd, OWN_BYTES, &loc));
+	memset(loc.p, 0x5a, OWN_BYTES);
+	t = dtask(HCCLT_TASK_WRITE, c, loc.handle, 0, 0, 0, OWN_BYTES);
+	ASSERT_EQ(0, hcclt_submit(r.fd, r.thread, &t, 1));
+	ASSERT_EQ(0, hcclt_sync(r.fd, r.thread, 60000));
+	ASSERT_EQ(1, write(own_go[1], "w", 1));
+	EXPECT_EQ((ssize_t)sizeof(grew), read(pfd[0], &grew, sizeof(grew)));
+	ASSERT_EQ(1, write(own_go[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	TH_LOG("the owner's memory.current grew by %lld bytes over the peer's write of %llu",
+	       grew, OWN_BYTES);
+	EXPECT_LE((long long)OWN_BYTES, grew);
+	obj_free(r.fd, &loc);
+	close(r.fd);
+	close(pfd[0]);
+	close(own_ready[0]);
+	close(own_ready[1]);
+	close(own_go[0]);
+	close(own_go[1]);
 	EXPECT_EQ(0, hcclt_cg_remove(&cg));
 }
 
