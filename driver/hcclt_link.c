@@ -50,6 +50,7 @@
 
 #include <linux/inet.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/semaphore.h>
@@ -765,6 +766,12 @@ struct ib_mr *hcclt_link_mr_reg(struct hcclt_link *link, struct sg_table *sgt,
 		ret = n < 0 ? n : -EINVAL;
 		goto err;
 	}
+	/*
+	 * The address the peer gets (REPLY): random above the offset in the
+	 * first page (which the device keeps), as xprtrdma's frwr_map() does,
+	 * and never the pages' DMA address, a kernel address on rxe.
+	 */
+	mr->iova = (u64)get_random_u32() << 32 | (mr->iova & ~PAGE_MASK);
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 	wr.wr.opcode = IB_WR_REG_MR;
 	wr.wr.wr_cqe = &reg.cqe;

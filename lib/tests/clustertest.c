@@ -30,8 +30,8 @@
  *      notifies, move data both ways (data_case(): WRITE, READ,
  *      WRITE_REDUCE, READ_REDUCE between the HCCL buffers, RDMA between
  *      the drivers, every byte checked), list, read, write and reduce
- *      into ranges the joiner's ranks registered and fail a write into
- *      one unregistered (reg_case()), and the joiner's ranks destroy
+ *      into ranges the joiner's rank N registered and fail a write into
+ *      one unregistered (reg_case(), rank 0), and the joiner's ranks destroy
  *      their communicators while the root's wait
  *      on them: those waits fail (ACL_ERROR_RT_STREAM_ABORT) within 5 s
  *      (15 s on the debug kernels, see break_limit());
@@ -338,24 +338,26 @@ out:
 }
 
 /*
- * Case 2's registered ranges: the joiner's rank registers two ranges
+ * Case 2's registered ranges, on the pair of rank 0: the joiner's rank
+ * registers two ranges
  * (HcclCommMemReg): "ct-a", REG_LEN bytes at REG_BASE of an allocation
  * (neither aligned to a page: the owner's bounds are the range's, not
  * the object's), and "ct-b", a small one of another allocation. The
  * root's rank lists them (HcclChannelGetRemoteMems: tags and sizes, over
- * the link), READs all of "ct-a" (three RDMA chunks), WRITEs REG_W bytes
+ * the link), READs all of "ct-a" (two RDMA chunks), WRITEs REG_W bytes
  * into it at REG_OFF_W and WRITE_REDUCEs REG_S int32 at REG_OFF_S; the
  * joiner's checks both in its memory. Then the joiner unregisters "ct-b":
  * the root's WRITE into it fails when it runs (its host finds no such
  * range), on a thread of its own, and a new listing has "ct-a" alone.
- * Notifies: the joiner records 1, the root records 0, twice each.
- * 0 or the failed step (40 and up).
+ * Notifies: the joiner records 1 three times (the last once it has
+ * unregistered everything), the root records 0 twice. 0 or the failed
+ * step (40 and up).
  */
-#define REG_OBJ		(3u << 20)
+#define REG_OBJ		(3u << 19)
 #define REG_BASE	4100u
-#define REG_LEN		((2u << 20) + 12)
+#define REG_LEN		((1u << 20) + 12)	/* a READ of two chunks */
 #define REG_OFF_W	5u
-#define REG_W		((1u << 20) + 100)
+#define REG_W		((128u << 10) + 100)
 #define REG_OFF_S	(REG_LEN - 4000)	/* REG_BASE + it: whole int32 */
 #define REG_S		1000u
 
@@ -428,8 +430,10 @@ static int reg_root(struct rank_arg *a, HcclComm comm, ThreadHandle th, ChannelH
 	ret = HcclChannelGetRemoteMems(comm, ch, &n, &mems, &tags);
 	if (ret != HCCL_SUCCESS || n != 1 || strcmp(tags[0], "ct-a"))
 		return 49;
+	/* The joiner's rank is done with its ranges when it records. */
 	if (HcommChannelNotifyRecordOnThread(th, ch, 0) != HCCL_SUCCESS ||
-	    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+	    HcommChannelNotifyWaitOnThread(th, ch, 1, 120) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 180000) != ACL_SUCCESS)
 		return 50;
 	return 0;
 }
@@ -500,8 +504,19 @@ static int reg_joiner(struct rank_arg *a, HcclComm comm, ThreadHandle th, Channe
 	hb = NULL;
 	if (HcommChannelNotifyRecordOnThread(th, ch, 1) != HCCL_SUCCESS ||
 	    HcommChannelNotifyWaitOnThread(th, ch, 0, 120) != HCCL_SUCCESS ||
-	    hccltThreadSynchronize(th, 180000) != ACL_SUCCESS)
+	    hccltThreadSynchronize(th, 180000) != ACL_SUCCESS) {
 		ret = 57;
+		goto out;
+	}
+	/* Done: the root's rank goes on to the break case after this. */
+	if (HcclCommDeregMem(comm, "ct-a", ha) != HCCL_SUCCESS) {
+		ret = 58;
+		goto out;
+	}
+	ha = NULL;
+	if (HcommChannelNotifyRecordOnThread(th, ch, 1) != HCCL_SUCCESS ||
+	    hccltThreadSynchronize(th, 60000) != ACL_SUCCESS)
+		ret = 60;
 out:
 	if (hb)
 		HcclCommDeregMem(comm, "ct-b", hb);
@@ -517,10 +532,14 @@ out:
 static int reg_case(struct rank_arg *a, HcclComm comm, ThreadHandle th, ChannelHandle ch)
 {
 	uint32_t r = a->is_root ? a->rank : a->rank - a->nranks / 2;
-	uint8_t *h = malloc(REG_OBJ);
+	uint8_t *h;
 	void *dev = NULL;
 	int ret;
 
+	/* One pair: data_case() has all 8 at once already. */
+	if (r)
+		return 0;
+	h = malloc(REG_OBJ);
 	if (!h)
 		return 59;
 	if (a->is_root) {
