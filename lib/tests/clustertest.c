@@ -7,6 +7,7 @@
  *   hcclt-clustertest root PORT	(on the root host, ranks 0 .. N-1)
  *   hcclt-clustertest join ADDR:PORT	(on the other host, ranks N .. 2N-1)
  *   hcclt-clustertest root PORT -b ROUNDS, join ADDR:PORT -b ROUNDS
+ *   hcclt-clustertest root PORT -k, join ADDR:PORT -k	(case 7 alone)
  *
  * With -b (make bench): one rank per host on card 0, one channel, ROUNDS
  * ping-pongs of channel notifies queued at once; prints the round trip
@@ -54,6 +55,19 @@
  *      joined: nothing says goodbye): the ranks of both hosts fail
  *      (HCCL_E_TCP_CONNECT) when their link's QP gives up, within 15 s.
  *      This case is last: the joiner's network stays down.
+ *
+ * Case 7 runs alone (-k on both hosts), in a guest pair whose joiner is
+ * killed by the host (tools/vm/run-pair --kill-b-on LINE; make check runs
+ * it after cases 1-6 and the joiner's checkpoint, tools/vm/guest/
+ * hcclt-pair-smoke): the 2N ranks run AllReduces as in case 5; 2 s after
+ * the joiner's first is done, the joiner prints KILL_LINE, on which the
+ * host SIGKILLs its whole QEMU: nothing of the joiner's host says goodbye
+ * (no process exits, no driver breaks a channel, no QP is torn down). The
+ * root's ranks must fail (ACL_ERROR_RT_STREAM_ABORT) within
+ * host_kill_limit() of the kill, the joiner's driver found gone by the
+ * link's beats (Documentation/clusters.rst, "Failure of a link"). The
+ * root cannot see the host's clock; what it measures, an upper bound of
+ * the kill-to-failure time, is explained at kill_loop().
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -101,6 +115,8 @@ struct rank_arg {
 	int ar_iters;	/* -a: the AllReduce bench's iterations instead */
 	int kill;	/* case 5: AllReduces until one fails */
 	double t_fail;	/* when it failed (now_s()) */
+	double t_alive;	/* case 7: the other host was alive after this */
+	double t_last_ok;	/* when its last good AllReduce ended */
 	int fail_code;	/* how: the call's or its stream's code */
 	uint32_t loops;	/* AllReduces done before */
 	double coll_secs;
@@ -143,6 +159,20 @@ static double kill_limit(void)
 {
 	return debug_kernel() ? 5 : 1.5;
 }
+
+/*
+ * Case 7's bound on the root's failure after the other host's QEMU was
+ * killed (an upper bound of it, see kill_loop()): the target is under 5 s
+ * (the link's 3 silent beats, 3-4 s, and the 2 AllReduces the bound
+ * spans); 10 s on the debug kernels.
+ */
+static double host_kill_limit(void)
+{
+	return debug_kernel() ? 10 : 5;
+}
+
+/* Case 7's joiner prints this line, alone, when it may be killed. */
+#define KILL_LINE	"hcclt-pair: kill this guest now"
 
 /* Does hcclthread-smi --hangs name the host of rank @peer's side? */
 static int hangs_name_host(uint32_t peer)
@@ -815,9 +845,22 @@ out:
 static int kill_ready_fd = -1;
 
 /*
- * Case 5 on rank @a: AllReduces of KILL_COUNT int32 until one fails (the
- * other host's ranks are killed mid-way); when and how in @a. The killed
- * process's ranks run it too, until they die.
+ * Cases 5 and 7 on rank @a: AllReduces of KILL_COUNT int32 until one fails
+ * (the other host's ranks are killed mid-way); when and how in @a. The
+ * killed ranks run it too, until they die.
+ *
+ * Case 7's measure. The root's rank cannot know when the host killed the
+ * other guest, only a time when that guest was still alive: @a->t_alive,
+ * the start of the AllReduce before its last good one. Its last good
+ * AllReduce (k) needed every rank of the other host to contribute to k,
+ * which each did only after its own k - 1 completed, which needed this
+ * rank's input to k - 1, given after k - 1 started here. So the kill came
+ * after t_alive, and t_fail - t_alive is an upper bound of the time from
+ * the kill to this rank's failure, whatever the collective's algorithm,
+ * larger than it by up to two AllReduces (small ones: KILL_COUNT).
+ * t_fail - t_last_ok is the closer figure, an upper bound only if the kill
+ * came after the last good AllReduce ended here (it comes between two
+ * AllReduces or in one, as a rule after it): reported, not checked.
  */
 static void kill_loop(struct rank_arg *a, HcclComm comm)
 {
@@ -825,6 +868,7 @@ static void kill_loop(struct rank_arg *a, HcclComm comm)
 	aclrtStream st = NULL;
 	HcclResult r;
 	aclError e = ACL_SUCCESS;
+	double t0, prev = 0;
 
 	if (aclrtCreateStream(&st) != ACL_SUCCESS ||
 	    aclrtMalloc(&in, KILL_COUNT * 4, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
@@ -833,6 +877,7 @@ static void kill_loop(struct rank_arg *a, HcclComm comm)
 		goto out;
 	}
 	for (a->loops = 0; a->loops < 100000; a->loops++) {
+		t0 = now_s();
 		r = HcclAllReduce(in, out, KILL_COUNT, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM,
 				  comm, st);
 		if (r == HCCL_SUCCESS)
@@ -842,6 +887,9 @@ static void kill_loop(struct rank_arg *a, HcclComm comm)
 			a->fail_code = r != HCCL_SUCCESS ? (int)r : (int)e;
 			break;
 		}
+		a->t_last_ok = now_s();
+		a->t_alive = prev;
+		prev = t0;
 		/* The kill-child: its channels are up, it may be killed now. */
 		if (!a->loops && kill_ready_fd >= 0 && a->rank == a->nranks / 2 &&
 		    write(kill_ready_fd, "r", 1) != 1)
@@ -894,6 +942,21 @@ static int serve(int ls, const HcclRootInfo *root)
 	n = write(fd, root, sizeof(*root));
 	close(fd);
 	return n == (ssize_t)sizeof(*root) ? 0 : -1;
+}
+
+/* A socket listening on @sa (the root's port), or -1. */
+static int listen_on(const struct sockaddr_in *sa)
+{
+	int ls = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+
+	if (ls < 0)
+		return -1;
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(ls, (const struct sockaddr *)sa, sizeof(*sa)) || listen(ls, 4)) {
+		close(ls);
+		return -1;
+	}
+	return ls;
 }
 
 /* Read a root info from ADDR:PORT, retrying for up to 120 s. */
@@ -1025,6 +1088,49 @@ static int kill_tell(const struct sockaddr_in *sa)
 	return ok ? 0 : -1;
 }
 
+/*
+ * Cases 5 and 7 on the joiner: wait (5 min at most) for the byte rank N
+ * writes on @fd once its first AllReduce is done, then 2 s more: the
+ * channels all up, the ranks mid-operator. 0 when the byte came.
+ */
+static int kill_wait_ready(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+	int ret = fd < 0 || poll(&pfd, 1, 300000) != 1 || read(fd, &c, 1) != 1;
+
+	sleep(2);
+	return ret;
+}
+
+/*
+ * Cases 5 and 7 at the root: join the @n ranks of kill_loop(); did each
+ * fail (with @code, or any code when 0) after its AllReduces? @late: the
+ * longest time from @since (case 5: the kill heard) or, when @since is 0,
+ * from the rank's own t_alive (case 7), to its failure.
+ */
+static int kill_results(struct rank_arg *a, uint32_t n, double since, int code, double *late)
+{
+	uint32_t i;
+	double from;
+	int ok = 1;
+
+	*late = -1;
+	for (i = 0; i < n; i++) {
+		pthread_join(a[i].tid, NULL);
+		from = since ? since : a[i].t_alive;
+		if (a[i].ret != HCCL_SUCCESS || !a[i].fail_code || !a[i].t_fail || !from ||
+		    (code && a[i].fail_code != code)) {
+			printf("# rank %u: %d, failed with %d after %u AllReduces\n",
+			       a[i].rank, (int)a[i].ret, a[i].fail_code, a[i].loops);
+			ok = 0;
+		} else if (a[i].t_fail - from > *late) {
+			*late = a[i].t_fail - from;
+		}
+	}
+	return ok;
+}
+
 static void run_ranks(struct rank_arg *a, uint32_t n, uint32_t base,
 		      uint32_t nranks, const HcclRootInfo *root, int chan)
 {
@@ -1056,7 +1162,7 @@ static int root_ranks_fail(struct rank_arg *a, uint32_t n, int ls, double *worst
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS | -a ITERS]\n");
+	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS | -a ITERS | -k]\n");
 	return 2;
 }
 
@@ -1233,15 +1339,13 @@ static int ar_main(struct rank_arg *a, uint32_t n, int is_root,
 		   const struct sockaddr_in *sa, int iters)
 {
 	HcclRootInfo root;
-	int ls = -1, one = 1, ok = 1;
+	int ls = -1, ok = 1;
 	uint32_t i;
 
 	if (is_root) {
-		ls = socket(AF_INET, SOCK_STREAM, 0);
-		setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		ls = listen_on(sa);
 		/* The root info names this host's card 0. */
-		if (ls < 0 || bind(ls, (const struct sockaddr *)sa, sizeof(*sa)) ||
-		    listen(ls, 4) || aclrtSetDevice(0) != ACL_SUCCESS ||
+		if (ls < 0 || aclrtSetDevice(0) != ACL_SUCCESS ||
 		    HcclGetRootInfo(&root) != HCCL_SUCCESS || serve(ls, &root)) {
 			fprintf(stderr, "bench: no root info\n");
 			return 1;
@@ -1266,17 +1370,77 @@ static int ar_main(struct rank_arg *a, uint32_t n, int is_root,
 	return !ok;
 }
 
+/*
+ * -k: case 7 alone (see the top). The root checks its ranks' failures (a
+ * TAP line). The joiner prints KILL_LINE once its ranks are mid-operator
+ * and is killed (by the host): it prints "# " comments only, with the
+ * console as its stdout (a pipe would hold KILL_LINE back), and returns 1
+ * when it lives on, saying why.
+ */
+static int host_kill_main(struct rank_arg *a, uint32_t n, int is_root,
+			  const struct sockaddr_in *sa)
+{
+	int ls = -1, ok, ready[2] = { -1, -1 };
+	double late, closer = -1;
+	HcclRootInfo root;
+	uint32_t i;
+
+	if (is_root)
+		printf("1..1\n");
+	printf("# %s: %u ranks here, %u in all; case 7: the joiner's host killed\n",
+	       is_root ? "root" : "join", n, 2 * n);
+	fflush(stdout);
+	if (is_root) {
+		ls = listen_on(sa);
+		/* The root info names this host's card 0. */
+		ok = ls >= 0 && aclrtSetDevice(0) == ACL_SUCCESS &&
+		     HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
+		if (ls >= 0)
+			close(ls);
+		if (!ok)
+			return tap_ok(0, "the root info served"), tap_done();
+		start_ranks(a, n, 0, 2 * n, &root, DO_KILL, 0);
+		ok = kill_results(a, n, 0, ACL_ERROR_RT_STREAM_ABORT, &late);
+		for (i = 0; i < n; i++)
+			if (a[i].t_fail - a[i].t_last_ok > closer)
+				closer = a[i].t_fail - a[i].t_last_ok;
+		printf("# the root's ranks ran %u AllReduces before the kill (rank 0); the last good one ended at most %.2f s before a rank failed\n",
+		       a[0].loops, closer);
+		tap_ok(ok && late < host_kill_limit(),
+		       "the other host's QEMU killed mid-AllReduce: the root's ranks fail at most %.2f s after the kill (%d; limit %.0f s)",
+		       late, a[0].fail_code, host_kill_limit());
+		aclrtResetDevice(0);
+		return tap_done();
+	}
+	if (fetch(sa, &root) || pipe(ready)) {
+		printf("# no root info\n");
+		return 1;
+	}
+	kill_ready_fd = ready[1];
+	start_ranks(a, n, n, 2 * n, &root, DO_KILL, 0);
+	if (!kill_wait_ready(ready[0])) {
+		/* A line of its own: tools/vm/run --kill-on matches it whole. */
+		printf("%s\n", KILL_LINE);
+		fflush(stdout);
+		/* The host kills the guest in milliseconds: never in 60 s. */
+		sleep(60);
+	}
+	printf("# not killed on the line \"%s\" (rank %u: %d after %u AllReduces)\n",
+	       KILL_LINE, a[0].rank, a[0].fail_code, a[0].loops);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct rank_arg a[MAX_CARDS];
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	HcclRootInfo root, bad;
 	uint32_t n, i, cards;
-	int is_root, ls = -1, ok, one = 1;
+	int is_root, ls = -1, ok;
 	double worst;
 	char *colon;
 
-	int rounds = 0, ar = 0, kill_mode = 0;
+	int rounds = 0, ar = 0, kill_mode = 0, host_kill = 0;
 
 	/*
 	 * 24 MiB HCCL buffers (2 x 12 MB): mapping one pins its pages, and a
@@ -1295,6 +1459,8 @@ int main(int argc, char **argv)
 			return usage();
 	} else if (argc == 4 && !strcmp(argv[1], "kill-child")) {
 		kill_mode = 1;
+	} else if (argc == 4 && !strcmp(argv[3], "-k")) {
+		host_kill = 1;
 	} else if (argc != 3) {
 		return usage();
 	}
@@ -1322,10 +1488,8 @@ int main(int argc, char **argv)
 	n = cards < MAX_CARDS ? cards : MAX_CARDS;
 	if (rounds) {
 		if (is_root) {
-			ls = socket(AF_INET, SOCK_STREAM, 0);
-			setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-			if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) ||
-			    listen(ls, 4))
+			ls = listen_on(&sa);
+			if (ls < 0)
 				return 1;
 		}
 		return bench(is_root, ls, &sa, rounds);
@@ -1334,14 +1498,14 @@ int main(int argc, char **argv)
 		return ar_main(a, n, is_root, &sa, ar);
 	if (kill_mode)
 		return kill_child(argv[2], n, atoi(argv[3]));
+	if (host_kill)
+		return host_kill_main(a, n, is_root, &sa);
 	printf("1..6\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 
 	if (is_root) {
-		ls = socket(AF_INET, SOCK_STREAM, 0);
-		setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) ||
-		    listen(ls, 4)) {
+		ls = listen_on(&sa);
+		if (ls < 0) {
 			printf("Bail out! cannot listen on port %s\n", argv[2]);
 			return 1;
 		}
@@ -1434,21 +1598,13 @@ int main(int argc, char **argv)
 	}
 	/* 5: the joiner's ranks' process is killed mid-operator (SIGKILL). */
 	if (is_root) {
-		double heard, late = -1;
+		double heard, late;
 
 		ok = HcclGetRootInfo(&root) == HCCL_SUCCESS && !serve(ls, &root);
 		start_ranks(a, n, 0, 2 * n, &root, DO_KILL, 0);
 		heard = kill_heard(ls);
-		for (i = 0; i < n; i++) {
-			pthread_join(a[i].tid, NULL);
-			if (a[i].ret != HCCL_SUCCESS || !a[i].fail_code || !a[i].t_fail) {
-				printf("# rank %u: %d, failed with %d after %u AllReduces\n",
-				       a[i].rank, (int)a[i].ret, a[i].fail_code, a[i].loops);
-				ok = 0;
-			} else if (a[i].t_fail - heard > late) {
-				late = a[i].t_fail - heard;
-			}
-		}
+		if (!kill_results(a, n, heard, 0, &late))
+			ok = 0;
 		printf("# the root's ranks ran %u AllReduces before the kill\n", a[0].loops);
 		tap_ok(ok && heard && a[0].loops && late < kill_limit(),
 		       "the other host's ranks killed mid-operator: the root's ranks fail %.2f s after the kill (%d)",
@@ -1456,9 +1612,8 @@ int main(int argc, char **argv)
 	} else {
 		char file[] = "/tmp/hcclt-root-XXXXXX";
 		int fd = mkstemp(file), status = 0, ready[2] = { -1, -1 };
-		struct pollfd pfd;
 		pid_t pid = -1;
-		char nb[16], c;
+		char nb[16];
 
 		unsetenv("HCCL_CONNECT_TIMEOUT");	/* case 4's */
 		ok = !fetch(&sa, &root) && fd >= 0 &&
@@ -1481,11 +1636,8 @@ int main(int argc, char **argv)
 		 * Its ranks join and run AllReduces with the root's: killed 2 s
 		 * after its first is done, its channels all up (mid-operator).
 		 */
-		pfd.fd = ready[0];
-		pfd.events = POLLIN;
-		if (ready[0] < 0 || poll(&pfd, 1, 300000) != 1 || read(ready[0], &c, 1) != 1)
+		if (kill_wait_ready(ready[0]))
 			ok = 0;
-		sleep(2);
 		if (ready[0] >= 0)
 			close(ready[0]);
 		if (pid < 0 || kill(pid, SIGKILL) || waitpid(pid, &status, 0) != pid ||
