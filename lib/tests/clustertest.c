@@ -64,10 +64,13 @@
  * host SIGKILLs its whole QEMU: nothing of the joiner's host says goodbye
  * (no process exits, no driver breaks a channel, no QP is torn down). The
  * root's ranks must fail (ACL_ERROR_RT_STREAM_ABORT) within
- * host_kill_limit() of the kill, the joiner's driver found gone by the
- * link's beats (Documentation/clusters.rst, "Failure of a link"). The
- * root cannot see the host's clock; what it measures, an upper bound of
- * the kill-to-failure time, is explained at kill_loop().
+ * 5 s of the kill, the joiner's driver found gone by the link's beats
+ * (Documentation/clusters.rst, "Failure of a link"). The root cannot see
+ * the host's clock: once all its ranks failed it writes FAILED_LINE to
+ * the console, whose arrival the host times against the kill
+ * (tools/vm/run-pair --kill-b-on; tools/check.sh checks the 5 s). Its own
+ * check is looser (host_kill_limit()), on an upper bound it can measure
+ * alone, explained at kill_loop().
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -161,18 +164,42 @@ static double kill_limit(void)
 }
 
 /*
- * Case 7's bound on the root's failure after the other host's QEMU was
- * killed (an upper bound of it, see kill_loop()): the target is under 5 s
- * (the link's 3 silent beats, 3-4 s, and the 2 AllReduces the bound
- * spans); 10 s on the debug kernels.
+ * Case 7's bound on the root's own upper bound of its failure after the
+ * other host's QEMU was killed (see kill_loop()): the failure comes 3-4 s
+ * after the kill (the link's 3 silent beats), which the host checks
+ * against 5 s; the root's bound adds up to two AllReduces (0.3-0.6 s
+ * each under TCG), so its check is looser: 8 s, 15 s on the debug kernels.
  */
 static double host_kill_limit(void)
 {
-	return debug_kernel() ? 10 : 5;
+	return debug_kernel() ? 15 : 8;
 }
 
-/* Case 7's joiner prints this line, alone, when it may be killed. */
+/*
+ * Case 7's lines for the host: the joiner prints KILL_LINE, alone, when it
+ * may be killed; the root writes FAILED_LINE to the console once all its
+ * ranks failed.
+ */
 #define KILL_LINE	"hcclt-pair: kill this guest now"
+#define FAILED_LINE	"hcclt-pair: the root's ranks all failed"
+
+/* Case 7 at the root: its ranks that failed, and how many are all. */
+static uint32_t kill_failed, kill_all;
+
+/*
+ * @line to the console, past whatever captures stdout (the guest script's
+ * run() does), for the host to time; to stdout when there is no console.
+ */
+static void tell_host(const char *line)
+{
+	FILE *f = fopen("/dev/console", "w");
+
+	fprintf(f ? f : stdout, "%s\n", line);
+	if (f)
+		fclose(f);
+	else
+		fflush(stdout);
+}
 
 /* Does hcclthread-smi --hangs name the host of rank @peer's side? */
 static int hangs_name_host(uint32_t peer)
@@ -885,6 +912,9 @@ static void kill_loop(struct rank_arg *a, HcclComm comm)
 		if (r != HCCL_SUCCESS || e != ACL_SUCCESS) {
 			a->t_fail = now_s();
 			a->fail_code = r != HCCL_SUCCESS ? (int)r : (int)e;
+			if (kill_all &&
+			    __atomic_add_fetch(&kill_failed, 1, __ATOMIC_SEQ_CST) == kill_all)
+				tell_host(FAILED_LINE);
 			break;
 		}
 		a->t_last_ok = now_s();
@@ -1399,6 +1429,7 @@ static int host_kill_main(struct rank_arg *a, uint32_t n, int is_root,
 			close(ls);
 		if (!ok)
 			return tap_ok(0, "the root info served"), tap_done();
+		kill_all = n;
 		start_ranks(a, n, 0, 2 * n, &root, DO_KILL, 0);
 		ok = kill_results(a, n, 0, ACL_ERROR_RT_STREAM_ABORT, &late);
 		for (i = 0; i < n; i++)
@@ -1407,8 +1438,8 @@ static int host_kill_main(struct rank_arg *a, uint32_t n, int is_root,
 		printf("# the root's ranks ran %u AllReduces before the kill (rank 0); the last good one ended at most %.2f s before a rank failed\n",
 		       a[0].loops, closer);
 		tap_ok(ok && late < host_kill_limit(),
-		       "the other host's QEMU killed mid-AllReduce: the root's ranks fail at most %.2f s after the kill (%d; limit %.0f s)",
-		       late, a[0].fail_code, host_kill_limit());
+		       "the other host's QEMU killed mid-AllReduce: the root's ranks fail (%d), at most %.2f s after the kill by their own bound (limit %.0f s)",
+		       a[0].fail_code, late, host_kill_limit());
 		aclrtResetDevice(0);
 		return tap_done();
 	}
