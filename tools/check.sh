@@ -309,7 +309,7 @@ vm_kernel() {
 # debug kernel, both guests also fail on a kmemleak report into
 # hcclthread (as vm_kernel's runs), and have a longer limit.
 pair_kernel() {
-	local k=$1 dir=$logs/pair-$1 rc pre='' post='' t=300 mp=''
+	local k=$1 dir=$logs/pair-$1 rc pre='' post='' t=300 mp='' lim=5 lat
 	if [ -z "$k" ]; then
 		result skip "two guests over soft-RoCE: kernel not installed (make deps)"
 		return 0
@@ -322,16 +322,26 @@ pair_kernel() {
 		# 4 cards a guest (8 ranks, not 16): the same paths, under KASAN
 		# in half the time (the two-guest part's 5 minutes).
 		mp=sim_devices=4
+		lim=10
 	fi
 	rm -rf "$dir"
 	HCCLT_MODPARAMS=$mp HCCLT_PRE=$pre HCCLT_POST=$post \
 	HCCLT_MODPARAMS_A=cluster_addr=10.0.0.1 HCCLT_MODPARAMS_B=cluster_addr=10.0.0.2 \
-		VM_LOG=$dir.dmesg tools/vm/run-pair --kernel "$k" --timeout "$t" --logs "$dir" -- \
+		VM_LOG=$dir.dmesg tools/vm/run-pair --kernel "$k" --timeout "$t" --logs "$dir" \
+		--kill-b-on 'hcclt-pair: kill this guest now' -- \
 		sh /opt/hcclt/bin/hcclt-pair-smoke > "$dir.log" 2>&1
 	rc=$?
 	tap_tally "$k" "$dir/a.log"
 	tap_tally "$k" "$dir/b.log"
 	vm_result "$k: two guests over soft-RoCE (run-pair): both VM runs clean" "$rc" "$dir.log"
+	# Case 7 on the host's clock (run-pair --kill-b-on): from just before
+	# B's QEMU was killed to A's line that its ranks all failed.
+	lat=$(sed -n "s/^run-pair: A: 'hcclt-pair: the root's ranks all failed' came \([0-9.]*\) s after B's QEMU was killed$/\1/p" "$dir.log")
+	if [ -n "$lat" ] && awk -v l="$lat" -v m="$lim" 'BEGIN { exit !(l < m) }'; then
+		result ok "$k: B's QEMU killed mid-AllReduce: A's ranks all failed $lat s after, on the host's clock (limit $lim s)"
+	else
+		result fail "$k: B's QEMU killed mid-AllReduce: A's ranks all failed within $lim s, on the host's clock (${lat:-no time}${lat:+ s})" "$dir.log"
+	fi
 }
 
 # debug_kernel SERIES: build (or find in the cache) a debug kernel and the
