@@ -110,14 +110,16 @@
  * is gone (no disconnect: its power, its network) fails the QP, and the
  * link, within the retry bound above even when nothing else is sent.
  */
-#define HCCLT_LINK_BEAT		HZ
+#define HCCLT_LINK_BEAT		(HZ / 2)
 /*
  * Beats in a row with sends in flight, none completed and no message
- * received after which the peer is taken for gone. The QP's own retries should fail the sends
- * first, but a passive side's QP may have been given no ACK timeout
- * (measured with rxe on 6.12: none failed in 120 s): this bounds it.
+ * received after which the peer is taken for gone: 3 s of silence, seen
+ * 3 to 3.5 s after the peer went (the first beat after it may still see
+ * progress). The QP's own retries should fail the sends first, but a
+ * passive side's QP may have been given no ACK timeout (measured with rxe
+ * on 6.12: none failed in 120 s): this bounds it.
  */
-#define HCCLT_LINK_SILENT	3
+#define HCCLT_LINK_SILENT	6
 
 static char *cluster_addr = "";
 module_param(cluster_addr, charp, 0444);
