@@ -60,7 +60,7 @@
  * killed by the host (tools/vm/run-pair --kill-b-on LINE; make check runs
  * it after cases 1-6 and the joiner's checkpoint, tools/vm/guest/
  * hcclt-pair-smoke): the 2N ranks run AllReduces as in case 5; 2 s after
- * the joiner's first is done, the joiner prints KILL_LINE, on which the
+ * the joiner's third is done, the joiner prints KILL_LINE, on which the
  * host SIGKILLs its whole QEMU: nothing of the joiner's host says goodbye
  * (no process exits, no driver breaks a channel, no QP is torn down). The
  * root's ranks must fail (ACL_ERROR_RT_STREAM_ABORT) within
@@ -165,8 +165,8 @@ static double kill_limit(void)
 
 /*
  * Case 7's bound on the root's own upper bound of its failure after the
- * other host's QEMU was killed (see kill_loop()): the failure comes 3-4 s
- * after the kill (the link's 3 silent beats), which the host checks
+ * other host's QEMU was killed (see kill_loop()): the failure comes 3-3.5 s
+ * after the kill (3 s of the link's silent beats), which the host checks
  * against 5 s; the root's bound adds up to two AllReduces (0.3-0.6 s
  * each under TCG), so its check is looser: 8 s, 15 s on the debug kernels.
  */
@@ -868,8 +868,13 @@ out:
 /* Elements of case 5's AllReduces (int32). */
 #define KILL_COUNT	(16 * 1024)
 
-/* The kill-child's pipe to its parent: a byte once an AllReduce is done. */
+/*
+ * The joiner's pipe to what kills it: a byte once rank N's
+ * kill_ready_loops-th AllReduce is done (case 5: the first; case 7: the
+ * third, so that every rank of the root has 2 good ones to measure from).
+ */
 static int kill_ready_fd = -1;
+static uint32_t kill_ready_loops = 1;
 
 /*
  * Cases 5 and 7 on rank @a: AllReduces of KILL_COUNT int32 until one fails
@@ -920,8 +925,9 @@ static void kill_loop(struct rank_arg *a, HcclComm comm)
 		a->t_last_ok = now_s();
 		a->t_alive = prev;
 		prev = t0;
-		/* The kill-child: its channels are up, it may be killed now. */
-		if (!a->loops && kill_ready_fd >= 0 && a->rank == a->nranks / 2 &&
+		/* The joiner: its channels are up, it may be killed now. */
+		if (a->loops + 1 == kill_ready_loops && kill_ready_fd >= 0 &&
+		    a->rank == a->nranks / 2 &&
 		    write(kill_ready_fd, "r", 1) != 1)
 			break;
 	}
@@ -1120,8 +1126,9 @@ static int kill_tell(const struct sockaddr_in *sa)
 
 /*
  * Cases 5 and 7 on the joiner: wait (5 min at most) for the byte rank N
- * writes on @fd once its first AllReduce is done, then 2 s more: the
- * channels all up, the ranks mid-operator. 0 when the byte came.
+ * writes on @fd once its kill_ready_loops-th AllReduce is done, then 2 s
+ * more: the channels all up, the ranks mid-operator. 0 when the byte
+ * came.
  */
 static int kill_wait_ready(int fd)
 {
@@ -1448,6 +1455,7 @@ static int host_kill_main(struct rank_arg *a, uint32_t n, int is_root,
 		return 1;
 	}
 	kill_ready_fd = ready[1];
+	kill_ready_loops = 3;
 	start_ranks(a, n, n, 2 * n, &root, DO_KILL, 0);
 	if (!kill_wait_ready(ready[0])) {
 		/* A line of its own: tools/vm/run --kill-on matches it whole. */
