@@ -33,12 +33,15 @@
 #                        rxe0 up, then ibv_rc_pingpong and rping between
 #                        them, our operators on 16 ranks of both, the caps
 #                        of links, the cluster test with cluster_addr on
-#                        both (tools/vm/guest/hcclt-pair-smoke); 50-65 s;
-#                        on the debug 6.12 kernel the driver's cluster code
-#                        runs under KASAN, lockdep, UBSAN, kmemleak, all
-#                        but the operators (160 s there: they run on 6.12
-#                        and 6.1 only, for the two-guest part's 5 minutes),
-#                        4 cards a guest
+#                        both (tools/vm/guest/hcclt-pair-smoke), its last
+#                        case on every pair kernel guest B's QEMU killed by
+#                        the host mid-AllReduce (--kill-b-on; B checked at
+#                        a checkpoint before, A's ranks must fail within
+#                        5 s, 10 s on debug); 40-60 s; on the debug 6.12
+#                        kernel the driver's cluster code runs under KASAN,
+#                        lockdep, UBSAN, kmemleak, all but the operators
+#                        (160 s there: they run on 6.12 and 6.1 only, for
+#                        the two-guest part's 5 minutes), 4 cards a guest
 #
 # Two workers run the jobs (the list below) side by side, at most one
 # guest or build each: the debug kernels build while the static checks
