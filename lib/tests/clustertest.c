@@ -168,11 +168,13 @@ static double kill_limit(void)
  * other host's QEMU was killed (see kill_loop()): the failure comes 3-3.5 s
  * after the kill (3 s of the link's silent beats), which the host checks
  * against 5 s; the root's bound adds up to two AllReduces (0.3-0.6 s
- * each under TCG), so its check is looser: 8 s, 15 s on the debug kernels.
+ * each under TCG), so its check is looser: 8 s. On the debug kernels an
+ * AllReduce of the 16 ranks took up to 6 s on a busy host, and the bound
+ * 21.3 s (the host's clock: 8.3 s): 40 s there.
  */
 static double host_kill_limit(void)
 {
-	return debug_kernel() ? 15 : 8;
+	return debug_kernel() ? 40 : 8;
 }
 
 /*
