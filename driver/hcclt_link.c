@@ -349,6 +349,13 @@ static void hcclt_link_beat(struct work_struct *work)
 		hcclt_link_fail(link);
 		return;
 	}
+	/* A peer that keeps a range mapped past its deadline loses them all. */
+	if (hcclt_xfer_maps_overdue(link)) {
+		pr_warn("hcclthread: link to %pI4: a range mapped for it past xfer_map_ms: link down\n",
+			&link->peer.addr);
+		hcclt_link_fail(link);
+		return;
+	}
 	/*
 	 * Sends in flight or queued already tell whether the peer is there.
 	 * A link that is down takes no more beats.
@@ -440,8 +447,6 @@ int hcclt_link_req_start(struct hcclt_link *link, struct hcclt_link_req *req,
 
 	init_completion(&req->done);
 	req->err = 0;
-	req->tail = NULL;
-	req->tail_len = 0;
 	/* Cyclic: a late REPLY never meets a new request of its id. */
 	ret = xa_alloc_cyclic(&link->reqs, id, req, xa_limit_31b,
 			      &link->req_next, GFP_KERNEL);
@@ -659,9 +664,11 @@ int hcclt_link_rdma(struct hcclt_link *link, struct sg_table *sgt,
 
 /*
  * The QP of @link's registrations, made on first use (receive work, the
- * only caller, so never twice): an RC QP of the link's PD in RTS,
- * "connected" to itself, on which nothing but REG_MR work requests is
- * ever posted, so it never sends a packet and never retries. On the link's
+ * only caller, so never twice): an RC QP of the link's PD in RTS, with
+ * the link's path but its own QP number as its destination and no remote
+ * access (no peer's request is served on it), on which nothing but
+ * REG_MR work requests is ever posted, so it never sends a packet and
+ * never retries. On the link's
  * own QP, a retry (an RNR NAK, an ACK timeout) makes rxe run the send
  * queue again from its first unacknowledged request, local requests that
  * already ran included (req_retry() and req_next_wqe() of 6.1 and 6.12's
@@ -678,6 +685,11 @@ static struct ib_qp *hcclt_link_reg_qp(struct hcclt_link *link)
 
 	if (link->reg_qp)
 		return link->reg_qp;
+	/* iWARP's QPs go to RTS with their connection only: the link's own. */
+	if (rdma_protocol_iwarp(link->id->device, link->id->port_num)) {
+		link->reg_qp = link->id->qp;
+		return link->reg_qp;
+	}
 	init.cap.max_send_wr = HCCLT_XFER_MAPS + 1;
 	init.cap.max_recv_wr = 1;
 	init.cap.max_send_sge = 1;
@@ -693,8 +705,10 @@ static struct ib_qp *hcclt_link_reg_qp(struct hcclt_link *link)
 	/* The link's own attributes, but for the destination: itself. */
 	attr.qp_state = IB_QPS_INIT;
 	ret = rdma_init_qp_attr(link->id, &attr, &mask);
-	if (!ret)
-		ret = ib_modify_qp(qp, &attr, mask);
+	if (!ret) {
+		attr.qp_access_flags = 0;
+		ret = ib_modify_qp(qp, &attr, mask | IB_QP_ACCESS_FLAGS);
+	}
 	if (!ret) {
 		attr.qp_state = IB_QPS_RTR;
 		ret = rdma_init_qp_attr(link->id, &attr, &mask);
@@ -1144,14 +1158,15 @@ static void hcclt_link_free_qp(struct hcclt_link *link)
 	struct ib_device *dev = link->id->device;
 	int i;
 
+	/* Before the link's QP, which it may be (iWARP). */
+	if (link->reg_qp && link->reg_qp != link->id->qp) {
+		ib_drain_qp(link->reg_qp);
+		ib_destroy_qp(link->reg_qp);
+	}
+	link->reg_qp = NULL;
 	if (link->id->qp) {
 		ib_drain_qp(link->id->qp);
 		rdma_destroy_qp(link->id);
-	}
-	if (link->reg_qp) {
-		ib_drain_qp(link->reg_qp);
-		ib_destroy_qp(link->reg_qp);
-		link->reg_qp = NULL;
 	}
 	if (link->rcq)
 		ib_free_cq(link->rcq);
@@ -1576,7 +1591,9 @@ static bool hcclt_link_connect_over(struct hcclt_link *link)
 
 /*
  * Wait for the connect of @link (a reference held, handed over) to end,
- * until @deadline: the link if it came up, else its connect's error.
+ * until @deadline: the link if it came up, else its connect's error, or
+ * -EAGAIN when that error was its caller's own (a signal, its deadline)
+ * and says nothing of the host: the waiter then tries again.
  */
 static struct hcclt_link *hcclt_link_connect_wait(struct hcclt_link *link,
 						  ktime_t deadline)
@@ -1592,6 +1609,8 @@ static struct hcclt_link *hcclt_link_connect_wait(struct hcclt_link *link,
 					     hcclt_link_connect_over(link),
 					     left);
 	err = r < 0 ? -EINTR : !r ? -ETIMEDOUT : link->connect_err;
+	if (r > 0 && (err == -EINTR || err == -ETIMEDOUT))
+		err = -EAGAIN;
 	/* Up, unless it went down since (its users are told). */
 	if (!err && READ_ONCE(link->state) != HCCLT_LINK_UP)
 		err = -ECONNRESET;
@@ -1629,6 +1648,7 @@ struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
 	if (!to->addr || (to->addr == hcclt_self.addr &&
 			  to->port == hcclt_self.port))
 		return ERR_PTR(-EINVAL);
+again:
 	mutex_lock(&hcclt_links_lock);
 	list_for_each_entry(link, &hcclt_links, node) {
 		if (link->peer.addr == to->addr &&
@@ -1650,7 +1670,10 @@ struct hcclt_link *hcclt_link_get(const struct hcclt_host *to,
 		    link->peer.port == to->port) {
 			hcclt_link_ref(link);
 			mutex_unlock(&hcclt_links_lock);
-			return hcclt_link_connect_wait(link, deadline);
+			link = hcclt_link_connect_wait(link, deadline);
+			if (link == ERR_PTR(-EAGAIN))
+				goto again;
+			return link;
 		}
 	}
 	link = hcclt_link_connect_new(to);

@@ -371,7 +371,8 @@ struct hcclt_msg_reply {
  * @err: 0, the REPLY's error, or -ECONNRESET (the link went down).
  * @reply: the REPLY, when @err is 0.
  * @tail: where what follows the REPLY goes (MEMQ's), or NULL; set by
- *	the caller between hcclt_link_req_start() and its message's send.
+ *	the caller before hcclt_link_req_start() (a REPLY may come as soon
+ *	as the request is entered, if its peer guesses the id).
  * @tail_len: bytes of @tail; bytes the REPLY had beyond them are
  *	dropped, those it lacked are zero.
  */
@@ -477,5 +478,6 @@ void hcclt_channel_link_down(struct hcclt_link *link);
 void hcclt_xfer_msg(struct hcclt_link *link, u16 type, const void *body,
 		    size_t len);
 void hcclt_xfer_link_drained(struct hcclt_link *link);
+bool hcclt_xfer_maps_overdue(struct hcclt_link *link);
 
 #endif /* HCCLT_LINK_H */

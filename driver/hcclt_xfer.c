@@ -41,7 +41,9 @@
  *
  * Locks: none of its own. The owner's map table (hcclt_link_maps()) is
  * written by the link's receive work alone and by the teardown once that
- * is drained; its xa_lock guards each access.
+ * is drained; its xa_lock guards each access, and the beat's walk
+ * (hcclt_xfer_maps_overdue()), since the receive work frees an entry
+ * once it has erased it.
  */
 
 #include <linux/highmem.h>
@@ -58,6 +60,17 @@
 
 #include "hcclt_drv.h"
 #include "hcclt_xfer.h"
+
+/*
+ * How long a range of this host may stay mapped for one operation of a
+ * peer host: an operation completes or fails its QP within its retries
+ * (seconds), so a peer that sends no XDONE by then is broken or hostile,
+ * and its link goes down (hcclt_xfer_maps_overdue()), which unmaps all.
+ */
+static unsigned int xfer_map_ms = 30000;
+module_param(xfer_map_ms, uint, 0644);
+MODULE_PARM_DESC(xfer_map_ms,
+		 "milliseconds a range stays mapped for another host's operation at most; past it the link goes down (default 30000)");
 
 /**
  * struct hcclt_xpages - pages one RDMA operation reaches.
@@ -210,6 +223,7 @@ static void hcclt_xpages_reduce(struct hcclt_xpages *dst, u32 doff,
  * @buf: the buffer's pages of the range.
  * @stage: a WRITE_REDUCE's staging pages, which the MR covers instead.
  * @mr: the registration.
+ * @mapped: when it was mapped (jiffies).
  */
 struct hcclt_xmap {
 	struct drm_gem_object *obj;
@@ -223,6 +237,7 @@ struct hcclt_xmap {
 	struct hcclt_xpages buf;
 	struct hcclt_xpages stage;
 	struct ib_mr *mr;
+	unsigned long mapped;
 };
 
 static bool hcclt_xmap_writable(const struct hcclt_xmap *m)
@@ -399,8 +414,10 @@ static void hcclt_xfer_msg_xmap(struct hcclt_link *link,
 	hcclt_comm_put(comm);
 	if (!ret)
 		ret = hcclt_xmap_make(link, x, m);
-	if (!ret)
+	if (!ret) {
+		x->mapped = jiffies;
 		ret = xa_insert(maps, le32_to_cpu(m->id), x, GFP_KERNEL);
+	}
 	if (!ret) {
 		r.rkey = cpu_to_le32(x->mr->rkey);
 		r.addr = cpu_to_le64(x->mr->iova);
@@ -520,6 +537,35 @@ void hcclt_xfer_msg(struct hcclt_link *link, u16 type, const void *body,
 }
 
 /**
+ * hcclt_xfer_maps_overdue - has a range stayed mapped for the peer of
+ * @link past xfer_map_ms? Then the link should go down.
+ * @link: the link, up.
+ *
+ * Process context (the link's beat).
+ *
+ * Return: true when one has.
+ */
+bool hcclt_xfer_maps_overdue(struct hcclt_link *link)
+{
+	unsigned long limit = msecs_to_jiffies(READ_ONCE(xfer_map_ms));
+	struct xarray *maps = hcclt_link_maps(link);
+	struct hcclt_xmap *x;
+	unsigned long idx;
+	bool overdue = false;
+
+	/* Under the lock: the receive work frees an entry once erased. */
+	xa_lock(maps);
+	xa_for_each(maps, idx, x) {
+		if (time_after(jiffies, x->mapped + limit)) {
+			overdue = true;
+			break;
+		}
+	}
+	xa_unlock(maps);
+	return overdue;
+}
+
+/**
  * hcclt_xfer_link_drained - @link's QP is drained: no operation of the
  * peer reaches this host's ranges any more; unmap them all.
  * @link: the link, going down.
@@ -604,7 +650,7 @@ static int hcclt_xfer_chunk(struct hcclt_xfer *x, u64 done, u32 n)
 	struct hcclt_xpages local = {}, tmp = {};
 	struct hcclt_msg_xmap m = {};
 	struct hcclt_msg_xdone d = {};
-	struct hcclt_link_req req;
+	struct hcclt_link_req req = {};
 	u32 id;
 	int ret;
 
@@ -729,7 +775,7 @@ int hcclt_xfer_buffer(struct hcclt_link *link, u32 rtoken, u32 rcookie,
 		      u64 size, u64 *out)
 {
 	struct hcclt_msg_bufq m = {};
-	struct hcclt_link_req req;
+	struct hcclt_link_req req = {};
 	u32 id;
 	int ret;
 
@@ -767,13 +813,14 @@ int hcclt_xfer_buffer(struct hcclt_link *link, u32 rtoken, u32 rcookie,
  * Sleeps for the round trips.
  *
  * Return: 0, -ECONNRESET (the peer is gone, or the link), -EIO (the peer
- * broke the protocol), -ETIMEDOUT, -EINTR.
+ * broke the protocol), -ETIMEDOUT, -EINTR, -EBUSY and -ENOMEM (no
+ * request id for it).
  */
 int hcclt_xfer_mems(struct hcclt_link *link, u32 rtoken, u32 rcookie,
 		    struct drm_hcclt_remote_mem *out, u32 cap, u32 *n)
 {
 	struct hcclt_msg_memq m = {};
-	struct hcclt_link_req req;
+	struct hcclt_link_req req = {};
 	struct hcclt_msg_mem e;
 	u32 id, after = 0;
 	int ret;
@@ -781,24 +828,27 @@ int hcclt_xfer_mems(struct hcclt_link *link, u32 rtoken, u32 rcookie,
 	*n = 0;
 	m.dst = cpu_to_le32(rtoken);
 	m.cookie = cpu_to_le32(rcookie);
+	req.tail = &e;
+	req.tail_len = sizeof(e);
 	for (;;) {
+		memset(&e, 0, sizeof(e));
 		ret = hcclt_link_req_start(link, &req, &id);
 		if (ret)
 			return ret;
-		req.tail = &e;
-		req.tail_len = sizeof(e);
 		m.id = cpu_to_le32(id);
 		m.after = cpu_to_le32(after);
 		ret = hcclt_link_send(link, HCCLT_MSG_MEMQ, &m, sizeof(m));
 		if (!ret)
 			ret = hcclt_link_req_wait(link, &req, id);
 		hcclt_link_req_drop(link, id);
+		/* Down between the two (-ENOTCONN): as a link that went. */
 		if (ret)
-			return ret;
-		if (!e.reg)
+			return ret == -ENOTCONN ? -ECONNRESET : ret;
+		/* The end; or as many as a peer has, some made meanwhile. */
+		if (!e.reg || *n == HCCLT_MAX_MEMREGS)
 			return 0;
-		/* Ids only go up; a peer has HCCLT_MAX_MEMREGS at most. */
-		if (le32_to_cpu(e.reg) <= after || *n == HCCLT_MAX_MEMREGS)
+		/* Ids only go up. */
+		if (le32_to_cpu(e.reg) <= after)
 			return -EIO;
 		after = le32_to_cpu(e.reg);
 		if (*n < cap) {

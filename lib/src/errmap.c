@@ -152,6 +152,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(GROUP_JOIN, ETIMEDOUT, HCCL_E_TIMEOUT),
 	R(GROUP_JOIN, EXDEV, HCCL_E_PARA),	/* key of another root's group */
 	R(GROUP_JOIN, EMFILE, HCCL_E_UNAVAIL),	/* links capped (max_links) */
+	R(GROUP_JOIN, EINTR, HCCL_E_SYSCALL),	/* a signal while connecting */
 	/* DRM_IOCTL_HCCLT_MEM_CREATE and mmap() of the object (aclrtMalloc) */
 	R(MEM_CREATE, ENOBUFS, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* capacity */
 	R(MEM_CREATE, EDQUOT, ACL_ERROR_RT_MEMORY_ALLOCATION),	/* share */
@@ -298,6 +299,7 @@ static const struct hcclt_errmap_row errmap[] = {
 	R(CHANNEL_MEMS, ETIMEDOUT, HCCL_E_TIMEOUT),	/* another host's: no answer */
 	R(CHANNEL_MEMS, EINTR, HCCL_E_SYSCALL),	/* killed while it waited */
 	R(CHANNEL_MEMS, EIO, HCCL_E_REMOTE),	/* another host broke the protocol */
+	R(CHANNEL_MEMS, EBUSY, HCCL_E_AGAIN),	/* no request id left */
 };
 
 #undef R

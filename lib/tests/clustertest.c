@@ -8,6 +8,7 @@
  *   hcclt-clustertest join ADDR:PORT	(on the other host, ranks N .. 2N-1)
  *   hcclt-clustertest root PORT -b ROUNDS, join ADDR:PORT -b ROUNDS
  *   hcclt-clustertest root PORT -k, join ADDR:PORT -k	(case 7 alone)
+ *   hcclt-clustertest root PORT -m, join ADDR:PORT -m	(map_main())
  *
  * With -b (make bench): one rank per host on card 0, one channel, ROUNDS
  * ping-pongs of channel notifies queued at once; prints the round trip
@@ -1201,7 +1202,7 @@ static int root_ranks_fail(struct rank_arg *a, uint32_t n, int ls, double *worst
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS | -a ITERS | -k]\n");
+	fprintf(stderr, "usage: hcclt-clustertest root PORT | join ADDR:PORT [-b ROUNDS | -a ITERS | -k | -m]\n");
 	return 2;
 }
 
@@ -1315,35 +1316,49 @@ out:
  * -b: the channel notify round trip between the two hosts' card 0, then
  * the 64 MiB WRITE between them.
  */
-static int bench(int is_root, int ls, const struct sockaddr_in *sa, int rounds)
+/*
+ * One rank per host on card 0 (rank 0 the root's), a CPU thread and a
+ * channel of 2 notifies between them. 0 or 1 (said on stderr).
+ */
+static int one_pair(int is_root, int ls, const struct sockaddr_in *sa, HcclComm *comm,
+		    ThreadHandle *th, ChannelHandle *ch)
 {
-	uint32_t k, rank = is_root ? 0 : 1;
-	HcclComm comm = NULL;
+	uint32_t rank = is_root ? 0 : 1;
 	HcclChannelDesc d;
 	HcclRootInfo root;
-	ChannelHandle ch;
-	ThreadHandle th;
-	double t0 = 0, t1;
 
 	aclrtSetDevice(0);
 	if (is_root ? HcclGetRootInfo(&root) != HCCL_SUCCESS || serve(ls, &root) :
 		      fetch(sa, &root)) {
-		fprintf(stderr, "bench: no root info\n");
+		fprintf(stderr, "no root info\n");
 		return 1;
 	}
-	if (HcclCommInitRootInfo(2, &root, rank, &comm) != HCCL_SUCCESS ||
-	    HcclThreadAcquire(comm, COMM_ENGINE_CPU, 1, 0, &th) != HCCL_SUCCESS) {
-		fprintf(stderr, "bench: no communicator or thread\n");
+	if (HcclCommInitRootInfo(2, &root, rank, comm) != HCCL_SUCCESS ||
+	    HcclThreadAcquire(*comm, COMM_ENGINE_CPU, 1, 0, th) != HCCL_SUCCESS) {
+		fprintf(stderr, "no communicator or thread\n");
 		return 1;
 	}
 	HcclChannelDescInit(&d, 1);
 	d.remoteRank = 1 - rank;
 	d.channelProtocol = COMM_PROTOCOL_ROCE;
 	d.notifyNum = 2;
-	if (HcclChannelAcquire(comm, COMM_ENGINE_CPU, &d, 1, &ch) != HCCL_SUCCESS) {
-		fprintf(stderr, "bench: no channel\n");
+	if (HcclChannelAcquire(*comm, COMM_ENGINE_CPU, &d, 1, ch) != HCCL_SUCCESS) {
+		fprintf(stderr, "no channel\n");
 		return 1;
 	}
+	return 0;
+}
+
+static int bench(int is_root, int ls, const struct sockaddr_in *sa, int rounds)
+{
+	HcclComm comm = NULL;
+	ChannelHandle ch;
+	ThreadHandle th;
+	double t0 = 0, t1;
+	uint32_t k;
+
+	if (one_pair(is_root, ls, sa, &comm, &th, &ch))
+		return 1;
 	/* One round first: both sides are there before the clock starts. */
 	for (k = 0; k < (uint32_t)rounds + 1; k++) {
 		if (k == 1) {
@@ -1371,6 +1386,86 @@ static int bench(int is_root, int ls, const struct sockaddr_in *sa, int rounds)
 	HcclCommDestroy(comm);
 	aclrtResetDevice(0);
 	return 0;
+}
+
+#define MAP_PARAM	"/sys/module/hcclthread/parameters/xfer_map_ms"
+#define MAP_WRITE	(8u << 20)	/* 8 chunks: as many in flight */
+
+/* Read @path's value into @buf and write @val there; 0 or -1. */
+static int param_swap(const char *path, char *buf, size_t len, const char *val)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(buf, (int)len, f);
+
+	if (f)
+		fclose(f);
+	f = ok ? fopen(path, "w") : NULL;
+	ok = f && fputs(val, f) >= 0;
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/*
+ * -m: a peer host that keeps a range of this host mapped past the
+ * driver's xfer_map_ms loses its link (Documentation/clusters.rst,
+ * "Security model"); one TAP line on each host. One rank per host, one
+ * channel (one_pair()). The root's driver gets xfer_map_ms 1: every
+ * range it maps for the joiner outlives it, as one would whose XDONE
+ * never came. The root records notify 0 and waits on notify 1, which
+ * the joiner never records; the joiner waits for notify 0, then WRITEs
+ * MAP_WRITE bytes into the root's buffer again and again. The root's
+ * beat finds a range past its deadline and takes the link down: the
+ * joiner's write and the root's wait both fail, within 20 s (60 s on the
+ * debug kernels). The root then puts xfer_map_ms back.
+ */
+static int map_main(int is_root, int ls, const struct sockaddr_in *sa)
+{
+	double limit = debug_kernel() ? 60 : 20, t0, secs;
+	char old[32] = "", cur[32];
+	HcclComm comm = NULL;
+	void *peer, *src = NULL;
+	ChannelHandle ch;
+	ThreadHandle th;
+	uint64_t psize;
+	aclError e = ACL_SUCCESS;
+	int ok, writes = 0;
+
+	printf("1..1\n");
+	fflush(stdout);
+	ok = !one_pair(is_root, ls, sa, &comm, &th, &ch);
+	if (is_root) {
+		ok = ok && !param_swap(MAP_PARAM, old, sizeof(old), "1");
+		ok = ok && HcommChannelNotifyRecordOnThread(th, ch, 0) == HCCL_SUCCESS &&
+		     HcommChannelNotifyWaitOnThread(th, ch, 1, 120) == HCCL_SUCCESS;
+		t0 = now_s();
+		if (ok)
+			e = hccltThreadSynchronize(th, 150000);
+		secs = now_s() - t0;
+		if (old[0] && param_swap(MAP_PARAM, cur, sizeof(cur), old))
+			ok = 0;
+		return tap_ok(ok && e == ACL_ERROR_RT_STREAM_ABORT && secs < limit,
+			      "a peer host that keeps ranges of this one mapped past xfer_map_ms loses its link: the wait on it fails (%d, %.2f s)",
+			      (int)e, secs), tap_done();
+	}
+	ok = ok && HcclChannelGetHcclBuffer(comm, ch, &peer, &psize) == HCCL_SUCCESS &&
+	     psize >= MAP_WRITE &&
+	     aclrtMalloc(&src, MAP_WRITE, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+	     HcommChannelNotifyWaitOnThread(th, ch, 0, 120) == HCCL_SUCCESS &&
+	     hccltThreadSynchronize(th, 150000) == ACL_SUCCESS;
+	t0 = now_s();
+	while (ok && e == ACL_SUCCESS && now_s() - t0 < limit) {
+		if (HcommWriteOnThread(th, ch, peer, src, MAP_WRITE) != HCCL_SUCCESS)
+			break;
+		e = hccltThreadSynchronize(th, 150000);
+		writes++;
+	}
+	secs = now_s() - t0;
+	if (src)
+		aclrtFree(src);
+	return tap_ok(ok && e != ACL_SUCCESS && secs < limit,
+		      "its ranges held past the other host's xfer_map_ms, this host loses the link: a write fails (%d, write %d, %.2f s)",
+		      (int)e, writes, secs), tap_done();
 }
 
 /* -a ITERS: the AllReduce bench on the 2N ranks of both hosts. */
@@ -1481,7 +1576,7 @@ int main(int argc, char **argv)
 	double worst;
 	char *colon;
 
-	int rounds = 0, ar = 0, kill_mode = 0, host_kill = 0;
+	int rounds = 0, ar = 0, kill_mode = 0, host_kill = 0, map = 0;
 
 	/*
 	 * 24 MiB HCCL buffers (2 x 12 MB): mapping one pins its pages, and a
@@ -1502,6 +1597,8 @@ int main(int argc, char **argv)
 		kill_mode = 1;
 	} else if (argc == 4 && !strcmp(argv[3], "-k")) {
 		host_kill = 1;
+	} else if (argc == 4 && !strcmp(argv[3], "-m")) {
+		map = 1;
 	} else if (argc != 3) {
 		return usage();
 	}
@@ -1541,6 +1638,14 @@ int main(int argc, char **argv)
 		return kill_child(argv[2], n, atoi(argv[3]));
 	if (host_kill)
 		return host_kill_main(a, n, is_root, &sa);
+	if (map) {
+		if (is_root) {
+			ls = listen_on(&sa);
+			if (ls < 0)
+				return 1;
+		}
+		return map_main(is_root, ls, &sa);
+	}
 	printf("1..6\n# %s: %u ranks here, %u in all\n", argv[1], n, 2 * n);
 	fflush(stdout);
 

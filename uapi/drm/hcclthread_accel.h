@@ -780,8 +780,10 @@ struct drm_hcclt_thread_export {
  * uAPI 1.17 (HCCLT_FEATURE_CLUSTER_MEMREG), a range it registered (peer
  * handle: the range's id from DRM_IOCTL_HCCLT_CHANNEL_MEMS), and its
  * range is checked by that host when the task runs: a range outside the
- * buffer or the registered range fails the task (-ERANGE), as do a peer
- * gone or its range unregistered (-ECONNRESET), its
+ * buffer or the registered range fails the task (-ERANGE), as do a
+ * WRITE_REDUCE whose offset in the registered range's object is not whole
+ * elements (-EINVAL, as on one host), a peer gone or its range
+ * unregistered (-ECONNRESET), its
  * host's refusal for lack of memory (-ENOMEM, -ENOBUFS, -EDQUOT) or of
  * mapping room (-EBUSY), the link going down (-ECONNRESET) and a peer
  * host that does not answer in 30 s (-ETIMEDOUT). The local range is
@@ -1409,6 +1411,8 @@ struct drm_hcclt_group_create {
  *   module parameter max_links links, or 4 to that address, or the
  *   calling user has 4 connects in progress (clusters.rst, "Security
  *   model").
+ * - -EINTR: a signal came while the link to the root host was being
+ *   made.
  * - -EXDEV: @key is of a group this host waits for from another root.
  */
 struct drm_hcclt_group_join {
@@ -1657,8 +1661,8 @@ struct drm_hcclt_channel_desc {
  *   calls fail with it).
  * - -ETIME: @deadline_ns passed before every channel was established.
  * - (uAPI 1.15) -EHOSTUNREACH, -ENETUNREACH, -ECONNREFUSED, -ETIMEDOUT,
- *   -ENETDOWN, -EMFILE: @remote_rank is on another host and no link to
- *   that host could be made, as for DRM_IOCTL_HCCLT_GROUP_JOIN.
+ *   -ENETDOWN, -EMFILE, -EINTR: @remote_rank is on another host and no
+ *   link to that host could be made, as for DRM_IOCTL_HCCLT_GROUP_JOIN.
  * - -ERESTARTSYS, -ENOMEM.
  */
 struct drm_hcclt_channel_acquire {
@@ -2461,7 +2465,12 @@ struct drm_hcclt_file_attach {
  * as a rank's HCCL buffer is (a peer's task reaching it, queued or
  * running, fails with -ECONNRESET at its next chunk; none touches it once
  * the unregistration or the teardown has returned). The object itself is
- * held until then and stays the caller's.
+ * held until then and stays the caller's. (uAPI 1.17) A peer of another
+ * host is the exception: a chunk of at most 1 MiB that its host had
+ * mapped before may still land or be read until that host is done with it
+ * (its XDONE) or the mapping's deadline (module parameter xfer_map_ms,
+ * 30 s by default) takes the link down (Documentation/clusters.rst,
+ * "Security model").
  *
  * Errors, in the order checked: -EINVAL (@flags or @pad not zero, @size
  * zero, @tag empty or not NUL-terminated within HCCLT_MEMREG_TAG_LEN),
@@ -2535,7 +2544,7 @@ struct drm_hcclt_remote_mem {
  * registered or unregistered meanwhile may or may not be listed), and
  * these may fail too: -ECONNRESET (the link went down), -ETIMEDOUT (no
  * answer in 30 s), -EINTR (the caller was killed), -EIO (the peer's host
- * broke the protocol).
+ * broke the protocol), -EBUSY and -ENOMEM (no request id left for it).
  */
 struct drm_hcclt_channel_mems {
 	/** @comm_id: in, the communicator. */

@@ -131,7 +131,7 @@ static inline int hcclt_cg_make(struct hcclt_cg *c, const char *name)
 		rmdir(c->path);
 		hcclt_cg_unmount(c);
 		snprintf(c->why, sizeof(c->why),
-			 "no memory controller under %s", c->root);
+			 "no memory controller under %.120s", c->root);
 		return -1;
 	}
 	return 0;
