@@ -130,11 +130,14 @@ TEST_F(core, query_fields)
 	EXPECT_EQ(0, q.cluster_addr);
 	EXPECT_EQ(0, q.cluster_port);
 	EXPECT_EQ(0, q.pad4);
-	/* uAPI 1.16: data between hosts wherever there are clusters. */
+	/* uAPI 1.16, 1.17: data between hosts wherever there are clusters. */
 	EXPECT_EQ(!!(q.features & HCCLT_FEATURE_CLUSTER),
 		  !!(q.features & HCCLT_FEATURE_CLUSTER_DATA));
+	EXPECT_EQ(!!(q.features & HCCLT_FEATURE_CLUSTER),
+		  !!(q.features & HCCLT_FEATURE_CLUSTER_MEMREG));
 	EXPECT_EQ(0, q.features & ~(HCCLT_FEATURE_CLUSTER |
 				    HCCLT_FEATURE_CLUSTER_DATA |
+				    HCCLT_FEATURE_CLUSTER_MEMREG |
 				    HCCLT_FEATURE_FENCE_OUT |
 				    HCCLT_FEATURE_SIMULATED |
 				    HCCLT_FEATURE_SUBMIT_STATUS |

@@ -692,7 +692,11 @@ static void syncobj_call(struct worker *w)
 	}
 	err = do_ioctl(w, cmd, a, 0);
 	atomic_fetch_add(&calls_done, 1);
-	if (bad ? err == 0 || err == EFAULT || err == EINVAL :
+	/*
+	 * A bad pointer: drm_ioctl() allocates the argument's copy before
+	 * it copies (-ENOMEM under failslab comes first).
+	 */
+	if (bad ? err == 0 || err == EFAULT || err == EINVAL || err == ENOMEM :
 	    count > HCCLT_MAX_SYNCOBJ_HANDLES ? err == EINVAL :
 	    err == 0 || err == EINVAL || err == ENOENT || err == ETIME ||
 	    err == EFAULT || err == ENOMEM || err == EOPNOTSUPP ||
